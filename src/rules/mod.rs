@@ -1,0 +1,32 @@
+//! The game of Breakthrough: board sizes, squares, positions, moves, notation and outcomes.
+//!
+//! Pure and synchronous: no I/O, no async, no allocation in move generation. Nothing here panics on
+//! user input; every refusal is a typed error whose message speaks to the player.
+
+mod notation;
+mod position;
+mod size;
+
+pub(crate) use notation::shorten;
+pub use notation::{MoveError, MoveText, ParseMoveError, SquareText};
+pub use position::{
+    Color, ColorError, IllegalMove, Move, MoveList, Outcome, Position, Setup, SetupError,
+    WinReason, MAX_MOVES,
+};
+pub use size::{BoardSize, SizeError, Square, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
+
+/// Replays `moves` (in any accepted notation) from the start position of `size`.
+/// On failure, gives the zero-based index of the move that failed and why.
+pub fn replay<'a>(
+    size: BoardSize,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(Position, Vec<Move>), (usize, MoveError)> {
+    let mut position = Position::new(size);
+    let mut played = Vec::new();
+    for (i, text) in moves.into_iter().enumerate() {
+        let mv = position.parse_move(text).map_err(|e| (i, e))?;
+        position = position.play(mv).map_err(|e| (i, MoveError::Illegal(e)))?;
+        played.push(mv);
+    }
+    Ok((position, played))
+}
