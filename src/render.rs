@@ -1,0 +1,133 @@
+//! Boards as text: an emoji grid for Discord and a plain grid for terminals and logs. Pure.
+//!
+//! The emoji grid uses Unicode emoji only (custom emoji and shortcodes fail on phones). Black is
+//! on top. The last move's from-square shows an arrow pointing where the piece went, and the piece
+//! that moved is drawn as a heart of its colour.
+
+use std::fmt::Write;
+
+use crate::rules::{Color, Move, Position, Square};
+
+pub const DARK_SQUARE: &str = "🟫";
+pub const LIGHT_SQUARE: &str = "🟧";
+pub const BLACK_PIECE: &str = "⚫";
+pub const WHITE_PIECE: &str = "⚪";
+pub const BLACK_MOVED: &str = "🖤";
+pub const WHITE_MOVED: &str = "🤍";
+/// Stands in the corner where the row numbers meet the column letters.
+pub const CORNER: &str = "⬛";
+/// Keeps two regional-indicator letters from fusing into a flag.
+const ZERO_WIDTH_SPACE: char = '\u{200B}';
+
+/// One line that explains the emoji grid's symbols.
+pub const EMOJI_LEGEND: &str =
+    "⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from";
+
+const KEYCAPS: [&str; 10] = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"];
+
+/// The arrow drawn on the from-square of the last move, pointing where the piece went.
+fn arrow(mv: Move) -> &'static str {
+    let up = mv.to().row() > mv.from().row();
+    match (up, mv.to().col().cmp(&mv.from().col())) {
+        (true, std::cmp::Ordering::Less) => "↖️",
+        (true, std::cmp::Ordering::Equal) => "⬆️",
+        (true, std::cmp::Ordering::Greater) => "↗️",
+        (false, std::cmp::Ordering::Less) => "↙️",
+        (false, std::cmp::Ordering::Equal) => "⬇️",
+        (false, std::cmp::Ordering::Greater) => "↘️",
+    }
+}
+
+fn is_dark(square: Square) -> bool {
+    (square.col() + square.row()) % 2 == 0
+}
+
+/// Regional-indicator letter for a column (🇦 for `a`).
+fn column_letter(col: u8) -> char {
+    char::from_u32(0x1F1E6 + col as u32).unwrap_or('?')
+}
+
+/// The board as an emoji grid, Black on top, row numbers on the left, column letters below.
+/// `last` is the move that led to `position`, marked when given.
+pub fn emoji_board(position: &Position, last: Option<Move>) -> String {
+    let size = position.size();
+    let mut out = String::with_capacity(64 * size.squares() as usize);
+    for row in (0..size.rows()).rev() {
+        out.push_str(KEYCAPS[row as usize]);
+        for col in 0..size.cols() {
+            let Some(square) = size.square(col, row) else {
+                continue;
+            };
+            let cell = match (position.piece_at(square), last) {
+                (_, Some(mv)) if mv.from() == square => arrow(mv),
+                (Some(Color::Black), Some(mv)) if mv.to() == square => BLACK_MOVED,
+                (Some(Color::White), Some(mv)) if mv.to() == square => WHITE_MOVED,
+                (Some(Color::Black), _) => BLACK_PIECE,
+                (Some(Color::White), _) => WHITE_PIECE,
+                (None, _) if is_dark(square) => DARK_SQUARE,
+                (None, _) => LIGHT_SQUARE,
+            };
+            out.push_str(cell);
+        }
+        out.push('\n');
+    }
+    out.push_str(CORNER);
+    for col in 0..size.cols() {
+        if col > 0 {
+            out.push(ZERO_WIDTH_SPACE);
+        }
+        out.push(column_letter(col));
+    }
+    out
+}
+
+/// The board as plain text: `b` black, `w` white, `.` empty; the last move's from-square is `*`
+/// and the piece that moved is a capital letter.
+pub fn text_board(position: &Position, last: Option<Move>) -> String {
+    let size = position.size();
+    let mut out = String::new();
+    for row in (0..size.rows()).rev() {
+        let _ = write!(out, "{:>2} ", row + 1);
+        for col in 0..size.cols() {
+            let Some(square) = size.square(col, row) else {
+                continue;
+            };
+            let moved = last.is_some_and(|mv| mv.to() == square);
+            let cell = match position.piece_at(square) {
+                _ if last.is_some_and(|mv| mv.from() == square) => '*',
+                Some(Color::Black) if moved => 'B',
+                Some(Color::White) if moved => 'W',
+                Some(Color::Black) => 'b',
+                Some(Color::White) => 'w',
+                None => '.',
+            };
+            out.push(' ');
+            out.push(cell);
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for col in 0..size.cols() {
+        out.push(' ');
+        out.push((b'a' + col) as char);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::BoardSize;
+
+    #[test]
+    fn regional_indicators_never_touch() {
+        for size in BoardSize::all() {
+            let board = emoji_board(&Position::new(size), None);
+            let chars: Vec<char> = board.chars().collect();
+            for pair in chars.windows(2) {
+                let ri = |c: char| ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
+                assert!(!(ri(pair[0]) && ri(pair[1])), "{size}: flags could form");
+            }
+        }
+    }
+}
