@@ -1,0 +1,113 @@
+//! The command line's contract: `perft` and `moves`, including every kind of bad input.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("the binary starts")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_the_leaf_count() {
+    let o = run(&["perft", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "11132\n");
+    let o = run(&["perft", "--size", "7x7", "4"]);
+    assert_eq!(stdout(&o), "144251\n");
+    let o = run(&["perft", "--size", "6x5", "0"]);
+    assert_eq!(stdout(&o), "1\n");
+}
+
+#[test]
+fn moves_lists_the_side_to_move_and_its_moves() {
+    let o = run(&["moves", "--size", "3x5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "to move: black\na4-a3\na4-b3\nb4-a3\nb4-b3\nb4-c3\nc4-b3\nc4-c3\n"
+    );
+    let o = run(&["moves", "--size", "3x5", "b4-b3", "A2-A3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // a2 emptied, a3 blocks a4, b2 cannot be taken straight on: b3 steps to a2 or takes c2.
+    assert_eq!(
+        stdout(&o),
+        "to move: black\na5-b4\nb3-a2\nb3xc2\nb5-b4\nc4-c3\nc5-b4\n"
+    );
+}
+
+#[test]
+fn moves_reports_the_winner_when_the_game_is_over() {
+    // Black breaks through on the a file of 3x5.
+    let o = run(&[
+        "moves", "--size", "3x5", "a4-a3", "c2-c3", "a3xb2", "c3-b4", "b2xa1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "winner: black (a piece reached the far row)\n");
+}
+
+fn refused(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?} should exit 2");
+    assert_eq!(stdout(&o), "", "{args:?} printed on stdout");
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn a_bad_move_exits_2_naming_the_move_and_why() {
+    let err = refused(&["moves", "e7-e6", "e2-e4"]);
+    assert!(err.contains("move 2 (e2-e4)"), "{err}");
+    assert!(err.contains("one square at a time"), "{err}");
+
+    let err = refused(&["moves", "e2-e3"]);
+    assert!(
+        err.contains("move 1 (e2-e3)") && err.contains("not yours"),
+        "{err}"
+    );
+
+    let err = refused(&["moves", "e7-e6", "e2-e3", "nonsense"]);
+    assert!(
+        err.contains("move 3 (nonsense)") && err.contains("cannot read"),
+        "{err}"
+    );
+
+    let err = refused(&["moves", "e7xe6"]);
+    assert!(err.contains("nothing to capture"), "{err}");
+
+    let err = refused(&[
+        "moves", "--size", "3x5", "a4-a3", "c2-c3", "a3xb2", "c3-b4", "b2xa1", "b4-b5",
+    ]);
+    assert!(
+        err.contains("move 6 (b4-b5)") && err.contains("game is over"),
+        "{err}"
+    );
+
+    let err = refused(&["moves", "-e7-e6"]);
+    assert!(err.contains("move 1"), "{err}");
+}
+
+#[test]
+fn bad_arguments_exit_2_without_panicking() {
+    let err = refused(&["moves", "--size", "12x8"]);
+    assert!(err.contains("12x8 is not a supported board"), "{err}");
+    let err = refused(&["perft", "--size", "8by8", "2"]);
+    assert!(err.contains("cannot read board size"), "{err}");
+    refused(&["perft"]);
+    refused(&["perft", "-1"]);
+    refused(&["perft", "99999999999999"]);
+    refused(&["perft", "two"]);
+    refused(&["no-such-command"]);
+    refused(&["moves", &"e".repeat(100_000)]);
+}

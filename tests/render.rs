@@ -1,0 +1,68 @@
+//! Boards as text, checked against golden files in `tests/golden/`.
+//! Set `UPDATE_GOLDEN=1` to rewrite them after a deliberate change, then read the diff.
+
+use breakthrough_bot::render::{emoji_board, text_board, EMOJI_LEGEND};
+use breakthrough_bot::rules::{self, BoardSize, Position};
+
+fn golden(name: &str, actual: &str) {
+    let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (UPDATE_GOLDEN=1 writes it)"));
+    assert_eq!(actual, expected, "{name} differs from its golden file");
+}
+
+fn after(size: &str, moves: &[&str]) -> (Position, Option<rules::Move>) {
+    let size: BoardSize = size.parse().expect("size");
+    let (p, played) = rules::replay(size, moves.iter().copied()).expect("legal moves");
+    (p, played.last().copied())
+}
+
+#[test]
+fn eight_by_eight_start_and_after_a_capture() {
+    let (p, _) = after("8x8", &[]);
+    golden("8x8-start.emoji.txt", &emoji_board(&p, None));
+    golden("8x8-start.text.txt", &text_board(&p, None));
+    let (p, last) = after("8x8", &["e7-e6", "d2-d3", "e6-e5", "d3-d4", "e5xd4"]);
+    golden("8x8-capture.emoji.txt", &emoji_board(&p, last));
+    golden("8x8-capture.text.txt", &text_board(&p, last));
+}
+
+#[test]
+fn largest_and_smallest_boards() {
+    let (p, last) = after("10x10", &["j9-j8", "a2-b3"]);
+    golden("10x10.emoji.txt", &emoji_board(&p, last));
+    golden("10x10.text.txt", &text_board(&p, last));
+    let (p, last) = after("3x5", &["b4-c3"]);
+    golden("3x5.emoji.txt", &emoji_board(&p, last));
+    golden("3x5.text.txt", &text_board(&p, last));
+}
+
+#[test]
+fn the_last_move_is_marked_by_arrow_and_heart() {
+    let (p, last) = after("8x8", &["e7-e6"]);
+    let board = emoji_board(&p, last);
+    let lines: Vec<&str> = board.lines().collect();
+    // Row 7 is the second line: the from-square e7 carries the down arrow.
+    assert!(lines[1].contains("⬇️"), "{}", lines[1]);
+    // Row 6 holds the black piece that moved, drawn as a black heart.
+    assert!(lines[2].contains("🖤"), "{}", lines[2]);
+    assert_eq!(board.matches("🖤").count(), 1);
+}
+
+/// Discord counts a message's length in UTF-16 code units; 2,000 at most.
+#[test]
+fn every_size_fits_a_discord_message_with_room_for_a_caption() {
+    for size in BoardSize::all() {
+        let p = Position::new(size);
+        let board = emoji_board(&p, None);
+        let units = board.encode_utf16().count() + EMOJI_LEGEND.encode_utf16().count();
+        assert!(units <= 1_500, "{size}: {units} UTF-16 units");
+        assert_eq!(board.lines().count(), size.rows() as usize + 1);
+        let text = text_board(&p, None);
+        assert!(text.len() <= 1_500, "{size}: {} bytes", text.len());
+    }
+}
