@@ -1,0 +1,589 @@
+//! SQLite through sqlx: the pools, the migrations, and one function per query. The only place with
+//! SQL; nothing above it knows a table name.
+//!
+//! Writes go through a pool of one connection, so the process's own writers queue fairly instead of
+//! sleeping in SQLite's busy handler; reads use a pool of their own (WAL lets them run beside the
+//! writer). Every write transaction starts with `BEGIN IMMEDIATE`, so another process on the same
+//! file (the console beside the bot) waits for the lock up front rather than failing mid-way.
+//!
+//! Discord ids are `u64`; SQLite integers are `i64`. They cross here, and only here, by
+//! [`to_db`] and [`from_db`], a bit-for-bit cast.
+
+mod rows;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{Row, Sqlite, Transaction};
+
+pub use rows::{
+    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
+};
+
+/// What the store can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule refused the write; the name is the index or constraint.
+    #[error("conflict with {0}")]
+    Conflict(String),
+    #[error("database: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A Discord id as stored.
+pub const fn to_db(id: u64) -> i64 {
+    id as i64
+}
+
+/// A stored id back as a Discord id.
+pub const fn from_db(id: i64) -> u64 {
+    id as u64
+}
+
+pub(crate) fn id_of(row: &SqliteRow, column: &str) -> sqlx::Result<u64> {
+    Ok(from_db(row.try_get::<i64, _>(column)?))
+}
+
+fn conflict_or(e: sqlx::Error) -> StoreError {
+    if let sqlx::Error::Database(db) = &e {
+        if db.is_unique_violation() {
+            return StoreError::Conflict(db.message().to_string());
+        }
+    }
+    StoreError::Sqlx(e)
+}
+
+/// The database: a writer pool of one connection and a reader pool.
+#[derive(Clone, Debug)]
+pub struct Store {
+    read: SqlitePool,
+    write: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) the database at `url`, such as `sqlite://breakthrough.db`, and
+    /// applies the migrations. WAL, foreign keys on, 5 s busy timeout, `synchronous = NORMAL`:
+    /// a committed transaction survives the process being killed (it is in the WAL before
+    /// `COMMIT` returns); only a power cut can take the last commits back.
+    pub async fn open(url: &str) -> Result<Store> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(30))
+            .connect_with(options.clone())
+            .await?;
+        sqlx::migrate!("./migrations").run(&write).await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options.read_only(true))
+            .await?;
+        Ok(Store { read, write })
+    }
+
+    /// Closes both pools, waiting for work in flight.
+    pub async fn close(&self) {
+        self.write.close().await;
+        self.read.close().await;
+    }
+
+    /// Starts a write transaction.
+    pub async fn begin(&self) -> Result<WriteTx> {
+        Ok(WriteTx(self.write.begin_with("BEGIN IMMEDIATE").await?))
+    }
+
+    pub async fn member_name(&self, id: u64) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT name FROM members WHERE id = ?")
+            .bind(to_db(id))
+            .fetch_optional(&self.read)
+            .await?)
+    }
+
+    pub async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?)
+    }
+
+    /// Pending challenges `member` may answer in a channel: those aimed at them in the server,
+    /// and open ones in the channel from someone else. Oldest first.
+    pub async fn challenges_for(
+        &self,
+        guild: u64,
+        channel: u64,
+        member: u64,
+    ) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ?1
+               AND (opponent_id = ?3 OR (opponent_id IS NULL AND channel_id = ?2 AND challenger_id <> ?3))
+             ORDER BY id",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(channel))
+        .bind(to_db(member))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Pending challenges `member` made in a server. Oldest first.
+    pub async fn challenges_by(&self, guild: u64, member: u64) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ? AND challenger_id = ?
+             ORDER BY id",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        Ok(sqlx::query_as(GAME_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?)
+    }
+
+    /// Active games of a member, in a server when `guild` is given, in a channel when `channel`
+    /// is given. Oldest first.
+    pub async fn active_games(
+        &self,
+        member: u64,
+        guild: Option<u64>,
+        channel: Option<u64>,
+    ) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR channel_id = ?3)
+             ORDER BY id",
+        )
+        .bind(to_db(member))
+        .bind(guild.map(to_db))
+        .bind(channel.map(to_db))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    pub async fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+        Ok(
+            sqlx::query_as("SELECT * FROM moves WHERE game_id = ? ORDER BY ply")
+                .bind(game)
+                .fetch_all(&self.read)
+                .await?,
+        )
+    }
+
+    pub async fn rating(&self, guild: u64, member: u64, size: &str) -> Result<Option<RatingRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .bind(size)
+        .fetch_optional(&self.read)
+        .await?)
+    }
+
+    /// Every rating on one board of a server, best first, with the member's name.
+    pub async fn board_ratings(&self, guild: u64, size: &str) -> Result<Vec<(RatingRow, String)>> {
+        let rows = sqlx::query(
+            "SELECT r.*, m.name FROM ratings r JOIN members m ON m.id = r.member_id
+             WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, r.member_id",
+        )
+        .bind(to_db(guild))
+        .bind(size)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    <RatingRow as sqlx::FromRow<SqliteRow>>::from_row(row)?,
+                    row.try_get("name")?,
+                ))
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The latest finished rated games of a member on one board of a server, newest first.
+    pub async fn recent_results(
+        &self,
+        guild: u64,
+        member: u64,
+        size: &str,
+        limit: i64,
+    ) -> Result<Vec<ResultRow>> {
+        Ok(sqlx::query_as(
+            "SELECT g.id, g.black_id, g.white_id, g.winner, g.end_reason, g.finished_at,
+                    CASE WHEN g.black_id = ?2 THEN rc.black_rating_after - rc.black_rating
+                         ELSE rc.white_rating_after - rc.white_rating END AS change
+             FROM games g JOIN rating_changes rc ON rc.game_id = g.id
+             WHERE g.guild_id = ?1 AND g.size = ?3 AND g.state = 'finished'
+               AND (g.black_id = ?2 OR g.white_id = ?2)
+             ORDER BY g.finished_at DESC, g.id DESC LIMIT ?4",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .bind(size)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    pub async fn rating_change(&self, game: i64) -> Result<Option<RatingChangeRow>> {
+        Ok(
+            sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = ?")
+                .bind(game)
+                .fetch_optional(&self.read)
+                .await?,
+        )
+    }
+}
+
+const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
+const GAME_SELECT_BY_ID: &str = "SELECT * FROM games WHERE id = ?";
+
+/// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.
+pub struct WriteTx(Transaction<'static, Sqlite>);
+
+impl WriteTx {
+    pub async fn commit(self) -> Result<()> {
+        Ok(self.0.commit().await?)
+    }
+
+    /// Records a member, or refreshes the name of a known one.
+    pub async fn upsert_member(
+        &mut self,
+        id: u64,
+        name: &str,
+        is_bot: bool,
+        now: i64,
+    ) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO members (id, name, is_bot, created_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
+        )
+        .bind(to_db(id))
+        .bind(name)
+        .bind(is_bot)
+        .bind(now)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn member_is_bot(&mut self, id: u64) -> Result<bool> {
+        Ok(
+            sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
+                .bind(to_db(id))
+                .fetch_optional(&mut *self.0)
+                .await?
+                .unwrap_or(false),
+        )
+    }
+
+    /// Inserts a pending challenge. A second pending challenge between the same pair (or a
+    /// second open one in a channel) is a [`StoreError::Conflict`].
+    pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
+                 challenger_color, time_limit, rated, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(to_db(c.guild_id))
+        .bind(to_db(c.channel_id))
+        .bind(to_db(c.challenger_id))
+        .bind(c.opponent_id.map(to_db))
+        .bind(&c.size)
+        .bind(&c.challenger_color)
+        .bind(c.time_limit)
+        .bind(c.rated)
+        .bind(c.created_at)
+        .bind(c.expires_at)
+        .fetch_one(&mut *self.0)
+        .await
+        .map_err(conflict_or)
+    }
+
+    pub async fn count_pending_challenges_by(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
+        )
+        .bind(to_db(member))
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn count_active_games(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
+        )
+        .bind(to_db(member))
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    /// Rated games between two members in a server created at or after `since`.
+    pub async fn count_rated_games_between(
+        &mut self,
+        guild: u64,
+        a: u64,
+        b: u64,
+        since: i64,
+    ) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at >= ?4
+               AND ((black_id = ?2 AND white_id = ?3) OR (black_id = ?3 AND white_id = ?2))",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(a))
+        .bind(to_db(b))
+        .bind(since)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn challenge(&mut self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(&mut *self.0)
+            .await?)
+    }
+
+    /// Moves a pending challenge to `state`. False when it was no longer pending.
+    pub async fn resolve_challenge(
+        &mut self,
+        id: i64,
+        state: &str,
+        now: i64,
+        game: Option<i64>,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE challenges SET state = ?, resolved_at = ?, game_id = ?
+             WHERE id = ? AND state = 'pending'",
+        )
+        .bind(state)
+        .bind(now)
+        .bind(game)
+        .bind(id)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Marks every pending challenge past its expiry as expired and returns them.
+    pub async fn expire_challenges(&mut self, now: i64) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "UPDATE challenges SET state = 'expired', resolved_at = ?1
+             WHERE state = 'pending' AND expires_at <= ?1 RETURNING *",
+        )
+        .bind(now)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn insert_game(&mut self, g: &NewGame) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
+                 position, deadline, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(to_db(g.guild_id))
+        .bind(to_db(g.channel_id))
+        .bind(to_db(g.black_id))
+        .bind(to_db(g.white_id))
+        .bind(&g.size)
+        .bind(g.time_limit)
+        .bind(g.rated)
+        .bind(&g.position)
+        .bind(g.deadline)
+        .bind(g.created_at)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn game(&mut self, id: i64) -> Result<Option<GameRow>> {
+        Ok(sqlx::query_as(GAME_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(&mut *self.0)
+            .await?)
+    }
+
+    /// Records the move of ply `ply` if the game is still active at that ply: the concurrency check.
+    /// False (and nothing written) when another move got there first.
+    pub async fn apply_move(
+        &mut self,
+        game: i64,
+        ply: i64,
+        notation: &str,
+        position: &str,
+        deadline: i64,
+        now: i64,
+    ) -> Result<bool> {
+        let updated = sqlx::query(
+            "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, deadline = ?, reminded = 0
+             WHERE id = ? AND ply = ? AND state = 'active'",
+        )
+        .bind(position)
+        .bind(notation)
+        .bind(deadline)
+        .bind(game)
+        .bind(ply)
+        .execute(&mut *self.0)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query("INSERT INTO moves (game_id, ply, notation, played_at) VALUES (?, ?, ?, ?)")
+            .bind(game)
+            .bind(ply)
+            .bind(notation)
+            .bind(now)
+            .execute(&mut *self.0)
+            .await
+            .map_err(conflict_or)?;
+        Ok(true)
+    }
+
+    /// Ends an active game with a winner. False when it was no longer active.
+    pub async fn finish_game(
+        &mut self,
+        id: i64,
+        winner: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE games SET state = 'finished', winner = ?, end_reason = ?, finished_at = ?
+             WHERE id = ? AND state = 'active'",
+        )
+        .bind(winner)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Ends an active game without a result. False when it was no longer active.
+    pub async fn abort_game(&mut self, id: i64, now: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE games SET state = 'aborted', end_reason = 'aborted', finished_at = ?
+             WHERE id = ? AND state = 'active'",
+        )
+        .bind(now)
+        .bind(id)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Active games whose side to move has run out of time.
+    pub async fn overdue_games(&mut self, now: i64) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM games WHERE state = 'active' AND deadline <= ? ORDER BY deadline, id",
+        )
+        .bind(now)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    /// Marks the reminder as sent for every active game within `fraction` of its time limit of
+    /// the deadline (and not yet reminded), and returns those games.
+    pub async fn take_due_reminders(&mut self, now: i64, fraction: f64) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(
+            "UPDATE games SET reminded = 1
+             WHERE state = 'active' AND reminded = 0 AND deadline > ?1
+               AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
+             RETURNING *",
+        )
+        .bind(now)
+        .bind(fraction)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn rating(
+        &mut self,
+        guild: u64,
+        member: u64,
+        size: &str,
+    ) -> Result<Option<RatingRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .bind(size)
+        .fetch_optional(&mut *self.0)
+        .await?)
+    }
+
+    pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
+                 wins, losses, last_active)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (guild_id, member_id, size) DO UPDATE SET
+                 rating = excluded.rating, deviation = excluded.deviation,
+                 volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+                 losses = excluded.losses, last_active = excluded.last_active",
+        )
+        .bind(to_db(r.guild_id))
+        .bind(to_db(r.member_id))
+        .bind(&r.size)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(r.games)
+        .bind(r.wins)
+        .bind(r.losses)
+        .bind(r.last_active)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn insert_rating_change(&mut self, c: &RatingChangeRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO rating_changes (game_id,
+                 black_rating, black_deviation, black_volatility,
+                 white_rating, white_deviation, white_volatility,
+                 black_rating_after, black_deviation_after, black_volatility_after,
+                 white_rating_after, white_deviation_after, white_volatility_after, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(c.game_id)
+        .bind(c.black_before.0)
+        .bind(c.black_before.1)
+        .bind(c.black_before.2)
+        .bind(c.white_before.0)
+        .bind(c.white_before.1)
+        .bind(c.white_before.2)
+        .bind(c.black_after.0)
+        .bind(c.black_after.1)
+        .bind(c.black_after.2)
+        .bind(c.white_after.0)
+        .bind(c.white_after.1)
+        .bind(c.white_after.2)
+        .bind(c.created_at)
+        .execute(&mut *self.0)
+        .await
+        .map_err(conflict_or)?;
+        Ok(())
+    }
+}
