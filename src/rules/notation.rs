@@ -25,7 +25,8 @@ pub struct SquareText {
 }
 
 impl SquareText {
-    fn on(self, size: BoardSize) -> Result<Square, IllegalMove> {
+    /// The square this names on a board of `size`, or why it is off the board.
+    pub fn on(self, size: BoardSize) -> Result<Square, IllegalMove> {
         self.row
             .checked_sub(1)
             .and_then(|row| size.square(self.col, row))

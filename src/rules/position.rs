@@ -64,6 +64,12 @@ pub struct Move {
 }
 
 impl Move {
+    /// A move from its parts, as read back from storage. Nothing is checked here:
+    /// [`Position::play`] checks every move it is given.
+    pub const fn new(from: Square, to: Square, capture: bool) -> Move {
+        Move { from, to, capture }
+    }
+
     pub const fn from(self) -> Square {
         self.from
     }

@@ -1,0 +1,103 @@
+//! Everything the game service refuses, with messages that speak to the member.
+
+use crate::rules::{MoveError, SizeError};
+use crate::store::StoreError;
+
+use super::types::{ChallengeState, GameId, TimeControlError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("you cannot challenge yourself")]
+    SelfChallenge,
+    #[error("{0} is a bot: bots cannot play here")]
+    BotOpponent(String),
+    #[error("there is already a pending challenge between you and {0}")]
+    DuplicateChallenge(String),
+    #[error("you already have an open challenge in this channel")]
+    DuplicateOpenChallenge,
+    #[error("you have {0} pending challenges, the most allowed: cancel one or wait for an answer")]
+    TooManyChallenges(i64),
+    #[error("{who} already {verb} {limit} games in progress, the most allowed", verb = if *.self_ { "have" } else { "has" })]
+    TooManyGames {
+        who: String,
+        self_: bool,
+        limit: i64,
+    },
+    #[error("challenges between members are made in a server channel; in a direct message you can view games and ratings")]
+    NotInServer,
+    #[error("there is no challenge #{0}")]
+    NoSuchChallenge(i64),
+    #[error("{0}")]
+    NoChallenge(String),
+    #[error("you have several pending challenges here; say whose: {0}")]
+    AmbiguousChallenge(String),
+    #[error("this challenge is {}", .0.as_str())]
+    ChallengeClosed(ChallengeState),
+    #[error("this challenge is for {0}: only they can answer it")]
+    NotYourChallenge(String),
+    #[error("only {0} can cancel this challenge")]
+    NotYourCancel(String),
+    #[error("open challenges cannot be declined: leave it, or let it expire")]
+    DeclineOpen,
+    #[error("there is no game #{0}")]
+    NoSuchGame(GameId),
+    #[error("you have no game in progress in this channel")]
+    NoActiveGame,
+    #[error("you have several games in this channel; say which with game: {0}")]
+    AmbiguousGame(String),
+    #[error("you are not playing in game #{0}")]
+    NotAPlayer(GameId),
+    #[error("it is not your turn: {0} is to move")]
+    NotYourTurn(String),
+    #[error("game #{0} is over")]
+    GameOver(GameId),
+    #[error("a game can only be aborted before both players have moved: resign instead")]
+    AbortTooLate,
+    #[error("your time for this move ran out; the game ends at the next clock check")]
+    OutOfTime,
+    #[error(
+        "the position changed while your move was on its way: look at the board and try again"
+    )]
+    PositionChanged,
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    #[error("{0}")]
+    Size(#[from] SizeError),
+    #[error("{0}")]
+    Time(#[from] TimeControlError),
+    /// Something broke on our side. Logged in full; members see a short apology.
+    #[error("something went wrong on our side; please try again")]
+    Internal(#[source] InternalError),
+}
+
+/// A failure that is not the member's doing.
+#[derive(Debug, thiserror::Error)]
+pub enum InternalError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl GameError {
+    /// Whether this error is a fault on our side (to log), rather than a refusal.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, GameError::Internal(_))
+    }
+}
+
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> Self {
+        GameError::Internal(InternalError::Store(e))
+    }
+}
+
+impl From<sqlx::Error> for GameError {
+    fn from(e: sqlx::Error) -> Self {
+        GameError::Internal(InternalError::Store(StoreError::Sqlx(e)))
+    }
+}
+
+pub(crate) fn corrupt(what: impl Into<String>) -> GameError {
+    GameError::Internal(InternalError::Corrupt(what.into()))
+}

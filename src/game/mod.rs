@@ -1,0 +1,1084 @@
+//! The life of a game, from challenge to rated result, shared by every front end.
+//!
+//! Talks to [`crate::store`], knows nothing of Discord or terminals. Every operation returns a
+//! domain value or a [`GameError`] whose message speaks to the member. Time comes from a [`Clock`],
+//! so tests control it.
+
+mod error;
+pub mod ratings;
+pub mod text;
+mod types;
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use crate::rules::{BoardSize, Color, Move, MoveText, Position};
+use crate::store::{
+    ChallengeRow, GameRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, Store, StoreError,
+    WriteTx,
+};
+
+pub use error::{GameError, InternalError};
+pub use types::*;
+
+use error::corrupt;
+
+pub type Result<T, E = GameError> = std::result::Result<T, E>;
+
+/// Where "now" comes from, in unix seconds.
+pub trait Clock: Send + Sync + std::fmt::Debug {
+    fn now(&self) -> i64;
+}
+
+/// The system clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    }
+}
+
+/// A clock that moves only when told: for tests, and for the console's `wait`.
+#[derive(Debug, Default)]
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(now: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(now))
+    }
+
+    pub fn advance(&self, seconds: i64) {
+        self.0.fetch_add(seconds, Ordering::SeqCst);
+    }
+
+    pub fn set(&self, now: i64) {
+        self.0.store(now, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Limits that keep a server tidy.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Pending challenges a member may have out at once.
+    pub pending_challenges: i64,
+    /// Active games a member may play at once.
+    pub active_games: i64,
+    /// Seconds a challenge stays open.
+    pub challenge_ttl: i64,
+    /// Rated games a day between the same two members; later ones are casual.
+    pub rated_per_pair_per_day: i64,
+    /// The reminder goes out when this fraction of the time per move is left.
+    pub reminder_fraction: f64,
+    /// Players per leaderboard page.
+    pub page_size: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            pending_challenges: 5,
+            active_games: 25,
+            challenge_ttl: 3_600,
+            rated_per_pair_per_day: 3,
+            reminder_fraction: 0.2,
+            page_size: 10,
+        }
+    }
+}
+
+const DAY: i64 = 86_400;
+
+/// Which game a command means: one by id, or the caller's only active game in a channel.
+#[derive(Clone, Copy, Debug)]
+pub enum GameRef {
+    Id(GameId),
+    Only(Place),
+}
+
+/// Which challenge an answer means: one by id (a button), or one found from its challenger.
+#[derive(Clone, Copy, Debug)]
+pub enum ChallengeRef {
+    Id(ChallengeId),
+    /// In this place; from this challenger if given, else the only one.
+    Find(Place, Option<u64>),
+}
+
+/// The game service.
+#[derive(Clone, Debug)]
+pub struct Games {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    limits: Limits,
+}
+
+impl Games {
+    pub fn new(store: Store, clock: Arc<dyn Clock>, limits: Limits) -> Games {
+        Games {
+            store,
+            clock,
+            limits,
+        }
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
+    /// the challenge is casual and says so.
+    pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
+        let now = self.now();
+        if req.place.guild == 0 {
+            return Err(GameError::NotInServer);
+        }
+        if req
+            .opponent
+            .as_ref()
+            .is_some_and(|o| o.id == req.challenger.id)
+        {
+            return Err(GameError::SelfChallenge);
+        }
+        let mut tx = self.store.begin().await?;
+        if let Some(o) = &req.opponent {
+            if tx.member_is_bot(o.id).await? {
+                return Err(GameError::BotOpponent(o.name.clone()));
+            }
+        }
+        let pending = tx.count_pending_challenges_by(req.challenger.id).await?;
+        if pending >= self.limits.pending_challenges {
+            return Err(GameError::TooManyChallenges(pending));
+        }
+        self.check_game_limit(&mut tx, &req.challenger, true)
+            .await?;
+        tx.upsert_member(req.challenger.id, &req.challenger.name, false, now)
+            .await?;
+        let mut rated = req.rated;
+        let mut casual_by_limit = false;
+        if let Some(o) = &req.opponent {
+            tx.upsert_member(o.id, &o.name, false, now).await?;
+            if rated
+                && self
+                    .pair_limit_reached(&mut tx, req.place.guild, req.challenger.id, o.id, now)
+                    .await?
+            {
+                rated = false;
+                casual_by_limit = true;
+            }
+        }
+        let new = NewChallenge {
+            guild_id: req.place.guild,
+            channel_id: req.place.channel,
+            challenger_id: req.challenger.id,
+            opponent_id: req.opponent.as_ref().map(|o| o.id),
+            size: req.size.to_string(),
+            challenger_color: req.color.map(|c| c.name().to_string()),
+            time_limit: req.time.seconds(),
+            rated,
+            created_at: now,
+            expires_at: now + self.limits.challenge_ttl,
+        };
+        let id = match tx.insert_challenge(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(_)) => {
+                return Err(match &req.opponent {
+                    Some(o) => GameError::DuplicateChallenge(o.name.clone()),
+                    None => GameError::DuplicateOpenChallenge,
+                })
+            }
+            Err(e) => return Err(e.into()),
+        };
+        tx.commit().await?;
+        Ok(Challenge {
+            id,
+            place: req.place,
+            challenger: req.challenger,
+            opponent: req.opponent,
+            size: req.size,
+            color: req.color,
+            time: req.time,
+            rated,
+            casual_by_limit,
+            state: ChallengeState::Pending,
+            expires_at: new.expires_at,
+            game: None,
+        })
+    }
+
+    async fn check_game_limit(
+        &self,
+        tx: &mut WriteTx,
+        who: &Member,
+        is_caller: bool,
+    ) -> Result<()> {
+        let active = tx.count_active_games(who.id).await?;
+        if active >= self.limits.active_games {
+            return Err(GameError::TooManyGames {
+                who: if is_caller {
+                    "you".into()
+                } else {
+                    who.name.clone()
+                },
+                self_: is_caller,
+                limit: self.limits.active_games,
+            });
+        }
+        Ok(())
+    }
+
+    async fn pair_limit_reached(
+        &self,
+        tx: &mut WriteTx,
+        guild: u64,
+        a: u64,
+        b: u64,
+        now: i64,
+    ) -> Result<bool> {
+        let played = tx.count_rated_games_between(guild, a, b, now - DAY).await?;
+        Ok(played >= self.limits.rated_per_pair_per_day)
+    }
+
+    /// Finds the pending challenge an answer from `who` means.
+    async fn find_challenge(&self, who: u64, which: ChallengeRef) -> Result<ChallengeId> {
+        let (place, challenger) = match which {
+            ChallengeRef::Id(id) => return Ok(id),
+            ChallengeRef::Find(place, challenger) => (place, challenger),
+        };
+        let mut found = self
+            .store
+            .challenges_for(place.guild, place.channel, who)
+            .await?;
+        if let Some(c) = challenger {
+            found.retain(|row| row.challenger_id == c);
+        }
+        match found.len() {
+            0 => Err(GameError::NoChallenge(match challenger {
+                Some(c) => format!(
+                    "{} has no pending challenge for you here",
+                    self.name_of(c).await?
+                ),
+                None => "there is no pending challenge for you here".to_string(),
+            })),
+            1 => Ok(found[0].id),
+            _ => {
+                let mut names = Vec::new();
+                for row in &found {
+                    names.push(self.name_of(row.challenger_id).await?);
+                }
+                Err(GameError::AmbiguousChallenge(names.join(", ")))
+            }
+        }
+    }
+
+    async fn name_of(&self, id: u64) -> Result<String> {
+        Ok(self
+            .store
+            .member_name(id)
+            .await?
+            .unwrap_or_else(|| format!("member {id}")))
+    }
+
+    /// Accepts a challenge: the game starts, colours as asked or drawn.
+    pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
+        let now = self.now();
+        let id = self.find_challenge(who.id, which).await?;
+        let mut tx = self.store.begin().await?;
+        let row = tx
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        self.check_answerable(&row, who, now).await?;
+        if row.opponent_id.is_none() && row.challenger_id == who.id {
+            return Err(GameError::SelfChallenge);
+        }
+        tx.upsert_member(who.id, &who.name, false, now).await?;
+        let challenger = Member::new(row.challenger_id, self.name_of(row.challenger_id).await?);
+        self.check_game_limit(&mut tx, who, true).await?;
+        self.check_game_limit(&mut tx, &challenger, false).await?;
+        let mut rated = row.rated;
+        if rated
+            && self
+                .pair_limit_reached(&mut tx, row.guild_id, row.challenger_id, who.id, now)
+                .await?
+        {
+            rated = false;
+        }
+        let challenger_color = match row.challenger_color.as_deref() {
+            Some(c) => c
+                .parse::<Color>()
+                .map_err(|_| corrupt(format!("challenge {id} colour {c}")))?,
+            None => {
+                if rand::random::<bool>() {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            }
+        };
+        let (black, white) = match challenger_color {
+            Color::Black => (row.challenger_id, who.id),
+            Color::White => (who.id, row.challenger_id),
+        };
+        let size = parse_size(&row.size)?;
+        let game_id = tx
+            .insert_game(&NewGame {
+                guild_id: row.guild_id,
+                channel_id: row.channel_id,
+                black_id: black,
+                white_id: white,
+                size: row.size.clone(),
+                time_limit: row.time_limit,
+                rated,
+                position: Position::new(size).to_string(),
+                deadline: now + row.time_limit,
+                created_at: now,
+            })
+            .await?;
+        if !tx
+            .resolve_challenge(id, ChallengeState::Accepted.as_str(), now, Some(game_id))
+            .await?
+        {
+            return Err(GameError::ChallengeClosed(ChallengeState::Accepted));
+        }
+        tx.commit().await?;
+        self.game(game_id).await
+    }
+
+    /// Checks that `who` may answer the pending challenge `row` now; expires it if its time is up.
+    async fn check_answerable(&self, row: &ChallengeRow, who: &Member, now: i64) -> Result<()> {
+        let state = ChallengeState::parse(&row.state)
+            .ok_or_else(|| corrupt(format!("challenge state {}", row.state)))?;
+        if state != ChallengeState::Pending {
+            return Err(GameError::ChallengeClosed(state));
+        }
+        if row.expires_at <= now {
+            // Leave it to the sweeper to announce; refuse the answer now.
+            return Err(GameError::ChallengeClosed(ChallengeState::Expired));
+        }
+        if let Some(opponent) = row.opponent_id {
+            if opponent != who.id {
+                return Err(GameError::NotYourChallenge(self.name_of(opponent).await?));
+            }
+        }
+        Ok(())
+    }
+
+    /// Declines a challenge aimed at `who`.
+    pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {
+        let now = self.now();
+        let id = self.find_challenge(who.id, which).await?;
+        let mut tx = self.store.begin().await?;
+        let row = tx
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        if row.opponent_id.is_none() {
+            if row.challenger_id == who.id {
+                return Err(GameError::NotYourChallenge("someone else".into()));
+            }
+            return Err(GameError::DeclineOpen);
+        }
+        self.check_answerable(&row, who, now).await?;
+        if !tx
+            .resolve_challenge(id, ChallengeState::Declined.as_str(), now, None)
+            .await?
+        {
+            return Err(GameError::ChallengeClosed(ChallengeState::Declined));
+        }
+        tx.commit().await?;
+        self.challenge_view(id).await
+    }
+
+    /// Cancels a challenge `who` made: the one given, or all their pending ones in the server.
+    pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
+        let now = self.now();
+        let ids: Vec<ChallengeId> = match which {
+            ChallengeRef::Id(id) => vec![id],
+            ChallengeRef::Find(place, _) => self
+                .store
+                .challenges_by(place.guild, who.id)
+                .await?
+                .iter()
+                .map(|c| c.id)
+                .collect(),
+        };
+        if ids.is_empty() {
+            return Err(GameError::NoChallenge(
+                "you have no pending challenge here".into(),
+            ));
+        }
+        let mut tx = self.store.begin().await?;
+        for &id in &ids {
+            let row = tx
+                .challenge(id)
+                .await?
+                .ok_or(GameError::NoSuchChallenge(id))?;
+            if row.challenger_id != who.id {
+                return Err(GameError::NotYourCancel(
+                    self.name_of(row.challenger_id).await?,
+                ));
+            }
+            let state =
+                ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?;
+            if state != ChallengeState::Pending {
+                return Err(GameError::ChallengeClosed(state));
+            }
+            tx.resolve_challenge(id, ChallengeState::Cancelled.as_str(), now, None)
+                .await?;
+        }
+        tx.commit().await?;
+        let mut out = Vec::new();
+        for id in ids {
+            out.push(self.challenge_view(id).await?);
+        }
+        Ok(out)
+    }
+
+    /// A challenge by id.
+    pub async fn challenge_view(&self, id: ChallengeId) -> Result<Challenge> {
+        let row = self
+            .store
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        self.challenge_from_row(row).await
+    }
+
+    async fn challenge_from_row(&self, row: ChallengeRow) -> Result<Challenge> {
+        let challenger = Member::new(row.challenger_id, self.name_of(row.challenger_id).await?);
+        let opponent = match row.opponent_id {
+            Some(o) => Some(Member::new(o, self.name_of(o).await?)),
+            None => None,
+        };
+        Ok(Challenge {
+            id: row.id,
+            place: Place {
+                guild: row.guild_id,
+                channel: row.channel_id,
+            },
+            challenger,
+            opponent,
+            size: parse_size(&row.size)?,
+            color: row
+                .challenger_color
+                .as_deref()
+                .map(|c| c.parse::<Color>().map_err(|_| corrupt("challenge colour")))
+                .transpose()?,
+            time: parse_time(row.time_limit)?,
+            rated: row.rated,
+            casual_by_limit: false,
+            state: ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?,
+            expires_at: row.expires_at,
+            game: row.game_id,
+        })
+    }
+
+    /// A game by id.
+    pub async fn game(&self, id: GameId) -> Result<Game> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(GameError::NoSuchGame(id))?;
+        self.game_from_row(row).await
+    }
+
+    async fn game_row(&self, who: u64, which: GameRef) -> Result<GameRow> {
+        match which {
+            GameRef::Id(id) => self.store.game(id).await?.ok_or(GameError::NoSuchGame(id)),
+            GameRef::Only(place) => {
+                let mut rows = self
+                    .store
+                    .active_games(who, Some(place.guild), Some(place.channel))
+                    .await?;
+                match rows.len() {
+                    0 => Err(GameError::NoActiveGame),
+                    1 => Ok(rows.remove(0)),
+                    _ => {
+                        let mut list = Vec::new();
+                        for r in &rows {
+                            let other = if r.black_id == who {
+                                r.white_id
+                            } else {
+                                r.black_id
+                            };
+                            list.push(format!("#{} against {}", r.id, self.name_of(other).await?));
+                        }
+                        Err(GameError::AmbiguousGame(list.join(", ")))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The game a command from `who` means (any game by id; their only one here otherwise).
+    pub async fn find_game(&self, who: u64, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who, which).await?;
+        self.game_from_row(row).await
+    }
+
+    async fn game_from_row(&self, row: GameRow) -> Result<Game> {
+        let change = if row.rated && row.state == "finished" {
+            self.store
+                .rating_change(row.id)
+                .await?
+                .map(|c| rating_change_from_row(&c))
+        } else {
+            None
+        };
+        let black = Member::new(row.black_id, self.name_of(row.black_id).await?);
+        let white = Member::new(row.white_id, self.name_of(row.white_id).await?);
+        game_from_parts(row, black, white, change)
+    }
+
+    /// Plays `text` (any accepted notation) for `who` in the game they mean.
+    ///
+    /// The move is checked against the position read before the write; the write applies only if
+    /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
+    /// exactly one applies; the other gets [`GameError::PositionChanged`].
+    pub async fn play(&self, who: &Member, which: GameRef, text: &str) -> Result<Played> {
+        let now = self.now();
+        let syntax: MoveText = text
+            .parse()
+            .map_err(|e| GameError::Move(crate::rules::MoveError::Parse(e)))?;
+        let row = self.game_row(who.id, which).await?;
+        let id = row.id;
+        if row.state != "active" {
+            return Err(GameError::GameOver(id));
+        }
+        let position: Position = row
+            .position
+            .parse()
+            .map_err(|e| corrupt(format!("game {id} position: {e}")))?;
+        let color = if row.black_id == who.id {
+            Color::Black
+        } else if row.white_id == who.id {
+            Color::White
+        } else {
+            return Err(GameError::NotAPlayer(id));
+        };
+        if position.turn() != color {
+            let other = if color == Color::Black {
+                row.white_id
+            } else {
+                row.black_id
+            };
+            return Err(GameError::NotYourTurn(self.name_of(other).await?));
+        }
+        if now >= row.deadline {
+            return Err(GameError::OutOfTime);
+        }
+        let mv = syntax
+            .resolve(&position)
+            .map_err(|e| GameError::Move(e.into()))?;
+        let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
+        let notation = mv.to_string();
+        let deadline = now + row.time_limit;
+
+        let mut tx = self.store.begin().await?;
+        if !tx
+            .apply_move(id, row.ply, &notation, &next.to_string(), deadline, now)
+            .await?
+        {
+            return Err(GameError::PositionChanged);
+        }
+        let mut change = None;
+        let mut result = None;
+        if let Some(outcome) = next.outcome() {
+            let reason = EndReason::from(outcome.reason);
+            tx.finish_game(id, outcome.winner.name(), reason.as_str(), now)
+                .await?;
+            if row.rated {
+                change = Some(self.rate_result(&mut tx, &row, outcome.winner, now).await?);
+            }
+            result = Some((Some(outcome.winner), reason));
+        }
+        tx.commit().await?;
+
+        let black = Member::new(row.black_id, self.name_of(row.black_id).await?);
+        let white = Member::new(row.white_id, self.name_of(row.white_id).await?);
+        let mut game = game_from_parts(row, black, white, change)?;
+        game.position = next;
+        game.ply += 1;
+        game.last_move = Some(mv);
+        game.deadline = deadline;
+        if let Some(r) = result {
+            game.state = GameState::Finished;
+            game.result = Some(r);
+        }
+        Ok(Played { mv, game })
+    }
+
+    /// Updates both players' ratings for a result, inside the game's transaction.
+    async fn rate_result(
+        &self,
+        tx: &mut WriteTx,
+        row: &GameRow,
+        winner: Color,
+        now: i64,
+    ) -> Result<RatingChange> {
+        let load = |r: Option<RatingRow>| match r {
+            Some(r) => ratings::decayed(
+                RatingValue {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                },
+                now - r.last_active,
+            ),
+            None => RatingValue::START,
+        };
+        let black_row = tx.rating(row.guild_id, row.black_id, &row.size).await?;
+        let white_row = tx.rating(row.guild_id, row.white_id, &row.size).await?;
+        let black_before = load(black_row.clone());
+        let white_before = load(white_row.clone());
+        let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
+        for (member, old, after, won) in [
+            (row.black_id, black_row, black_after, winner == Color::Black),
+            (row.white_id, white_row, white_after, winner == Color::White),
+        ] {
+            let (games, wins, losses) = old.map_or((0, 0, 0), |r| (r.games, r.wins, r.losses));
+            tx.upsert_rating(&RatingRow {
+                guild_id: row.guild_id,
+                member_id: member,
+                size: row.size.clone(),
+                rating: after.rating,
+                deviation: after.deviation,
+                volatility: after.volatility,
+                games: games + 1,
+                wins: wins + i64::from(won),
+                losses: losses + i64::from(!won),
+                last_active: now,
+            })
+            .await?;
+        }
+        let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
+        tx.insert_rating_change(&RatingChangeRow {
+            game_id: row.id,
+            black_before: triple(black_before),
+            white_before: triple(white_before),
+            black_after: triple(black_after),
+            white_after: triple(white_after),
+            created_at: now,
+        })
+        .await?;
+        Ok(RatingChange {
+            black_before,
+            black_after,
+            white_before,
+            white_after,
+        })
+    }
+
+    /// Resigns the game for `who`: the opponent wins.
+    pub async fn resign(&self, who: &Member, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who.id, which).await?;
+        let color = self.check_player(&row, who.id)?;
+        self.end_game(row.id, Some(color.opposite()), EndReason::Resignation)
+            .await
+    }
+
+    /// Ends a game without a result, allowed only before both sides have moved.
+    pub async fn abort(&self, who: &Member, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who.id, which).await?;
+        self.check_player(&row, who.id)?;
+        if row.ply >= 2 {
+            return Err(GameError::AbortTooLate);
+        }
+        self.end_game(row.id, None, EndReason::Aborted).await
+    }
+
+    fn check_player(&self, row: &GameRow, who: u64) -> Result<Color> {
+        if row.state != "active" {
+            return Err(GameError::GameOver(row.id));
+        }
+        if row.black_id == who {
+            Ok(Color::Black)
+        } else if row.white_id == who {
+            Ok(Color::White)
+        } else {
+            Err(GameError::NotAPlayer(row.id))
+        }
+    }
+
+    /// Ends an active game: a win (rated if the game is) or, with no winner, an abort.
+    /// The game is read again inside the transaction, so a move racing with it cannot be lost.
+    async fn end_game(&self, id: GameId, winner: Option<Color>, reason: EndReason) -> Result<Game> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let row = tx.game(id).await?.ok_or(GameError::NoSuchGame(id))?;
+        self.end_game_in(&mut tx, &row, winner, reason, now).await?;
+        tx.commit().await?;
+        self.game(id).await
+    }
+
+    async fn end_game_in(
+        &self,
+        tx: &mut WriteTx,
+        row: &GameRow,
+        winner: Option<Color>,
+        reason: EndReason,
+        now: i64,
+    ) -> Result<()> {
+        let ended = match winner {
+            Some(w) => {
+                tx.finish_game(row.id, w.name(), reason.as_str(), now)
+                    .await?
+            }
+            None => tx.abort_game(row.id, now).await?,
+        };
+        if !ended {
+            return Err(GameError::GameOver(row.id));
+        }
+        if let (Some(w), true) = (winner, row.rated) {
+            self.rate_result(tx, row, w, now).await?;
+        }
+        Ok(())
+    }
+
+    /// Active games of a member: in one server, or everywhere when `guild` is `None`.
+    pub async fn games_of(&self, member: u64, guild: Option<u64>) -> Result<Vec<Game>> {
+        let rows = self.store.active_games(member, guild, None).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            out.push(self.game_from_row(row).await?);
+        }
+        Ok(out)
+    }
+
+    /// The move list of a game.
+    pub async fn history(&self, id: GameId) -> Result<History> {
+        let game = self.game(id).await?;
+        let moves = self
+            .store
+            .moves(id)
+            .await?
+            .into_iter()
+            .map(|m| m.notation)
+            .collect();
+        Ok(History { game, moves })
+    }
+
+    /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
+    /// those starting with `prefix` (case and separators ignored), at most `limit`.
+    pub async fn move_suggestions(
+        &self,
+        who: u64,
+        which: GameRef,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        let game = self.find_game(who, which).await?;
+        if !game.is_active() || game.color_of(who) != Some(game.position.turn()) {
+            return Ok(Vec::new());
+        }
+        let wanted = squares_key(prefix);
+        Ok(game
+            .position
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .filter(|m| squares_key(m).starts_with(&wanted))
+            .take(limit)
+            .collect())
+    }
+
+    /// A member's rating card on one board of a server.
+    pub async fn rating(&self, guild: u64, member: &Member, size: BoardSize) -> Result<RatingCard> {
+        let now = self.now();
+        let key = size.to_string();
+        let row = self.store.rating(guild, member.id, &key).await?;
+        let (value, games, wins, losses) = match row {
+            Some(r) => (
+                ratings::decayed(
+                    RatingValue {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                    },
+                    now - r.last_active,
+                ),
+                r.games,
+                r.wins,
+                r.losses,
+            ),
+            None => (RatingValue::START, 0, 0, 0),
+        };
+        let mut recent = Vec::new();
+        for r in self.store.recent_results(guild, member.id, &key, 5).await? {
+            let opponent_id = if r.black_id == member.id {
+                r.white_id
+            } else {
+                r.black_id
+            };
+            let my_color = if r.black_id == member.id {
+                "black"
+            } else {
+                "white"
+            };
+            recent.push(RecentResult {
+                game: r.id,
+                opponent: Member::new(opponent_id, self.name_of(opponent_id).await?),
+                won: r.winner.as_deref() == Some(my_color),
+                reason: r
+                    .end_reason
+                    .as_deref()
+                    .and_then(EndReason::parse)
+                    .ok_or_else(|| corrupt("end reason"))?,
+                change: r.change,
+            });
+        }
+        let name = self
+            .store
+            .member_name(member.id)
+            .await?
+            .unwrap_or_else(|| member.name.clone());
+        Ok(RatingCard {
+            member: Member::new(member.id, name),
+            size,
+            value,
+            games,
+            wins,
+            losses,
+            recent,
+        })
+    }
+
+    /// One page (one-based) of a server's leaderboard on a board size. Provisional ratings
+    /// (deviation above 110, after inactivity decay) are left out and counted.
+    pub async fn leaderboard(
+        &self,
+        guild: u64,
+        size: BoardSize,
+        page: usize,
+    ) -> Result<Leaderboard> {
+        let now = self.now();
+        let mut established = Vec::new();
+        let mut provisional = 0;
+        for (row, name) in self.store.board_ratings(guild, &size.to_string()).await? {
+            let value = ratings::decayed(
+                RatingValue {
+                    rating: row.rating,
+                    deviation: row.deviation,
+                    volatility: row.volatility,
+                },
+                now - row.last_active,
+            );
+            if value.is_provisional() {
+                provisional += 1;
+                continue;
+            }
+            established.push((row, name, value));
+        }
+        established.sort_by(|a, b| {
+            b.2.rating
+                .total_cmp(&a.2.rating)
+                .then(a.0.member_id.cmp(&b.0.member_id))
+        });
+        let per = self.limits.page_size.max(1);
+        let pages = established.len().div_ceil(per).max(1);
+        let page = page.clamp(1, pages);
+        let standings = established
+            .into_iter()
+            .enumerate()
+            .skip((page - 1) * per)
+            .take(per)
+            .map(|(i, (row, name, value))| Standing {
+                rank: i + 1,
+                member: Member::new(row.member_id, name),
+                value,
+                games: row.games,
+                wins: row.wins,
+                losses: row.losses,
+            })
+            .collect();
+        Ok(Leaderboard {
+            size,
+            page,
+            pages,
+            standings,
+            provisional,
+        })
+    }
+
+    /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
+    /// of time (a loss, rated; an abort if a side has not moved yet), and takes the reminders due.
+    pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
+        let mut report = SweepReport::default();
+        let mut tx = self.store.begin().await?;
+        let expired = tx.expire_challenges(now).await?;
+        let overdue = tx.overdue_games(now).await?;
+        let mut ended = Vec::new();
+        for row in &overdue {
+            let position: Position = row
+                .position
+                .parse()
+                .map_err(|e| corrupt(format!("game {}: {e}", row.id)))?;
+            if row.ply < 2 {
+                self.end_game_in(&mut tx, row, None, EndReason::Aborted, now)
+                    .await?;
+                ended.push((row.id, false));
+            } else {
+                self.end_game_in(
+                    &mut tx,
+                    row,
+                    Some(position.turn().opposite()),
+                    EndReason::Timeout,
+                    now,
+                )
+                .await?;
+                ended.push((row.id, true));
+            }
+        }
+        let reminders = tx
+            .take_due_reminders(now, self.limits.reminder_fraction)
+            .await?;
+        tx.commit().await?;
+        for row in expired {
+            report.expired.push(self.challenge_from_row(row).await?);
+        }
+        for (id, lost) in ended {
+            let game = self.game(id).await?;
+            if lost {
+                report.timed_out.push(game);
+            } else {
+                report.aborted.push(game);
+            }
+        }
+        for row in reminders {
+            report.reminders.push(self.game_from_row(row).await?);
+        }
+        Ok(report)
+    }
+}
+
+/// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
+/// Columns stop at `j`, so an `x` after a row number can only be a capture sign.
+fn squares_key(text: &str) -> String {
+    let mut key = String::with_capacity(text.len());
+    let mut after_digit = false;
+    for c in text.chars().filter(char::is_ascii_alphanumeric) {
+        let c = c.to_ascii_lowercase();
+        if !(c == 'x' && after_digit) {
+            key.push(c);
+        }
+        after_digit = c.is_ascii_digit();
+    }
+    key
+}
+
+fn parse_size(s: &str) -> Result<BoardSize> {
+    s.parse().map_err(|_| corrupt(format!("board size {s}")))
+}
+
+fn parse_time(seconds: i64) -> Result<TimeControl> {
+    TimeControl::from_seconds(seconds).ok_or_else(|| corrupt(format!("time limit {seconds}")))
+}
+
+fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
+    let v = |(rating, deviation, volatility): (f64, f64, f64)| RatingValue {
+        rating,
+        deviation,
+        volatility,
+    };
+    RatingChange {
+        black_before: v(c.black_before),
+        black_after: v(c.black_after),
+        white_before: v(c.white_before),
+        white_after: v(c.white_after),
+    }
+}
+
+fn game_from_parts(
+    row: GameRow,
+    black: Member,
+    white: Member,
+    change: Option<RatingChange>,
+) -> Result<Game> {
+    let id = row.id;
+    let size = parse_size(&row.size)?;
+    let position: Position = row
+        .position
+        .parse()
+        .map_err(|e| corrupt(format!("game {id} position: {e}")))?;
+    let state = match row.state.as_str() {
+        "active" => GameState::Active,
+        "finished" => GameState::Finished,
+        "aborted" => GameState::Aborted,
+        other => return Err(corrupt(format!("game {id} state {other}"))),
+    };
+    let result = match state {
+        GameState::Active => None,
+        _ => {
+            let reason = row
+                .end_reason
+                .as_deref()
+                .and_then(EndReason::parse)
+                .ok_or_else(|| corrupt(format!("game {id} end reason")))?;
+            let winner = row
+                .winner
+                .as_deref()
+                .map(|w| {
+                    w.parse::<Color>()
+                        .map_err(|_| corrupt(format!("game {id} winner")))
+                })
+                .transpose()?;
+            Some((winner, reason))
+        }
+    };
+    let last_move = match &row.last_move {
+        Some(text) => Some(
+            last_move_of(size, text)
+                .ok_or_else(|| corrupt(format!("game {id} last move {text}")))?,
+        ),
+        None => None,
+    };
+    Ok(Game {
+        id,
+        place: Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        },
+        black,
+        white,
+        size,
+        time: parse_time(row.time_limit)?,
+        rated: row.rated,
+        state,
+        position,
+        ply: u32::try_from(row.ply).map_err(|_| corrupt(format!("game {id} ply")))?,
+        last_move,
+        deadline: row.deadline,
+        result,
+        rating_change: change,
+    })
+}
+
+/// The stored (canonical) notation of a game's last move, as a move to mark on the board.
+fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
+    match text.parse::<MoveText>().ok()? {
+        MoveText::Full { from, to, capture } => Some(Move::new(
+            from.on(size).ok()?,
+            to.on(size).ok()?,
+            capture == Some(true),
+        )),
+        MoveText::Destination(_) => None,
+    }
+}

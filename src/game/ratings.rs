@@ -1,0 +1,85 @@
+//! Glicko-2 through `skillratings`: results, and deviation that grows back with inactivity.
+
+use skillratings::glicko2::{decay_deviation, glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+use crate::rules::Color;
+
+use super::types::RatingValue;
+
+/// One Glicko-2 rating period: a week.
+pub const RATING_PERIOD_SECONDS: i64 = 7 * 86_400;
+
+fn to_glicko(v: RatingValue) -> Glicko2Rating {
+    Glicko2Rating {
+        rating: v.rating,
+        deviation: v.deviation,
+        volatility: v.volatility,
+    }
+}
+
+fn from_glicko(g: Glicko2Rating) -> RatingValue {
+    RatingValue {
+        rating: g.rating,
+        deviation: g.deviation,
+        volatility: g.volatility,
+    }
+}
+
+/// The rating after `idle` seconds without a rated game: one `decay_deviation` per whole week.
+pub fn decayed(value: RatingValue, idle: i64) -> RatingValue {
+    // Deviation is capped at 350; after a few hundred periods nothing changes any more.
+    let periods = (idle / RATING_PERIOD_SECONDS).clamp(0, 520);
+    let mut g = to_glicko(value);
+    for _ in 0..periods {
+        let next = decay_deviation(&g);
+        if next.deviation == g.deviation {
+            break;
+        }
+        g = next;
+    }
+    from_glicko(g)
+}
+
+/// New ratings of Black and White after a game `winner` won.
+pub fn rate(black: RatingValue, white: RatingValue, winner: Color) -> (RatingValue, RatingValue) {
+    let outcome = match winner {
+        Color::Black => Outcomes::WIN,
+        Color::White => Outcomes::LOSS,
+    };
+    let (b, w) = glicko2(
+        &to_glicko(black),
+        &to_glicko(white),
+        &outcome,
+        &Glicko2Config::new(),
+    );
+    (from_glicko(b), from_glicko(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_win_between_newcomers_moves_both_by_162() {
+        let (b, w) = rate(RatingValue::START, RatingValue::START, Color::Black);
+        assert_eq!(b.rating.round(), 1662.0);
+        assert_eq!(w.rating.round(), 1338.0);
+        assert_eq!(b.deviation.round(), 290.0);
+    }
+
+    #[test]
+    fn deviation_grows_back_by_whole_weeks_only() {
+        let settled = RatingValue {
+            rating: 1700.0,
+            deviation: 60.0,
+            volatility: 0.06,
+        };
+        assert_eq!(decayed(settled, RATING_PERIOD_SECONDS - 1), settled);
+        let one = decayed(settled, RATING_PERIOD_SECONDS);
+        let ten = decayed(settled, 10 * RATING_PERIOD_SECONDS);
+        assert!(one.deviation > 60.0 && ten.deviation > one.deviation);
+        assert_eq!(ten.rating, 1700.0);
+        assert!(decayed(settled, i64::MAX).deviation <= 350.0);
+    }
+}
