@@ -1,5 +1,10 @@
-//! Breakthrough on Discord: the rules, the boards, and (in later layers) the game service and its
-//! front ends. The binary in `main.rs` is a thin command line over this library.
+//! Breakthrough on Discord: the rules, the boards, the game service on SQLite, and its front ends.
+//! The binary in `main.rs` is a thin command line over this library.
 
+pub mod bench;
+pub mod config;
+pub mod console;
+pub mod game;
 pub mod render;
 pub mod rules;
+pub mod store;

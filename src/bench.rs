@@ -1,0 +1,162 @@
+//! `breakthrough-bot bench`: many games at once through the whole `game` API, on a fresh SQLite
+//! file with the production durability settings, reporting moves per second and move latency.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::game::{
+    ChallengeRef, ChallengeRequest, GameRef, Games, Limits, Member, Place, SystemClock, TimeControl,
+};
+use crate::rules::BoardSize;
+use crate::store::Store;
+
+/// What a run measured.
+#[derive(Debug, Clone)]
+pub struct BenchReport {
+    pub games: usize,
+    pub moves: usize,
+    pub elapsed: Duration,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+}
+
+impl BenchReport {
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+impl std::fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        write!(
+            f,
+            "games: {}\nmoves: {}\nelapsed: {:.2} s\nmoves/s: {:.0}\nlatency p50: {:.3} ms\nlatency p99: {:.3} ms\nlatency max: {:.3} ms",
+            self.games,
+            self.moves,
+            self.elapsed.as_secs_f64(),
+            self.moves_per_second(),
+            ms(self.p50),
+            ms(self.p99),
+            ms(self.max)
+        )
+    }
+}
+
+/// A database file in the temporary folder, removed (with its WAL files) when dropped.
+struct TempDb(PathBuf);
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = self.0.clone().into_os_string();
+            p.push(suffix);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Plays `games` games of `size` with `concurrency` of them in flight, random moves from `seed`.
+pub async fn run(
+    games: usize,
+    concurrency: usize,
+    size: BoardSize,
+    seed: u64,
+) -> anyhow::Result<BenchReport> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let db = TempDb(std::env::temp_dir().join(format!(
+        "breakthrough-bench-{}-{stamp}.db",
+        std::process::id()
+    )));
+    let store = Store::open(&format!("sqlite://{}", db.0.display())).await?;
+    let limits = Limits::default();
+    let service = Games::new(store.clone(), Arc::new(SystemClock), limits);
+    let place = Place {
+        guild: 1,
+        channel: 1,
+    };
+
+    // Set up every game first: a challenge and its acceptance, between two fresh members.
+    let mut started = Vec::with_capacity(games);
+    for i in 0..games as u64 {
+        let a = Member::new(1_000 + 2 * i, format!("player{}", 2 * i));
+        let b = Member::new(1_001 + 2 * i, format!("player{}", 2 * i + 1));
+        let c = service
+            .challenge(ChallengeRequest {
+                place,
+                challenger: a.clone(),
+                opponent: Some(b.clone()),
+                size,
+                color: Some(crate::rules::Color::Black),
+                time: TimeControl::OneDay,
+                rated: true,
+            })
+            .await?;
+        let game = service.accept(&b, ChallengeRef::Id(c.id)).await?;
+        started.push((game, a, b));
+    }
+
+    let queue = Arc::new(Mutex::new(started));
+    let latencies = Arc::new(Mutex::new(Vec::<Duration>::new()));
+    let begin = Instant::now();
+    let mut workers = Vec::new();
+    for w in 0..concurrency.max(1) {
+        let (queue, latencies, service) = (queue.clone(), latencies.clone(), service.clone());
+        workers.push(tokio::spawn(async move {
+            let mut rng = SmallRng::seed_from_u64(seed ^ (w as u64).wrapping_mul(0x9e37_79b9));
+            let mut mine = Vec::new();
+            loop {
+                let next = queue.lock().map(|mut q| q.pop()).unwrap_or(None);
+                let Some((mut game, black, white)) = next else {
+                    break;
+                };
+                while game.is_active() {
+                    let moves = game.position.legal_moves();
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    let who = if game.position.turn() == crate::rules::Color::Black {
+                        &black
+                    } else {
+                        &white
+                    };
+                    let t = Instant::now();
+                    let played = service
+                        .play(who, GameRef::Id(game.id), &mv.to_string())
+                        .await?;
+                    mine.push(t.elapsed());
+                    game = played.game;
+                }
+            }
+            if let Ok(mut all) = latencies.lock() {
+                all.extend(mine);
+            }
+            anyhow::Ok(())
+        }));
+    }
+    for w in workers {
+        w.await??;
+    }
+    let elapsed = begin.elapsed();
+    store.close().await;
+    let mut lat = latencies.lock().map(|l| l.clone()).unwrap_or_default();
+    lat.sort();
+    let pick = |q: f64| {
+        lat.get(((lat.len() as f64 * q) as usize).min(lat.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    Ok(BenchReport {
+        games,
+        moves: lat.len(),
+        elapsed,
+        p50: pick(0.50),
+        p99: pick(0.99),
+        max: lat.last().copied().unwrap_or_default(),
+    })
+}
