@@ -45,9 +45,11 @@ CREATE INDEX challenges_pending_expiry ON challenges (expires_at) WHERE state = 
 CREATE INDEX challenges_pending_challenger ON challenges (challenger_id) WHERE state = 'pending';
 CREATE INDEX challenges_pending_opponent ON challenges (opponent_id) WHERE state = 'pending';
 
--- A game. `position` and `ply` cache the result of replaying `moves` (kept in the same
--- transaction as each move), so a move needs no replay; `ply` is also the concurrency check:
--- a move applies only if the game is still at the ply it was validated against.
+-- A game. `position` and `ply` cache the result of replaying `moves`, so a move needs no
+-- replay; `ply` is also the concurrency check: a move applies only if the game is still at the
+-- ply it was validated against. A move is one UPDATE of this row (ply + 1, with `last_move` and
+-- `last_move_at`); the trigger below writes the `moves` row in the same statement, so the two
+-- can never disagree.
 -- `deadline` is when the side to move runs out of time; `reminded` marks the one reminder
 -- for the current deadline as sent.
 CREATE TABLE games (
@@ -63,6 +65,7 @@ CREATE TABLE games (
     ply         INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
     position    TEXT    NOT NULL,
     last_move   TEXT,
+    last_move_at INTEGER,
     deadline    INTEGER NOT NULL,
     reminded    INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
     winner      TEXT    CHECK (winner IN ('black', 'white')),
@@ -88,6 +91,14 @@ CREATE TABLE moves (
     played_at INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+
+-- Every step of `ply` by one records the move that made it.
+CREATE TRIGGER games_record_move AFTER UPDATE OF ply ON games
+WHEN NEW.ply = OLD.ply + 1
+BEGIN
+    INSERT INTO moves (game_id, ply, notation, played_at)
+    VALUES (NEW.id, OLD.ply, NEW.last_move, NEW.last_move_at);
+END;
 
 -- Glicko-2 rating of a member in a server on a board size.
 -- `last_active` is when the last rated game ended; deviation decays from it.

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{
-    ChallengeRow, GameRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, Store, StoreError,
-    WriteTx,
+    ChallengeRow, GameRow, MoveWrite, NewChallenge, NewGame, RatingChangeRow, RatingRow, Store,
+    StoreError, WriteTx,
 };
 
 pub use error::{GameError, InternalError};
@@ -543,9 +543,7 @@ impl Games {
         } else {
             None
         };
-        let black = Member::new(row.black_id, self.name_of(row.black_id).await?);
-        let white = Member::new(row.white_id, self.name_of(row.white_id).await?);
-        game_from_parts(row, black, white, change)
+        game_from_parts(row, change)
     }
 
     /// Plays `text` (any accepted notation) for `who` in the game they mean.
@@ -592,29 +590,42 @@ impl Games {
         let notation = mv.to_string();
         let deadline = now + row.time_limit;
 
-        let mut tx = self.store.begin().await?;
-        if !tx
-            .apply_move(id, row.ply, &notation, &next.to_string(), deadline, now)
-            .await?
-        {
-            return Err(GameError::PositionChanged);
-        }
+        let position_text = next.to_string();
+        let write = MoveWrite {
+            game: id,
+            ply: row.ply,
+            notation: &notation,
+            position: &position_text,
+            deadline,
+            now,
+        };
         let mut change = None;
         let mut result = None;
-        if let Some(outcome) = next.outcome() {
-            let reason = EndReason::from(outcome.reason);
-            tx.finish_game(id, outcome.winner.name(), reason.as_str(), now)
-                .await?;
-            if row.rated {
-                change = Some(self.rate_result(&mut tx, &row, outcome.winner, now).await?);
+        match next.outcome() {
+            // Most moves: one statement, atomic on its own.
+            None => {
+                if !self.store.apply_move(&write).await? {
+                    return Err(GameError::PositionChanged);
+                }
             }
-            result = Some((Some(outcome.winner), reason));
+            // The last move, the result and the ratings: one transaction.
+            Some(outcome) => {
+                let mut tx = self.store.begin().await?;
+                if !tx.apply_move(&write).await? {
+                    return Err(GameError::PositionChanged);
+                }
+                let reason = EndReason::from(outcome.reason);
+                tx.finish_game(id, outcome.winner.name(), reason.as_str(), now)
+                    .await?;
+                if row.rated {
+                    change = Some(self.rate_result(&mut tx, &row, outcome.winner, now).await?);
+                }
+                tx.commit().await?;
+                result = Some((Some(outcome.winner), reason));
+            }
         }
-        tx.commit().await?;
 
-        let black = Member::new(row.black_id, self.name_of(row.black_id).await?);
-        let white = Member::new(row.white_id, self.name_of(row.white_id).await?);
-        let mut game = game_from_parts(row, black, white, change)?;
+        let mut game = game_from_parts(row, change)?;
         game.position = next;
         game.ply += 1;
         game.last_move = Some(mv);
@@ -962,8 +973,8 @@ impl Games {
                 report.aborted.push(game);
             }
         }
-        for row in reminders {
-            report.reminders.push(self.game_from_row(row).await?);
+        for id in reminders {
+            report.reminders.push(self.game(id).await?);
         }
         Ok(report)
     }
@@ -1006,12 +1017,7 @@ fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
     }
 }
 
-fn game_from_parts(
-    row: GameRow,
-    black: Member,
-    white: Member,
-    change: Option<RatingChange>,
-) -> Result<Game> {
+fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
     let id = row.id;
     let size = parse_size(&row.size)?;
     let position: Position = row
@@ -1056,8 +1062,8 @@ fn game_from_parts(
             guild: row.guild_id,
             channel: row.channel_id,
         },
-        black,
-        white,
+        black: Member::new(row.black_id, row.black_name.clone()),
+        white: Member::new(row.white_id, row.white_name.clone()),
         size,
         time: parse_time(row.time_limit)?,
         rated: row.rated,

@@ -11,6 +11,17 @@
 
 mod rows;
 
+/// Games with their players' names.
+macro_rules! game_select {
+    ($where:literal) => {
+        concat!(
+            "SELECT g.*, b.name AS black_name, w.name AS white_name FROM games g
+             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id ",
+            $where
+        )
+    };
+}
+
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -80,14 +91,17 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
+        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
         let write = SqlitePoolOptions::new()
             .max_connections(1)
+            .test_before_acquire(false)
             .acquire_timeout(Duration::from_secs(30))
             .connect_with(options.clone())
             .await?;
         sqlx::migrate!("./migrations").run(&write).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(options.read_only(true))
             .await?;
         Ok(Store { read, write })
@@ -102,6 +116,17 @@ impl Store {
     /// Starts a write transaction.
     pub async fn begin(&self) -> Result<WriteTx> {
         Ok(WriteTx(self.write.begin_with("BEGIN IMMEDIATE").await?))
+    }
+
+    /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
+    /// check. False (and nothing written) when another move got there first. One statement, so
+    /// atomic on its own; the `moves` row is written by the `games_record_move` trigger.
+    pub async fn apply_move(&self, m: &MoveWrite<'_>) -> Result<bool> {
+        Ok(apply_move_query(m)
+            .execute(&self.write)
+            .await?
+            .rows_affected()
+            == 1)
     }
 
     pub async fn member_name(&self, id: u64) -> Result<Option<String>> {
@@ -165,11 +190,11 @@ impl Store {
         guild: Option<u64>,
         channel: Option<u64>,
     ) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(
-            "SELECT * FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR channel_id = ?3)
-             ORDER BY id",
-        )
+        Ok(sqlx::query_as(game_select!(
+            "WHERE g.state = 'active' AND (g.black_id = ?1 OR g.white_id = ?1)
+                   AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.channel_id = ?3)
+                 ORDER BY g.id"
+        ))
         .bind(to_db(member))
         .bind(guild.map(to_db))
         .bind(channel.map(to_db))
@@ -253,8 +278,39 @@ impl Store {
     }
 }
 
+/// A move to record.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveWrite<'a> {
+    pub game: i64,
+    /// The ply the move was validated against (0 = Black's first move).
+    pub ply: i64,
+    /// Canonical notation.
+    pub notation: &'a str,
+    /// The position after the move, written out.
+    pub position: &'a str,
+    /// When the side to move next runs out of time.
+    pub deadline: i64,
+    pub now: i64,
+}
+
+fn apply_move_query(
+    m: &MoveWrite<'_>,
+) -> sqlx::query::Query<'static, Sqlite, sqlx::sqlite::SqliteArguments> {
+    sqlx::query(
+        "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
+             deadline = ?, reminded = 0
+         WHERE id = ? AND ply = ? AND state = 'active'",
+    )
+    .bind(m.position.to_string())
+    .bind(m.notation.to_string())
+    .bind(m.now)
+    .bind(m.deadline)
+    .bind(m.game)
+    .bind(m.ply)
+}
+
 const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
-const GAME_SELECT_BY_ID: &str = "SELECT * FROM games WHERE id = ?";
+const GAME_SELECT_BY_ID: &str = game_select!("WHERE g.id = ?");
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.
 pub struct WriteTx(Transaction<'static, Sqlite>);
@@ -422,40 +478,13 @@ impl WriteTx {
             .await?)
     }
 
-    /// Records the move of ply `ply` if the game is still active at that ply: the concurrency check.
-    /// False (and nothing written) when another move got there first.
-    pub async fn apply_move(
-        &mut self,
-        game: i64,
-        ply: i64,
-        notation: &str,
-        position: &str,
-        deadline: i64,
-        now: i64,
-    ) -> Result<bool> {
-        let updated = sqlx::query(
-            "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, deadline = ?, reminded = 0
-             WHERE id = ? AND ply = ? AND state = 'active'",
-        )
-        .bind(position)
-        .bind(notation)
-        .bind(deadline)
-        .bind(game)
-        .bind(ply)
-        .execute(&mut *self.0)
-        .await?;
-        if updated.rows_affected() != 1 {
-            return Ok(false);
-        }
-        sqlx::query("INSERT INTO moves (game_id, ply, notation, played_at) VALUES (?, ?, ?, ?)")
-            .bind(game)
-            .bind(ply)
-            .bind(notation)
-            .bind(now)
+    /// Records a move inside this transaction: see [`Store::apply_move`].
+    pub async fn apply_move(&mut self, m: &MoveWrite<'_>) -> Result<bool> {
+        Ok(apply_move_query(m)
             .execute(&mut *self.0)
-            .await
-            .map_err(conflict_or)?;
-        Ok(true)
+            .await?
+            .rows_affected()
+            == 1)
     }
 
     /// Ends an active game with a winner. False when it was no longer active.
@@ -494,22 +523,22 @@ impl WriteTx {
 
     /// Active games whose side to move has run out of time.
     pub async fn overdue_games(&mut self, now: i64) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(
-            "SELECT * FROM games WHERE state = 'active' AND deadline <= ? ORDER BY deadline, id",
-        )
+        Ok(sqlx::query_as(game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= ? ORDER BY g.deadline, g.id"
+        ))
         .bind(now)
         .fetch_all(&mut *self.0)
         .await?)
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
-    /// the deadline (and not yet reminded), and returns those games.
-    pub async fn take_due_reminders(&mut self, now: i64, fraction: f64) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(
+    /// the deadline (and not yet reminded), and returns the ids of those games.
+    pub async fn take_due_reminders(&mut self, now: i64, fraction: f64) -> Result<Vec<i64>> {
+        Ok(sqlx::query_scalar(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
-             RETURNING *",
+             RETURNING id",
         )
         .bind(now)
         .bind(fraction)

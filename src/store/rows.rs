@@ -94,6 +94,8 @@ pub struct GameRow {
     pub end_reason: Option<String>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    pub black_name: String,
+    pub white_name: String,
 }
 
 impl FromRow<'_, SqliteRow> for GameRow {
@@ -117,6 +119,8 @@ impl FromRow<'_, SqliteRow> for GameRow {
             end_reason: row.try_get("end_reason")?,
             created_at: row.try_get("created_at")?,
             finished_at: row.try_get("finished_at")?,
+            black_name: row.try_get("black_name")?,
+            white_name: row.try_get("white_name")?,
         })
     }
 }
