@@ -392,7 +392,7 @@ impl WriteTx {
         .await?)
     }
 
-    /// Rated games between two members in a server created at or after `since`.
+    /// Rated games between two members in a server created after `since`.
     pub async fn count_rated_games_between(
         &mut self,
         guild: u64,
@@ -401,7 +401,7 @@ impl WriteTx {
         since: i64,
     ) -> Result<i64> {
         Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at >= ?4
+            "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at > ?4
                AND ((black_id = ?2 AND white_id = ?3) OR (black_id = ?3 AND white_id = ?2))",
         )
         .bind(to_db(guild))

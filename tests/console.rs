@@ -1,0 +1,192 @@
+//! The console front end, driven through the real binary: a whole script, and durability of
+//! acknowledged moves when the process is killed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use breakthrough_bot::store::Store;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
+    c.env_remove("DATABASE_URL").env("RUST_LOG", "warn");
+    c
+}
+
+fn run_script(db: &str, script: &str, plain: bool) -> String {
+    let mut cmd = bin();
+    cmd.args(["console", "--db", db]);
+    if plain {
+        cmd.arg("--plain");
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start console");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write script");
+    let out = child
+        .wait_with_output()
+        .expect("console ends at end of input");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+const SCRIPT: &str = "\
+# A short rated game on 3x5, with mistakes along the way.
+help
+@alice /challenge opponent:@bob size:3x5 color:black time:1h
+@bob /accept
+@bob /move a2-a3
+@alice /move a4-a2
+@alice /move a4-a3
+@carol /move c2-c3
+@bob /move c2 c3
+@alice /move a3xb2
+@bob /move c3-b4
+@alice /move b2xa1
+@alice /move b4-b5
+@alice /move b4-b5 #1
+@bob /rating size:3x5
+@alice /history 1
+@alice /leaderboard 3x5
+@alice /frobnicate
+nonsense line
+";
+
+#[test]
+fn a_console_script_plays_a_whole_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("c.db").display());
+    let out = run_script(&db, SCRIPT, true);
+    let expect = [
+        "Console: each line is `@member /command options`",
+        "Challenge #1: alice challenges bob · 3x5 · alice plays black · 1 hour per move · rated · expires in 1h 0m",
+        "@bob: answer with /accept or /decline",
+        "bob accepted: the game begins.",
+        "(to @bob only) it is not your turn: alice is to move",
+        "(to @alice only) a piece moves one square at a time",
+        "(to @carol only) you have no game in progress in this channel",
+        "Last move: c2-c3",
+        "Last move: c3xb4",
+        "Black (alice) wins: a piece reached the far row",
+        "alice: 1500? → 1662? (+162)",
+        "bob: 1500? → 1338? (-162)",
+        "(to @alice only) you have no game in progress in this channel",
+        "(to @alice only) game #1 is over",
+        "bob on 3x5: 1338? (deviation 290) · 1 games, 0 wins, 1 losses",
+        "#1 lost against alice (a piece reached the far row) -162",
+        "1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1",
+        "Leaderboard 3x5 · page 1/1\nNo established ratings yet.\n2 provisional players not shown",
+        "(to @alice only) unknown command /frobnicate: type help",
+        "lines look like `@alice /challenge opponent:@bob`; type help",
+    ];
+    for e in expect {
+        assert!(out.contains(e), "missing {e:?} in:\n{out}");
+    }
+    // Plain boards: the final position with the move marked.
+    assert!(out.contains(" 2  w * .\n 1  B w w"), "{out}");
+}
+
+#[test]
+fn emoji_boards_by_default_and_the_database_persists_between_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("e.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 5x5 white 10m no\n@bob /accept\n@bob /move b4-b3\n",
+        false,
+    );
+    assert!(
+        out.contains("alice plays white · 10 minutes per move · casual"),
+        "{out}"
+    );
+    assert!(out.contains("4️⃣⚫⬇️⚫⚫⚫"), "{out}");
+    assert!(out.contains("⬛🇦\u{200b}🇧"), "{out}");
+    // A second run on the same file sees the game, and its clock.
+    let out = run_script(&db, "@alice /board\nwait 11m\n@alice /games\n", false);
+    assert!(out.contains("Move 1 · White to move: alice"), "{out}");
+    assert!(
+        out.contains("White (alice) wins") || out.contains("Aborted"),
+        "{out}"
+    );
+    assert!(out.contains("alice has no game in progress."), "{out}");
+}
+
+/// Every move the console acknowledged is on disk, even when the process is killed at once.
+#[test]
+fn acknowledged_moves_survive_the_process_being_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("k.db").display());
+    let mut child = bin()
+        .args(["console", "--plain", "--db", &db])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start console");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send_and_wait = |line: &str, ack: &str| {
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+        loop {
+            let got = rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no {ack:?} after {line:?}"));
+            if got.contains(ack) {
+                break;
+            }
+        }
+    };
+    send_and_wait("@alice /challenge @bob 8x8 black", "Challenge #1");
+    send_and_wait("@bob /accept", "the game begins");
+    let moves = [
+        "e7-e6", "d2-d3", "e6-e5", "d3-d4", "e5xd4", "c2-c3", "d4xc3", "b2xc3",
+    ];
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { "@alice" } else { "@bob" };
+        send_and_wait(&format!("{who} /move {mv}"), &format!("Last move: {mv}"));
+    }
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let stored: Vec<String> = store
+            .moves(1)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|m| m.notation)
+            .collect();
+        assert_eq!(stored, moves);
+        let game = store.game(1).await.unwrap().unwrap();
+        assert_eq!(game.ply, moves.len() as i64);
+        let (replayed, _) =
+            breakthrough_bot::rules::replay(Default::default(), stored.iter().map(String::as_str))
+                .unwrap();
+        assert_eq!(replayed.to_string(), game.position);
+    });
+}

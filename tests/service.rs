@@ -1,0 +1,701 @@
+//! The game service on real SQLite files: challenges, moves, refusals, clocks, ratings,
+//! leaderboards and concurrency.
+
+use std::sync::Arc;
+
+use breakthrough_bot::game::{
+    ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef, GameState,
+    Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
+};
+use breakthrough_bot::rules::{BoardSize, Color, MoveError};
+use breakthrough_bot::store::{RatingRow, Store};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+const PLACE: Place = Place {
+    guild: 10,
+    channel: 20,
+};
+const T0: i64 = 1_800_000_000;
+
+struct World {
+    games: Games,
+    clock: Arc<ManualClock>,
+    store: Store,
+    _dir: tempfile::TempDir,
+}
+
+async fn world_with(limits: Limits) -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let store = Store::open(&url).await.expect("open store");
+    let clock = Arc::new(ManualClock::new(T0));
+    World {
+        games: Games::new(store.clone(), clock.clone(), limits),
+        clock,
+        store,
+        _dir: dir,
+    }
+}
+
+async fn world() -> World {
+    world_with(Limits::default()).await
+}
+
+fn alice() -> Member {
+    Member::new(1001, "alice")
+}
+fn bob() -> Member {
+    Member::new(1002, "bob")
+}
+fn carol() -> Member {
+    Member::new(1003, "carol")
+}
+
+fn request(from: &Member, to: Option<&Member>, size: &str) -> ChallengeRequest {
+    ChallengeRequest {
+        place: PLACE,
+        challenger: from.clone(),
+        opponent: to.cloned(),
+        size: size.parse().expect("size"),
+        color: Some(Color::Black),
+        time: TimeControl::OneHour,
+        rated: true,
+    }
+}
+
+/// alice (Black) against bob (White) on 3x5, started.
+async fn started(w: &World) -> i64 {
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .expect("challenge");
+    w.games
+        .accept(&bob(), ChallengeRef::Id(c.id))
+        .await
+        .expect("accept")
+        .id
+}
+
+/// Black wins on 3x5 down the a file in five plies.
+const BLACK_WINS: [&str; 5] = ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"];
+
+async fn play_all(w: &World, id: i64, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        w.games
+            .play(&who, GameRef::Id(id), mv)
+            .await
+            .unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+}
+
+fn g2(v: RatingValue) -> Glicko2Rating {
+    Glicko2Rating {
+        rating: v.rating,
+        deviation: v.deviation,
+        volatility: v.volatility,
+    }
+}
+
+#[tokio::test]
+async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says() {
+    let w = world().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    assert_eq!(c.state, ChallengeState::Pending);
+    assert!(c.rated);
+    let game = w
+        .games
+        .accept(&bob(), ChallengeRef::Find(PLACE, None))
+        .await
+        .unwrap();
+    assert_eq!((game.black.id, game.white.id), (1001, 1002));
+    assert_eq!(game.deadline, T0 + 3600);
+    assert_eq!(
+        w.games.challenge_view(c.id).await.unwrap().state,
+        ChallengeState::Accepted
+    );
+
+    for (i, mv) in BLACK_WINS.iter().enumerate() {
+        w.clock.advance(60);
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        let played = w.games.play(&who, GameRef::Only(PLACE), mv).await.unwrap();
+        assert_eq!(played.mv.to_string(), *mv);
+        assert_eq!(played.game.ply as usize, i + 1);
+    }
+    let game = w.games.game(game.id).await.unwrap();
+    assert_eq!(game.state, GameState::Finished);
+    assert_eq!(
+        game.result,
+        Some((Some(Color::Black), EndReason::Breakthrough))
+    );
+
+    let (want_b, want_w) = glicko2(
+        &g2(RatingValue::START),
+        &g2(RatingValue::START),
+        &Outcomes::WIN,
+        &Glicko2Config::new(),
+    );
+    let change = game.rating_change.expect("rated result stored");
+    assert_eq!(change.black_before, RatingValue::START);
+    assert_eq!(change.black_after.rating, want_b.rating);
+    assert_eq!(change.white_after.rating, want_w.rating);
+    let size: BoardSize = "3x5".parse().unwrap();
+    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    assert_eq!(card.value.rating, want_b.rating);
+    assert_eq!(card.value.deviation, want_b.deviation);
+    assert_eq!((card.games, card.wins, card.losses), (1, 1, 0));
+    assert_eq!(card.recent.len(), 1);
+    assert!(card.recent[0].won);
+    let card = w.games.rating(PLACE.guild, &bob(), size).await.unwrap();
+    assert_eq!(card.value.rating, want_w.rating);
+    assert_eq!((card.games, card.wins, card.losses), (1, 0, 1));
+
+    // The stored moves replay to the stored position.
+    let history = w.games.history(game.id).await.unwrap();
+    assert_eq!(history.moves, BLACK_WINS);
+    let (replayed, _) =
+        breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
+    assert_eq!(replayed, game.position);
+    let export = breakthrough_bot::game::text::export(&history);
+    assert!(
+        export.contains("1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1"),
+        "{export}"
+    );
+    assert!(export.contains("[Result \"black wins"), "{export}");
+
+    // A second rated game starts from the updated ratings.
+    let id = started(&w).await;
+    play_all(&w, id, &BLACK_WINS).await;
+    let (want_b2, _) = glicko2(&want_b, &want_w, &Outcomes::WIN, &Glicko2Config::new());
+    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    assert!((card.value.rating - want_b2.rating).abs() < 1e-9);
+    assert_eq!(card.games, 2);
+}
+
+/// Asserts `result` is the error `pattern`, showing the message otherwise.
+macro_rules! refused {
+    ($result:expr, $pattern:pat) => {
+        match $result {
+            Err(e) => assert!(matches!(e, $pattern), "wrong refusal: {e:?}"),
+            Ok(v) => panic!("accepted: {v:?}"),
+        }
+    };
+}
+
+#[tokio::test]
+async fn challenges_are_refused_with_reasons_and_change_nothing() {
+    let w = world().await;
+    refused!(
+        w.games
+            .challenge(request(&alice(), Some(&alice()), "8x8"))
+            .await,
+        GameError::SelfChallenge
+    );
+    let mut dm = request(&alice(), Some(&bob()), "8x8");
+    dm.place.guild = 0;
+    refused!(w.games.challenge(dm).await, GameError::NotInServer);
+
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "8x8"))
+        .await
+        .unwrap();
+    refused!(
+        w.games
+            .challenge(request(&alice(), Some(&bob()), "7x7"))
+            .await,
+        GameError::DuplicateChallenge(_)
+    );
+    refused!(
+        w.games
+            .challenge(request(&bob(), Some(&alice()), "7x7"))
+            .await,
+        GameError::DuplicateChallenge(_)
+    );
+    // Only bob may answer; carol cannot, nor can alice accept her own.
+    refused!(
+        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        GameError::NotYourChallenge(_)
+    );
+    refused!(
+        w.games.accept(&alice(), ChallengeRef::Id(c.id)).await,
+        GameError::NotYourChallenge(_)
+    );
+    refused!(
+        w.games
+            .accept(&carol(), ChallengeRef::Find(PLACE, None))
+            .await,
+        GameError::NoChallenge(_)
+    );
+    refused!(
+        w.games.cancel(&bob(), ChallengeRef::Id(c.id)).await,
+        GameError::NotYourCancel(_)
+    );
+    assert_eq!(
+        w.games.challenge_view(c.id).await.unwrap().state,
+        ChallengeState::Pending
+    );
+    let declined = w
+        .games
+        .decline(&bob(), ChallengeRef::Find(PLACE, None))
+        .await
+        .unwrap();
+    assert_eq!(declined.state, ChallengeState::Declined);
+    refused!(
+        w.games.accept(&bob(), ChallengeRef::Id(c.id)).await,
+        GameError::ChallengeClosed(ChallengeState::Declined)
+    );
+    refused!(
+        w.games.accept(&bob(), ChallengeRef::Id(999)).await,
+        GameError::NoSuchChallenge(999)
+    );
+
+    // At most five pending challenges per member.
+    for i in 0..5 {
+        let op = Member::new(2000 + i, format!("m{i}"));
+        w.games
+            .challenge(request(&alice(), Some(&op), "8x8"))
+            .await
+            .unwrap();
+    }
+    refused!(
+        w.games
+            .challenge(request(&alice(), Some(&carol()), "8x8"))
+            .await,
+        GameError::TooManyChallenges(5)
+    );
+    let cancelled = w
+        .games
+        .cancel(&alice(), ChallengeRef::Find(PLACE, None))
+        .await
+        .unwrap();
+    assert_eq!(cancelled.len(), 5);
+    assert!(cancelled
+        .iter()
+        .all(|c| c.state == ChallengeState::Cancelled));
+    refused!(
+        w.games
+            .cancel(&alice(), ChallengeRef::Find(PLACE, None))
+            .await,
+        GameError::NoChallenge(_)
+    );
+}
+
+#[tokio::test]
+async fn moves_are_refused_with_reasons_and_change_nothing() {
+    let w = world().await;
+    let id = started(&w).await;
+    let ply = |w: &World| {
+        let games = w.games.clone();
+        async move { games.game(id).await.unwrap().ply }
+    };
+    let err = w
+        .games
+        .play(&bob(), GameRef::Id(id), "a2-a3")
+        .await
+        .unwrap_err();
+    assert_eq!(err.to_string(), "it is not your turn: alice is to move");
+    refused!(
+        w.games.play(&carol(), GameRef::Id(id), "a4-a3").await,
+        GameError::NotAPlayer(_)
+    );
+    refused!(
+        w.games.play(&carol(), GameRef::Only(PLACE), "a4-a3").await,
+        GameError::NoActiveGame
+    );
+    refused!(
+        w.games.play(&alice(), GameRef::Id(77), "a4-a3").await,
+        GameError::NoSuchGame(77)
+    );
+    let err = w
+        .games
+        .play(&alice(), GameRef::Id(id), "a4-a2")
+        .await
+        .unwrap_err();
+    assert_eq!(err.to_string(), "a piece moves one square at a time");
+    let err = w
+        .games
+        .play(&alice(), GameRef::Id(id), "a4xa3")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, GameError::Move(MoveError::Illegal(_))),
+        "{err:?}"
+    );
+    let err = w
+        .games
+        .play(&alice(), GameRef::Id(id), "hello")
+        .await
+        .unwrap_err();
+    assert!(err.to_string().starts_with("cannot read `hello`"), "{err}");
+    assert_eq!(ply(&w).await, 0);
+
+    // After both have moved, abort is refused; resign ends it; then everything is refused.
+    play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    refused!(
+        w.games.abort(&alice(), GameRef::Id(id)).await,
+        GameError::AbortTooLate
+    );
+    let over = w.games.resign(&bob(), GameRef::Only(PLACE)).await.unwrap();
+    assert_eq!(
+        over.result,
+        Some((Some(Color::Black), EndReason::Resignation))
+    );
+    assert!(over.rating_change.is_some());
+    refused!(
+        w.games.play(&alice(), GameRef::Id(id), "a3-a2").await,
+        GameError::GameOver(_)
+    );
+    refused!(
+        w.games.resign(&alice(), GameRef::Id(id)).await,
+        GameError::GameOver(_)
+    );
+    assert_eq!(ply(&w).await, 2);
+}
+
+#[tokio::test]
+async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
+    let w = world().await;
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3"]).await;
+    let g = w.games.abort(&bob(), GameRef::Id(id)).await.unwrap();
+    assert_eq!(g.state, GameState::Aborted);
+    assert_eq!(g.result, Some((None, EndReason::Aborted)));
+    let card = w
+        .games
+        .rating(PLACE.guild, &alice(), "3x5".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(card.games, 0);
+}
+
+#[tokio::test]
+async fn several_games_in_a_channel_need_a_game_number() {
+    let w = world().await;
+    started(&w).await;
+    let c = w
+        .games
+        .challenge(request(&carol(), Some(&alice()), "5x5"))
+        .await
+        .unwrap();
+    w.games
+        .accept(&alice(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    let err = w
+        .games
+        .play(&alice(), GameRef::Only(PLACE), "a4-a3")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, GameError::AmbiguousGame(_)), "{err:?}");
+    assert!(err.to_string().contains("#1 against bob"), "{err}");
+    assert!(err.to_string().contains("#2 against carol"), "{err}");
+    assert_eq!(
+        w.games
+            .games_of(alice().id, Some(PLACE.guild))
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[tokio::test]
+async fn an_open_challenge_is_taken_by_the_first_member_who_accepts() {
+    let w = world().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), None, "6x5"))
+        .await
+        .unwrap();
+    assert!(c.opponent.is_none());
+    refused!(
+        w.games.challenge(request(&alice(), None, "8x8")).await,
+        GameError::DuplicateOpenChallenge
+    );
+    refused!(
+        w.games.accept(&alice(), ChallengeRef::Id(c.id)).await,
+        GameError::SelfChallenge
+    );
+    refused!(
+        w.games.decline(&bob(), ChallengeRef::Id(c.id)).await,
+        GameError::DeclineOpen
+    );
+    let game = w
+        .games
+        .accept(&bob(), ChallengeRef::Find(PLACE, Some(alice().id)))
+        .await
+        .unwrap();
+    assert_eq!(
+        (game.black.name.as_str(), game.white.name.as_str()),
+        ("alice", "bob")
+    );
+    assert_eq!(game.size, BoardSize::new(6, 5).unwrap());
+    refused!(
+        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        GameError::ChallengeClosed(ChallengeState::Accepted)
+    );
+}
+
+#[tokio::test]
+async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
+    let w = world().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&carol()), "8x8"))
+        .await
+        .unwrap();
+    let early = started(&w).await; // nobody moves: aborted on time
+    let c2 = w
+        .games
+        .challenge(request(&carol(), Some(&bob()), "5x5"))
+        .await
+        .unwrap();
+    let late = w
+        .games
+        .accept(&bob(), ChallengeRef::Id(c2.id))
+        .await
+        .unwrap()
+        .id;
+    // carol (Black) and bob both move; then carol runs out of time.
+    w.games
+        .play(&carol(), GameRef::Id(late), "a4-a3")
+        .await
+        .unwrap();
+    w.games
+        .play(&bob(), GameRef::Id(late), "e2-e3")
+        .await
+        .unwrap();
+
+    assert!(w.games.sweep(T0 + 60).await.unwrap().is_empty());
+    // 80% of the hour gone: one reminder for each game, then never again.
+    let r = w.games.sweep(T0 + 49 * 60).await.unwrap();
+    assert_eq!(r.reminders.len(), 2, "{r:?}");
+    assert!(r.expired.is_empty() && r.timed_out.is_empty());
+    assert!(w
+        .games
+        .sweep(T0 + 50 * 60)
+        .await
+        .unwrap()
+        .reminders
+        .is_empty());
+
+    w.clock.set(T0 + 3600);
+    refused!(
+        w.games.play(&carol(), GameRef::Id(late), "b4-b3").await,
+        GameError::OutOfTime
+    );
+    refused!(
+        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        GameError::ChallengeClosed(ChallengeState::Expired)
+    );
+    let r = w.games.sweep(T0 + 3600).await.unwrap();
+    assert_eq!(r.expired.iter().map(|c| c.id).collect::<Vec<_>>(), [c.id]);
+    assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
+    assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
+    let lost = &r.timed_out[0];
+    assert_eq!(lost.result, Some((Some(Color::White), EndReason::Timeout)));
+    assert!(lost.rating_change.is_some(), "time-outs are rated");
+    assert!(
+        w.games.sweep(T0 + 3600).await.unwrap().is_empty(),
+        "nothing twice"
+    );
+    assert_eq!(
+        w.games.challenge_view(c.id).await.unwrap().state,
+        ChallengeState::Expired
+    );
+}
+
+#[tokio::test]
+async fn deadlines_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("d.db").display());
+    let clock = Arc::new(ManualClock::new(T0));
+    let id = {
+        let store = Store::open(&url).await.unwrap();
+        let w = World {
+            games: Games::new(store.clone(), clock.clone(), Limits::default()),
+            clock: clock.clone(),
+            store: store.clone(),
+            _dir: tempfile::tempdir().unwrap(),
+        };
+        let id = started(&w).await;
+        play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+        store.close().await;
+        id
+    };
+    let store = Store::open(&url).await.unwrap();
+    let games = Games::new(store, clock, Limits::default());
+    let r = games.sweep(T0 + 3601).await.unwrap();
+    assert_eq!(r.timed_out.len(), 1);
+    assert_eq!(r.timed_out[0].id, id);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
+    let w = world().await;
+    let id = started(&w).await;
+    let mut tasks = Vec::new();
+    for _ in 0..50 {
+        let games = w.games.clone();
+        tasks.push(tokio::spawn(async move {
+            games.play(&alice(), GameRef::Id(id), "a4-a3").await
+        }));
+    }
+    let mut applied = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => applied += 1,
+            Err(GameError::PositionChanged | GameError::NotYourTurn(_)) => {}
+            Err(e) => panic!("unexpected: {e:?}"),
+        }
+    }
+    assert_eq!(applied, 1);
+    let h = w.games.history(id).await.unwrap();
+    assert_eq!(h.moves, ["a4-a3"]);
+    assert_eq!(h.game.ply, 1);
+
+    // Different moves racing for the same ply: still exactly one.
+    let mut tasks = Vec::new();
+    for mv in ["b2-b3", "c2-c3", "b2xa3", "c2-b3"]
+        .into_iter()
+        .cycle()
+        .take(40)
+    {
+        let games = w.games.clone();
+        tasks.push(tokio::spawn(async move {
+            games.play(&bob(), GameRef::Id(id), mv).await
+        }));
+    }
+    let mut applied = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => applied += 1,
+            Err(GameError::PositionChanged | GameError::NotYourTurn(_)) => {}
+            Err(e) => panic!("unexpected: {e:?}"),
+        }
+    }
+    assert_eq!(applied, 1);
+    assert_eq!(w.games.history(id).await.unwrap().moves.len(), 2);
+}
+
+#[tokio::test]
+async fn three_rated_games_a_day_per_pair_then_casual() {
+    let w = world().await;
+    for _ in 0..3 {
+        let id = started(&w).await;
+        let g = w.games.game(id).await.unwrap();
+        assert!(g.rated);
+        w.games.abort(&alice(), GameRef::Id(id)).await.unwrap();
+    }
+    let c = w
+        .games
+        .challenge(request(&bob(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    assert!(!c.rated && c.casual_by_limit);
+    let text = breakthrough_bot::game::text::challenge(&c, T0);
+    assert!(
+        text.contains("casual (you have played your 3 rated games"),
+        "{text}"
+    );
+    let g = w
+        .games
+        .accept(&alice(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    assert!(!g.rated);
+    w.games.abort(&alice(), GameRef::Id(g.id)).await.unwrap();
+    // A day later the pair is rated again.
+    w.clock.advance(86_400);
+    let c = w
+        .games
+        .challenge(request(&bob(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    assert!(c.rated);
+}
+
+async fn seed_rating(
+    w: &World,
+    id: u64,
+    name: &str,
+    rating: f64,
+    deviation: f64,
+    last_active: i64,
+) {
+    let mut tx = w.store.begin().await.unwrap();
+    tx.upsert_member(id, name, false, T0).await.unwrap();
+    tx.upsert_rating(&RatingRow {
+        guild_id: PLACE.guild,
+        member_id: id,
+        size: "8x8".into(),
+        rating,
+        deviation,
+        volatility: 0.06,
+        games: 20,
+        wins: 10,
+        losses: 10,
+        last_active,
+    })
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
+    let w = world_with(Limits {
+        page_size: 2,
+        ..Limits::default()
+    })
+    .await;
+    seed_rating(&w, 1, "p1", 1600.0, 80.0, T0).await;
+    seed_rating(&w, 2, "p2", 1800.0, 60.0, T0).await;
+    seed_rating(&w, 3, "p3", 1700.0, 100.0, T0).await;
+    seed_rating(&w, 4, "new", 1900.0, 200.0, T0).await; // provisional
+                                                        // Settled once, but idle for two years: the deviation has grown back past 110.
+    seed_rating(&w, 5, "idle", 2000.0, 60.0, T0 - 2 * 365 * 86_400).await;
+    seed_rating(&w, 6, "p6", 1500.0, 90.0, T0).await;
+
+    let size = BoardSize::DEFAULT;
+    let page1 = w.games.leaderboard(PLACE.guild, size, 1).await.unwrap();
+    let names = |b: &breakthrough_bot::game::Leaderboard| {
+        b.standings
+            .iter()
+            .map(|s| (s.rank, s.member.name.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&page1),
+        [(1, "p2".to_string()), (2, "p3".to_string())]
+    );
+    assert_eq!((page1.page, page1.pages, page1.provisional), (1, 2, 2));
+    let page2 = w.games.leaderboard(PLACE.guild, size, 2).await.unwrap();
+    assert_eq!(
+        names(&page2),
+        [(3, "p1".to_string()), (4, "p6".to_string())]
+    );
+    // Past the end: the last page.
+    assert_eq!(
+        w.games
+            .leaderboard(PLACE.guild, size, 9)
+            .await
+            .unwrap()
+            .page,
+        2
+    );
+    // Another board or server is empty.
+    let other = w.games.leaderboard(PLACE.guild + 1, size, 1).await.unwrap();
+    assert!(other.standings.is_empty());
+    assert_eq!(other.pages, 1);
+    let text = breakthrough_bot::game::text::leaderboard(&page1);
+    assert!(text.contains("1. p2 1800"), "{text}");
+    assert!(text.contains("2 provisional players not shown"), "{text}");
+}
