@@ -590,12 +590,11 @@ impl Games {
         let notation = mv.to_string();
         let deadline = now + row.time_limit;
 
-        let position_text = next.to_string();
         let write = MoveWrite {
             game: id,
             ply: row.ply,
-            notation: &notation,
-            position: &position_text,
+            notation: notation.clone(),
+            position: next.to_string(),
             deadline,
             now,
         };
@@ -604,7 +603,7 @@ impl Games {
         match next.outcome() {
             // Most moves: one statement, atomic on its own.
             None => {
-                if !self.store.apply_move(&write).await? {
+                if !self.store.apply_move(write).await? {
                     return Err(GameError::PositionChanged);
                 }
             }

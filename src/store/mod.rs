@@ -9,6 +9,7 @@
 //! Discord ids are `u64`; SQLite integers are `i64`. They cross here, and only here, by
 //! [`to_db`] and [`from_db`], a bit-for-bit cast.
 
+mod batch;
 mod rows;
 
 /// Games with their players' names.
@@ -22,7 +23,9 @@ macro_rules! game_select {
     };
 }
 
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{
@@ -30,6 +33,8 @@ use sqlx::sqlite::{
     SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
+
+use batch::Batcher;
 
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
@@ -45,6 +50,9 @@ pub enum StoreError {
     Sqlx(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A failed statement shared by every request of its batch.
+    #[error("database: {0}")]
+    Batch(Arc<sqlx::Error>),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -72,12 +80,29 @@ fn conflict_or(e: sqlx::Error) -> StoreError {
     StoreError::Sqlx(e)
 }
 
-/// The database: a writer pool of one connection and a reader pool.
-#[derive(Clone, Debug)]
+type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
+
+/// The database: a writer pool of one connection and a reader pool, with moves and game reads
+/// grouped under load (see `batch`).
+#[derive(Clone)]
 pub struct Store {
     read: SqlitePool,
     write: SqlitePool,
+    moves: Batcher<MoveWrite, Shared<bool>>,
+    games: Batcher<i64, Shared<Option<GameRow>>>,
 }
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("read", &self.read)
+            .field("write", &self.write)
+            .finish()
+    }
+}
+
+/// At most this many requests share one statement.
+const BATCH: usize = 64;
 
 impl Store {
     /// Opens (creating if missing) the database at `url`, such as `sqlite://breakthrough.db`, and
@@ -104,7 +129,20 @@ impl Store {
             .test_before_acquire(false)
             .connect_with(options.read_only(true))
             .await?;
-        Ok(Store { read, write })
+        let moves = {
+            let write = write.clone();
+            Batcher::spawn(BATCH, move |batch| apply_moves(write.clone(), batch))
+        };
+        let games = {
+            let read = read.clone();
+            Batcher::spawn(BATCH, move |ids| games_by_id(read.clone(), ids))
+        };
+        Ok(Store {
+            read,
+            write,
+            moves,
+            games,
+        })
     }
 
     /// Closes both pools, waiting for work in flight.
@@ -119,14 +157,14 @@ impl Store {
     }
 
     /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
-    /// check. False (and nothing written) when another move got there first. One statement, so
-    /// atomic on its own; the `moves` row is written by the `games_record_move` trigger.
-    pub async fn apply_move(&self, m: &MoveWrite<'_>) -> Result<bool> {
-        Ok(apply_move_query(m)
-            .execute(&self.write)
-            .await?
-            .rows_affected()
-            == 1)
+    /// check. False (and nothing written) when another move got there first. Moves queued
+    /// together are written by one statement, atomic on its own; the `moves` rows are written by
+    /// the `games_record_move` trigger.
+    pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
+        match self.moves.call(m).await {
+            Some(answer) => answer.map_err(StoreError::Batch),
+            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        }
     }
 
     pub async fn member_name(&self, id: u64) -> Result<Option<String>> {
@@ -176,10 +214,10 @@ impl Store {
     }
 
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        Ok(sqlx::query_as(GAME_SELECT_BY_ID)
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?)
+        match self.games.call(id).await {
+            Some(answer) => answer.map_err(StoreError::Batch),
+            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        }
     }
 
     /// Active games of a member, in a server when `guild` is given, in a channel when `channel`
@@ -279,34 +317,92 @@ impl Store {
 }
 
 /// A move to record.
-#[derive(Clone, Copy, Debug)]
-pub struct MoveWrite<'a> {
+#[derive(Clone, Debug)]
+pub struct MoveWrite {
     pub game: i64,
     /// The ply the move was validated against (0 = Black's first move).
     pub ply: i64,
     /// Canonical notation.
-    pub notation: &'a str,
+    pub notation: String,
     /// The position after the move, written out.
-    pub position: &'a str,
+    pub position: String,
     /// When the side to move next runs out of time.
     pub deadline: i64,
     pub now: i64,
 }
 
-fn apply_move_query(
-    m: &MoveWrite<'_>,
-) -> sqlx::query::Query<'static, Sqlite, sqlx::sqlite::SqliteArguments> {
-    sqlx::query(
-        "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
-             deadline = ?, reminded = 0
-         WHERE id = ? AND ply = ? AND state = 'active'",
-    )
-    .bind(m.position.to_string())
-    .bind(m.notation.to_string())
-    .bind(m.now)
-    .bind(m.deadline)
-    .bind(m.game)
-    .bind(m.ply)
+const APPLY_MOVE: &str =
+    "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
+         deadline = ?, reminded = 0
+     WHERE id = ? AND ply = ? AND state = 'active'";
+
+/// The same update for many games at once, from a JSON array of moves; returns the games moved.
+const APPLY_MOVES: &str = "UPDATE games SET ply = games.ply + 1, position = v.position,
+         last_move = v.notation, last_move_at = v.now, deadline = v.deadline, reminded = 0
+     FROM (SELECT value ->> '$.game' AS game, value ->> '$.ply' AS ply,
+                  value ->> '$.position' AS position, value ->> '$.notation' AS notation,
+                  value ->> '$.now' AS now, value ->> '$.deadline' AS deadline
+           FROM json_each(?)) AS v
+     WHERE games.id = v.game AND games.ply = v.ply AND games.state = 'active'
+     RETURNING games.id";
+
+/// Serves a batch of moves. A statement takes at most one move per game (SQLite would apply
+/// an arbitrary one of several); further moves for the same game go in the next statement,
+/// where the ply check turns them away.
+async fn apply_moves(pool: SqlitePool, batch: Vec<MoveWrite>) -> Vec<Shared<bool>> {
+    let mut answers: Vec<Shared<bool>> = vec![Ok(false); batch.len()];
+    let mut left: Vec<usize> = (0..batch.len()).collect();
+    while !left.is_empty() {
+        let mut seen = HashSet::new();
+        let (now, later): (Vec<usize>, Vec<usize>) =
+            left.into_iter().partition(|&i| seen.insert(batch[i].game));
+        let json = serde_json::Value::Array(
+            now.iter()
+                .map(|&i| {
+                    let m = &batch[i];
+                    serde_json::json!({
+                        "game": m.game, "ply": m.ply, "position": m.position,
+                        "notation": m.notation, "now": m.now, "deadline": m.deadline,
+                    })
+                })
+                .collect(),
+        );
+        let moved: Shared<HashSet<i64>> = sqlx::query_scalar::<_, i64>(APPLY_MOVES)
+            .bind(json.to_string())
+            .fetch_all(&pool)
+            .await
+            .map(|ids| ids.into_iter().collect())
+            .map_err(Arc::new);
+        for i in now {
+            answers[i] = moved
+                .as_ref()
+                .map(|ids| ids.contains(&batch[i].game))
+                .map_err(Arc::clone);
+        }
+        left = later;
+    }
+    answers
+}
+
+/// Serves a batch of game reads by id.
+async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<Option<GameRow>>> {
+    let list = serde_json::Value::from(ids.clone()).to_string();
+    let rows = sqlx::query_as::<_, GameRow>(game_select!(
+        "WHERE g.id IN (SELECT value FROM json_each(?))"
+    ))
+    .bind(list)
+    .fetch_all(&pool)
+    .await;
+    match rows {
+        Ok(rows) => {
+            let by_id: HashMap<i64, GameRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+            ids.iter().map(|id| Ok(by_id.get(id).cloned())).collect()
+        }
+        Err(e) => {
+            let e = Arc::new(e);
+            ids.iter().map(|_| Err(Arc::clone(&e))).collect()
+        }
+    }
 }
 
 const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
@@ -479,12 +575,17 @@ impl WriteTx {
     }
 
     /// Records a move inside this transaction: see [`Store::apply_move`].
-    pub async fn apply_move(&mut self, m: &MoveWrite<'_>) -> Result<bool> {
-        Ok(apply_move_query(m)
+    pub async fn apply_move(&mut self, m: &MoveWrite) -> Result<bool> {
+        let done = sqlx::query(APPLY_MOVE)
+            .bind(&m.position)
+            .bind(&m.notation)
+            .bind(m.now)
+            .bind(m.deadline)
+            .bind(m.game)
+            .bind(m.ply)
             .execute(&mut *self.0)
-            .await?
-            .rows_affected()
-            == 1)
+            .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Ends an active game with a winner. False when it was no longer active.
