@@ -609,13 +609,14 @@ impl Games {
             }
             // The last move, the result and the ratings: one transaction.
             Some(outcome) => {
+                let reason = EndReason::from(outcome.reason);
                 let mut tx = self.store.begin().await?;
-                if !tx.apply_move(&write).await? {
+                if !tx
+                    .apply_final_move(&write, outcome.winner.name(), reason.as_str())
+                    .await?
+                {
                     return Err(GameError::PositionChanged);
                 }
-                let reason = EndReason::from(outcome.reason);
-                tx.finish_game(id, outcome.winner.name(), reason.as_str(), now)
-                    .await?;
                 if row.rated {
                     change = Some(self.rate_result(&mut tx, &row, outcome.winner, now).await?);
                 }
@@ -655,17 +656,15 @@ impl Games {
             ),
             None => RatingValue::START,
         };
-        let black_row = tx.rating(row.guild_id, row.black_id, &row.size).await?;
-        let white_row = tx.rating(row.guild_id, row.white_id, &row.size).await?;
+        let (black_row, white_row) = tx
+            .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
+            .await?;
         let black_before = load(black_row.clone());
         let white_before = load(white_row.clone());
         let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
-        for (member, old, after, won) in [
-            (row.black_id, black_row, black_after, winner == Color::Black),
-            (row.white_id, white_row, white_after, winner == Color::White),
-        ] {
+        let updated = |member: u64, old: Option<RatingRow>, after: RatingValue, won: bool| {
             let (games, wins, losses) = old.map_or((0, 0, 0), |r| (r.games, r.wins, r.losses));
-            tx.upsert_rating(&RatingRow {
+            RatingRow {
                 guild_id: row.guild_id,
                 member_id: member,
                 size: row.size.clone(),
@@ -676,9 +675,13 @@ impl Games {
                 wins: wins + i64::from(won),
                 losses: losses + i64::from(!won),
                 last_active: now,
-            })
-            .await?;
-        }
+            }
+        };
+        tx.upsert_rating_pair(&[
+            updated(row.black_id, black_row, black_after, winner == Color::Black),
+            updated(row.white_id, white_row, white_after, winner == Color::White),
+        ])
+        .await?;
         let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
         tx.insert_rating_change(&RatingChangeRow {
             game_id: row.id,

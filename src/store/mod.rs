@@ -588,6 +588,32 @@ impl WriteTx {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Records a move that ends the game, with its winner and reason, in one statement; false
+    /// (and nothing written) when another move got there first.
+    pub async fn apply_final_move(
+        &mut self,
+        m: &MoveWrite,
+        winner: &str,
+        reason: &str,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
+                 state = 'finished', winner = ?, end_reason = ?, finished_at = ?
+             WHERE id = ? AND ply = ? AND state = 'active'",
+        )
+        .bind(&m.position)
+        .bind(&m.notation)
+        .bind(m.now)
+        .bind(winner)
+        .bind(reason)
+        .bind(m.now)
+        .bind(m.game)
+        .bind(m.ply)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Ends an active game with a winner. False when it was no longer active.
     pub async fn finish_game(
         &mut self,
@@ -647,20 +673,53 @@ impl WriteTx {
         .await?)
     }
 
-    pub async fn rating(
+    /// The ratings of two members on one board of a server (each `None` if unrated).
+    pub async fn rating_pair(
         &mut self,
         guild: u64,
-        member: u64,
         size: &str,
-    ) -> Result<Option<RatingRow>> {
-        Ok(sqlx::query_as(
-            "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
+        a: u64,
+        b: u64,
+    ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
+        let rows: Vec<RatingRow> = sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
         )
         .bind(to_db(guild))
-        .bind(to_db(member))
         .bind(size)
-        .fetch_optional(&mut *self.0)
-        .await?)
+        .bind(to_db(a))
+        .bind(to_db(b))
+        .fetch_all(&mut *self.0)
+        .await?;
+        let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
+        Ok((find(a), find(b)))
+    }
+
+    /// Writes the ratings of both players of a game in one statement.
+    pub async fn upsert_rating_pair(&mut self, pair: &[RatingRow; 2]) -> Result<()> {
+        let mut q = sqlx::query(
+            "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
+                 wins, losses, last_active)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (guild_id, member_id, size) DO UPDATE SET
+                 rating = excluded.rating, deviation = excluded.deviation,
+                 volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+                 losses = excluded.losses, last_active = excluded.last_active",
+        );
+        for r in pair {
+            q = q
+                .bind(to_db(r.guild_id))
+                .bind(to_db(r.member_id))
+                .bind(r.size.clone())
+                .bind(r.rating)
+                .bind(r.deviation)
+                .bind(r.volatility)
+                .bind(r.games)
+                .bind(r.wins)
+                .bind(r.losses)
+                .bind(r.last_active);
+        }
+        q.execute(&mut *self.0).await?;
+        Ok(())
     }
 
     pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {
