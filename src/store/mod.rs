@@ -88,8 +88,11 @@ type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 pub struct Store {
     read: SqlitePool,
     write: SqlitePool,
+    checkpoint: SqlitePool,
     moves: Batcher<MoveWrite, Shared<bool>>,
     games: Batcher<i64, Shared<Option<GameRow>>>,
+    /// The checkpointer runs while any clone of this store is alive.
+    _alive: Arc<()>,
 }
 
 impl std::fmt::Debug for Store {
@@ -104,11 +107,38 @@ impl std::fmt::Debug for Store {
 /// At most this many requests share one statement.
 const BATCH: usize = 64;
 
+/// How often the background task checkpoints the WAL into the database file.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+fn spawn_checkpointer(pool: SqlitePool, alive: std::sync::Weak<()>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if alive.upgrade().is_none() || pool.is_closed() {
+                break;
+            }
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                .execute(&pool)
+                .await
+            {
+                tracing::warn!(error = %e, "checkpoint failed; will try again");
+            }
+        }
+        pool.close().await;
+    });
+}
+
 impl Store {
     /// Opens (creating if missing) the database at `url`, such as `sqlite://breakthrough.db`, and
     /// applies the migrations. WAL, foreign keys on, 5 s busy timeout, `synchronous = NORMAL`:
     /// a committed transaction survives the process being killed (it is in the WAL before
     /// `COMMIT` returns); only a power cut can take the last commits back.
+    ///
+    /// The writer never checkpoints (a checkpoint inside a commit stalls every write queued
+    /// behind it); a background task on a connection of its own runs passive checkpoints, which
+    /// go on beside the writer, every [`CHECKPOINT_EVERY`].
     pub async fn open(url: &str) -> Result<Store> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
@@ -121,14 +151,20 @@ impl Store {
             .max_connections(1)
             .test_before_acquire(false)
             .acquire_timeout(Duration::from_secs(30))
-            .connect_with(options.clone())
+            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
             .await?;
         sqlx::migrate!("./migrations").run(&write).await?;
+        let checkpoint = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .test_before_acquire(false)
             .connect_with(options.read_only(true))
             .await?;
+        let alive = Arc::new(());
+        spawn_checkpointer(checkpoint.clone(), Arc::downgrade(&alive));
         let moves = {
             let write = write.clone();
             Batcher::spawn(BATCH, move |batch| apply_moves(write.clone(), batch))
@@ -140,15 +176,18 @@ impl Store {
         Ok(Store {
             read,
             write,
+            checkpoint,
             moves,
             games,
+            _alive: alive,
         })
     }
 
-    /// Closes both pools, waiting for work in flight.
+    /// Closes the pools, waiting for work in flight.
     pub async fn close(&self) {
         self.write.close().await;
         self.read.close().await;
+        self.checkpoint.close().await;
     }
 
     /// Starts a write transaction.
