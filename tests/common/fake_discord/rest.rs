@@ -1,0 +1,701 @@
+//! The REST routes under `/api/v10`: recording, the spec check, and the answers.
+
+use serde_json::{json, Map, Value};
+
+use super::gateway::bot_user_json;
+use super::http::{multipart_boundary, parse_multipart, HttpRequest, HttpResponse};
+use super::spec::{self, Check, SpecViolation};
+use super::{timestamp_now, RecordedRequest, Shared, UploadedFile, APPLICATION_ID, OWNER_ID};
+
+/// Records a problem if serenity could not read the value as that type (what the bot would get).
+macro_rules! check_shape {
+    ($shared:expr, $t:ty, $what:expr, $value:expr) => {
+        if let Err(e) = serde_json::from_value::<$t>($value.clone()) {
+            $shared.problem(format!(
+                "serenity would not read the fake's {}: {e}; value: {}",
+                $what,
+                super::truncate(&$value.to_string(), 400)
+            ));
+        }
+    };
+}
+
+const API_PREFIX: &str = "/api/v10";
+/// Discord's `flags` bit of a deferred ("thinking") message.
+const LOADING_FLAG: u64 = 1 << 7;
+
+pub(crate) fn handle(shared: &Shared, req: HttpRequest) -> HttpResponse {
+    let (path, under_api) = match req.path.strip_prefix(API_PREFIX) {
+        Some(p) if p.is_empty() || p.starts_with('/') => (p.to_string(), true),
+        _ => (req.path.clone(), false),
+    };
+
+    let mut body: Option<Value> = None;
+    let mut files = Vec::new();
+    let mut parse_error: Option<String> = None;
+    let content_type = req.header("content-type").unwrap_or("").to_string();
+    let multipart = multipart_boundary(&content_type);
+    if let Some(boundary) = &multipart {
+        match parse_multipart(&req.body, boundary) {
+            Ok(parts) => {
+                let mut fields = Map::new();
+                for part in parts {
+                    if part.name == "payload_json" {
+                        match serde_json::from_slice::<Value>(&part.data) {
+                            Ok(v) => body = Some(v),
+                            Err(e) => parse_error = Some(format!("payload_json is not JSON: {e}")),
+                        }
+                    } else if part.filename.is_some() {
+                        files.push(UploadedFile {
+                            field: part.name,
+                            filename: part.filename,
+                            content_type: part.content_type,
+                            bytes: part.data,
+                        });
+                    } else {
+                        let text = String::from_utf8_lossy(&part.data).into_owned();
+                        fields.insert(part.name, Value::String(text));
+                    }
+                }
+                if body.is_none() && !fields.is_empty() {
+                    body = Some(Value::Object(fields));
+                }
+            }
+            Err(e) => parse_error = Some(format!("malformed multipart body: {e}")),
+        }
+    } else if !req.body.is_empty() {
+        match serde_json::from_slice::<Value>(&req.body) {
+            Ok(v) => body = Some(v),
+            Err(e) => parse_error = Some(format!("body is not JSON: {e}")),
+        }
+    }
+
+    let mut spec_route = None;
+    let mut invalid: Option<Vec<(String, String)>> = None;
+    if under_api && parse_error.is_none() {
+        let violation = |route: Option<String>, errors: Vec<String>| SpecViolation {
+            method: req.method.clone(),
+            path: path.clone(),
+            route,
+            errors,
+            body: body.clone(),
+        };
+        match spec::check(&req.method, &path, body.as_ref()) {
+            Check::Skipped => {}
+            Check::Ok { route } => spec_route = Some(route),
+            Check::UnknownRoute => {
+                let v = violation(
+                    None,
+                    vec!["no path template of the spec matches this method and path".into()],
+                );
+                shared.violations.lock().unwrap().push(v);
+            }
+            Check::Invalid { route, errors } => {
+                let text = errors
+                    .iter()
+                    .map(|(at, msg)| format!("at {at}: {msg}"))
+                    .collect();
+                shared
+                    .violations
+                    .lock()
+                    .unwrap()
+                    .push(violation(Some(route.clone()), text));
+                spec_route = Some(route);
+                invalid = Some(errors);
+            }
+        }
+    }
+
+    let response = if let Some(e) = &parse_error {
+        shared.problem(format!("{} {}: {e}", req.method, req.path));
+        HttpResponse::json(
+            400,
+            json!({"code": 50109, "message": "The request body contains invalid JSON."}),
+        )
+    } else if let Some(errors) = &invalid {
+        HttpResponse::json(
+            400,
+            json!({"code": 50035, "message": "Invalid Form Body", "errors": form_errors(errors)}),
+        )
+    } else if !under_api {
+        shared.problem(format!(
+            "{} {} is not under {API_PREFIX}; answered 404",
+            req.method, req.path
+        ));
+        not_found()
+    } else {
+        let stubbed = shared
+            .store
+            .lock()
+            .unwrap()
+            .stubs
+            .iter()
+            .find(|s| s.matches(&req.method, &path))
+            .map(|s| HttpResponse {
+                status: s.status,
+                body: s.body.clone(),
+            });
+        stubbed.unwrap_or_else(|| route(shared, &req.method, &path, body.as_ref(), &files))
+    };
+
+    let mut requests = shared.requests.lock().unwrap();
+    let seq = requests.len() as u64 + 1;
+    requests.push(RecordedRequest {
+        seq,
+        method: req.method,
+        path,
+        query: req.query,
+        headers: req.headers,
+        body,
+        raw_body: req.body,
+        multipart: multipart.is_some(),
+        files,
+        status: response.status,
+        response: response.body.clone(),
+        spec_route,
+    });
+    drop(requests);
+    shared.bump();
+    response
+}
+
+/// Discord's nested error object: `{"content": {"_errors": [{"code", "message"}]}}`.
+fn form_errors(errors: &[(String, String)]) -> Value {
+    let mut root = json!({});
+    for (at, message) in errors {
+        let mut node = &mut root;
+        for seg in at.split('/').filter(|s| !s.is_empty()) {
+            node = node
+                .as_object_mut()
+                .expect("object")
+                .entry(seg.to_string())
+                .or_insert_with(|| json!({}));
+        }
+        let list = node
+            .as_object_mut()
+            .expect("object")
+            .entry("_errors")
+            .or_insert_with(|| json!([]));
+        if let Some(list) = list.as_array_mut() {
+            list.push(json!({"code": "SPEC_MISMATCH", "message": message}));
+        }
+    }
+    root
+}
+
+fn not_found() -> HttpResponse {
+    HttpResponse::json(404, json!({"message": "404: Not Found", "code": 0}))
+}
+
+fn error(status: u16, code: u64, message: &str) -> HttpResponse {
+    HttpResponse::json(status, json!({"code": code, "message": message}))
+}
+
+fn route(
+    shared: &Shared,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    files: &[UploadedFile],
+) -> HttpResponse {
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let app = APPLICATION_ID.to_string();
+    let null = Value::Null;
+    let body_or_null = body.unwrap_or(&null);
+    match (method, segs.as_slice()) {
+        ("GET", ["gateway"]) => HttpResponse::json(200, json!({"url": shared.gateway_url()})),
+        ("GET", ["gateway", "bot"]) => HttpResponse::json(
+            200,
+            json!({
+                "url": shared.gateway_url(),
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1
+                }
+            }),
+        ),
+        ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
+            let info = application_json();
+            check_shape!(
+                shared,
+                serenity::model::application::CurrentApplicationInfo,
+                "application info",
+                info
+            );
+            HttpResponse::json(200, info)
+        }
+        ("GET", ["users", "@me"]) => HttpResponse::json(200, bot_user_json()),
+        ("POST", ["users", "@me", "channels"]) => {
+            let recipient = id_of(&body_or_null["recipient_id"]).unwrap_or(0);
+            let channel_id = {
+                let mut store = shared.store.lock().unwrap();
+                if let Some(c) = store.dm_channels.get(&recipient) {
+                    *c
+                } else {
+                    let c = shared.next_id();
+                    store.dm_channels.insert(recipient, c);
+                    c
+                }
+            };
+            HttpResponse::json(
+                200,
+                json!({
+                    "id": channel_id.to_string(),
+                    "type": 1,
+                    "last_message_id": null,
+                    "recipients": [{
+                        "id": recipient.to_string(), "username": format!("user{recipient}"),
+                        "discriminator": "0", "global_name": null, "avatar": null
+                    }]
+                }),
+            )
+        }
+
+        (m, ["applications", a, "commands"])
+            if *a != app && matches!(m, "GET" | "PUT" | "POST") =>
+        {
+            error(404, 10002, "Unknown Application")
+        }
+        (m, ["applications", a, "guilds", _, "commands"])
+            if *a != app && matches!(m, "GET" | "PUT" | "POST") =>
+        {
+            error(404, 10002, "Unknown Application")
+        }
+        ("GET", ["applications", _, "commands"]) => list_commands(shared, None),
+        ("GET", ["applications", _, "guilds", g, "commands"]) => {
+            list_commands(shared, Some(parse_id(g)))
+        }
+        ("PUT", ["applications", _, "commands"]) => set_commands(shared, None, body_or_null),
+        ("PUT", ["applications", _, "guilds", g, "commands"]) => {
+            set_commands(shared, Some(parse_id(g)), body_or_null)
+        }
+        ("POST", ["applications", _, "commands"]) => upsert_command(shared, None, body_or_null),
+        ("POST", ["applications", _, "guilds", g, "commands"]) => {
+            upsert_command(shared, Some(parse_id(g)), body_or_null)
+        }
+
+        ("POST", ["interactions", id, token, "callback"]) => {
+            callback(shared, id, token, body_or_null, files)
+        }
+        ("POST", ["webhooks", a, token]) => {
+            if *a != app {
+                return error(404, 10015, "Unknown Webhook");
+            }
+            followup(shared, token, body_or_null, files)
+        }
+        (m, ["webhooks", a, token, "messages", mid]) if matches!(m, "GET" | "PATCH" | "DELETE") => {
+            if *a != app {
+                return error(404, 10015, "Unknown Webhook");
+            }
+            webhook_message(shared, m, token, mid, body_or_null, files)
+        }
+
+        ("POST", ["channels", c, "messages"]) => {
+            let msg = new_message(shared, parse_id(c), body_or_null, files, false);
+            store_message(shared, msg)
+        }
+        (m, ["channels", c, "messages", mid]) if matches!(m, "GET" | "PATCH" | "DELETE") => {
+            let channel = parse_id(c);
+            let mid = parse_id(mid);
+            let exists = shared
+                .store
+                .lock()
+                .unwrap()
+                .messages
+                .get(&mid)
+                .is_some_and(|msg| id_of(&msg["channel_id"]) == Some(channel));
+            if !exists {
+                return error(404, 10008, "Unknown Message");
+            }
+            message_op(shared, m, mid, body_or_null, files)
+        }
+        ("POST", ["channels", _, "typing"]) => HttpResponse::empty(204),
+        ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", _, "@me"]) => {
+            HttpResponse::empty(204)
+        }
+
+        _ => {
+            shared.problem(format!(
+                "the fake has no handler for {method} {path}; answered 404"
+            ));
+            not_found()
+        }
+    }
+}
+
+fn parse_id(s: &str) -> u64 {
+    s.parse().unwrap_or(0)
+}
+
+/// A snowflake from a JSON string or number.
+pub(crate) fn id_of(v: &Value) -> Option<u64> {
+    match v {
+        Value::String(s) => s.parse().ok(),
+        Value::Number(n) => n.as_u64(),
+        _ => None,
+    }
+}
+
+pub(crate) fn application_json() -> Value {
+    json!({
+        "id": APPLICATION_ID.to_string(),
+        "name": "Fake Bot",
+        "icon": null,
+        "description": "A bot under test",
+        "rpc_origins": [],
+        "bot_public": true,
+        "bot_require_code_grant": false,
+        "bot": bot_user_json(),
+        "owner": {
+            "id": OWNER_ID.to_string(), "username": "owner", "discriminator": "0",
+            "global_name": "Owner", "avatar": null, "public_flags": 0, "flags": 0
+        },
+        "team": null,
+        "summary": "",
+        "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
+        "flags": 0,
+        "tags": [],
+        "redirect_uris": [],
+        "interactions_endpoint_url": null,
+        "approximate_guild_count": 1,
+        "integration_types_config": {"0": {}}
+    })
+}
+
+// ----- commands ----------------------------------------------------------------------------------
+
+fn list_commands(shared: &Shared, guild: Option<u64>) -> HttpResponse {
+    let list = shared
+        .store
+        .lock()
+        .unwrap()
+        .commands
+        .get(&guild)
+        .cloned()
+        .unwrap_or_default();
+    HttpResponse::json(200, Value::Array(list))
+}
+
+fn command_with_id(shared: &Shared, guild: Option<u64>, cmd: &Value, old: &[Value]) -> Value {
+    let mut c = cmd.as_object().cloned().unwrap_or_default();
+    let kind = c.get("type").and_then(Value::as_u64).unwrap_or(1);
+    let id = old
+        .iter()
+        .find(|o| o["name"] == c["name"] && o["type"].as_u64() == Some(kind))
+        .and_then(|o| o["id"].as_str().map(str::to_string))
+        .unwrap_or_else(|| shared.next_id().to_string());
+    c.insert("id".into(), json!(id));
+    c.insert("application_id".into(), json!(APPLICATION_ID.to_string()));
+    c.insert("version".into(), json!(shared.next_id().to_string()));
+    c.insert("type".into(), json!(kind));
+    if let Some(g) = guild {
+        c.insert("guild_id".into(), json!(g.to_string()));
+    }
+    c.entry("description").or_insert(json!(""));
+    c.entry("default_member_permissions").or_insert(Value::Null);
+    c.entry("nsfw").or_insert(json!(false));
+    if guild.is_none() {
+        c.entry("dm_permission").or_insert(json!(true));
+    }
+    Value::Object(c)
+}
+
+fn set_commands(shared: &Shared, guild: Option<u64>, body: &Value) -> HttpResponse {
+    let Some(list) = body.as_array() else {
+        return error(400, 50035, "Invalid Form Body");
+    };
+    let old = shared
+        .store
+        .lock()
+        .unwrap()
+        .commands
+        .get(&guild)
+        .cloned()
+        .unwrap_or_default();
+    let stored: Vec<Value> = list
+        .iter()
+        .map(|c| command_with_id(shared, guild, c, &old))
+        .collect();
+    let answer = Value::Array(stored.clone());
+    check_shape!(
+        shared,
+        Vec<serenity::model::application::Command>,
+        "commands",
+        answer
+    );
+    shared.store.lock().unwrap().commands.insert(guild, stored);
+    HttpResponse::json(200, answer)
+}
+
+fn upsert_command(shared: &Shared, guild: Option<u64>, body: &Value) -> HttpResponse {
+    let mut store = shared.store.lock().unwrap();
+    let list = store.commands.entry(guild).or_default();
+    let cmd = command_with_id(shared, guild, body, list);
+    list.retain(|c| c["id"] != cmd["id"]);
+    list.push(cmd.clone());
+    drop(store);
+    check_shape!(
+        shared,
+        serenity::model::application::Command,
+        "command",
+        cmd
+    );
+    HttpResponse::json(200, cmd)
+}
+
+// ----- interactions and webhooks -----------------------------------------------------------------
+
+fn callback(
+    shared: &Shared,
+    id: &str,
+    token: &str,
+    body: &Value,
+    files: &[UploadedFile],
+) -> HttpResponse {
+    let mut store = shared.store.lock().unwrap();
+    let Some(info) = store.interactions.get(token) else {
+        return error(404, 10062, "Unknown interaction");
+    };
+    if info.id.to_string() != id {
+        return error(404, 10062, "Unknown interaction");
+    }
+    if info.acknowledged.is_some() {
+        return error(400, 40060, "Interaction has already been acknowledged.");
+    }
+    let kind = body["type"].as_u64().unwrap_or(0);
+    let channel_id = info.channel_id;
+    let component_message = info.message.clone();
+    let data = &body["data"];
+    let original = match kind {
+        4 => {
+            let msg = new_message(shared, channel_id, data, files, true);
+            Some(insert_message(shared, &mut store, msg))
+        }
+        5 => {
+            let flags = data["flags"].as_u64().unwrap_or(0) | LOADING_FLAG;
+            let msg = new_message(shared, channel_id, &json!({"flags": flags}), files, true);
+            Some(insert_message(shared, &mut store, msg))
+        }
+        6 | 7 => component_message.map(|msg| {
+            let mid = id_of(&msg["id"]).unwrap_or(0);
+            let entry = store.messages.entry(mid).or_insert(msg);
+            if kind == 7 {
+                apply_edit(shared, entry, data, files, false);
+            }
+            mid
+        }),
+        _ => None,
+    };
+    let info = store.interactions.get_mut(token).expect("looked up above");
+    info.acknowledged = Some(kind);
+    info.original = original;
+    HttpResponse::empty(204)
+}
+
+fn followup(shared: &Shared, token: &str, body: &Value, files: &[UploadedFile]) -> HttpResponse {
+    let channel_id = {
+        let store = shared.store.lock().unwrap();
+        match store.interactions.get(token) {
+            Some(info) if info.acknowledged.is_some() => info.channel_id,
+            _ => return error(404, 10015, "Unknown Webhook"),
+        }
+    };
+    let msg = new_message(shared, channel_id, body, files, true);
+    store_message(shared, msg)
+}
+
+fn webhook_message(
+    shared: &Shared,
+    method: &str,
+    token: &str,
+    mid: &str,
+    body: &Value,
+    files: &[UploadedFile],
+) -> HttpResponse {
+    let message_id = {
+        let store = shared.store.lock().unwrap();
+        let Some(info) = store.interactions.get(token) else {
+            return error(404, 10015, "Unknown Webhook");
+        };
+        if info.acknowledged.is_none() {
+            return error(404, 10015, "Unknown Webhook");
+        }
+        let id = if mid == "@original" {
+            info.original
+        } else {
+            mid.parse().ok()
+        };
+        match id {
+            Some(id) if store.messages.contains_key(&id) => id,
+            _ => return error(404, 10008, "Unknown Message"),
+        }
+    };
+    message_op(shared, method, message_id, body, files)
+}
+
+fn message_op(
+    shared: &Shared,
+    method: &str,
+    id: u64,
+    body: &Value,
+    files: &[UploadedFile],
+) -> HttpResponse {
+    let mut store = shared.store.lock().unwrap();
+    match method {
+        "DELETE" => {
+            store.messages.remove(&id);
+            HttpResponse::empty(204)
+        }
+        "PATCH" => {
+            let Some(msg) = store.messages.get_mut(&id) else {
+                return error(404, 10008, "Unknown Message");
+            };
+            apply_edit(shared, msg, body, files, false);
+            msg["edited_timestamp"] = json!(timestamp_now());
+            let answer = msg.clone();
+            drop(store);
+            check_shape!(shared, serenity::model::channel::Message, "message", answer);
+            HttpResponse::json(200, answer)
+        }
+        _ => match store.messages.get(&id) {
+            Some(msg) => HttpResponse::json(200, msg.clone()),
+            None => error(404, 10008, "Unknown Message"),
+        },
+    }
+}
+
+// ----- messages ----------------------------------------------------------------------------------
+
+fn insert_message(shared: &Shared, store: &mut super::Store, msg: Value) -> u64 {
+    check_shape!(shared, serenity::model::channel::Message, "message", msg);
+    let id = id_of(&msg["id"]).unwrap_or(0);
+    store.messages.insert(id, msg);
+    id
+}
+
+fn store_message(shared: &Shared, msg: Value) -> HttpResponse {
+    let mut store = shared.store.lock().unwrap();
+    insert_message(shared, &mut store, msg.clone());
+    HttpResponse::json(200, msg)
+}
+
+/// A full Message object as Discord answers it, built from a create body.
+fn new_message(
+    shared: &Shared,
+    channel_id: u64,
+    data: &Value,
+    files: &[UploadedFile],
+    webhook: bool,
+) -> Value {
+    let id = shared.next_id();
+    let mut m = json!({
+        "id": id.to_string(),
+        "channel_id": channel_id.to_string(),
+        "author": bot_user_json(),
+        "content": "",
+        "timestamp": timestamp_now(),
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": [],
+        "components": [],
+        "pinned": false,
+        "type": 0,
+        "flags": 0
+    });
+    if webhook {
+        m["webhook_id"] = json!(APPLICATION_ID.to_string());
+        m["application_id"] = json!(APPLICATION_ID.to_string());
+    }
+    apply_edit(shared, &mut m, data, files, true);
+    m
+}
+
+/// Applies a create or edit body (and its uploaded files) to a stored message.
+fn apply_edit(
+    shared: &Shared,
+    m: &mut Value,
+    data: &Value,
+    files: &[UploadedFile],
+    creating: bool,
+) {
+    for key in ["content", "embeds", "components", "tts", "poll"] {
+        match data.get(key) {
+            Some(Value::Null) => {
+                m[key] = match key {
+                    "content" => json!(""),
+                    "tts" => json!(false),
+                    "poll" => Value::Null,
+                    _ => json!([]),
+                }
+            }
+            Some(v) => m[key] = v.clone(),
+            None => {}
+        }
+    }
+    if let Some(flags) = data.get("flags").and_then(Value::as_u64) {
+        m["flags"] = json!(flags);
+    } else if !creating {
+        // An edit of a deferred response ends the "thinking" state.
+        let flags = m["flags"].as_u64().unwrap_or(0) & !LOADING_FLAG;
+        m["flags"] = json!(flags);
+    }
+    let channel = m["channel_id"].as_str().unwrap_or("0").to_string();
+    let existing: Vec<Value> = m["attachments"].as_array().cloned().unwrap_or_default();
+    let mut attachments = Vec::new();
+    let mut used = vec![false; files.len()];
+    let requested = data.get("attachments").and_then(Value::as_array);
+    match requested {
+        Some(list) => {
+            for a in list {
+                let key = match &a["id"] {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => continue,
+                };
+                if let Some(old) = existing.iter().find(|o| o["id"].as_str() == Some(&key)) {
+                    attachments.push(old.clone());
+                } else if let Some(i) = files
+                    .iter()
+                    .position(|f| f.field == format!("files[{key}]"))
+                {
+                    used[i] = true;
+                    attachments.push(attachment_json(shared, &channel, &files[i], a));
+                }
+            }
+        }
+        None if !creating => attachments = existing,
+        None => {}
+    }
+    for (i, f) in files.iter().enumerate() {
+        if !used[i] {
+            attachments.push(attachment_json(shared, &channel, f, &Value::Null));
+        }
+    }
+    m["attachments"] = Value::Array(attachments);
+}
+
+fn attachment_json(shared: &Shared, channel: &str, file: &UploadedFile, meta: &Value) -> Value {
+    let id = shared.next_id();
+    let filename = meta["filename"]
+        .as_str()
+        .map(str::to_string)
+        .or_else(|| file.filename.clone())
+        .unwrap_or_else(|| "file".to_string());
+    let url = format!(
+        "{}/attachments/{channel}/{id}/{filename}",
+        shared.api_base()
+    );
+    json!({
+        "id": id.to_string(),
+        "filename": filename,
+        "description": meta.get("description").cloned().unwrap_or(Value::Null),
+        "size": file.bytes.len(),
+        "url": url,
+        "proxy_url": url,
+        "content_type": file.content_type,
+    })
+}
