@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use breakthrough_bot::config::DatabaseConfig;
+use breakthrough_bot::config::{BotConfig, DatabaseConfig};
 use breakthrough_bot::console::{Console, ConsoleClock};
 use breakthrough_bot::game::{Games, Limits};
 use breakthrough_bot::rules::{self, BoardSize};
@@ -19,12 +19,20 @@ use breakthrough_bot::store::Store;
     about = "Breakthrough on Discord, and its tools"
 )]
 struct Cli {
+    /// What to do; without one, `run`.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    bot: BotConfig,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the Discord bot (the default).
+    Run {
+        #[command(flatten)]
+        config: BotConfig,
+    },
     /// Count the move sequences of DEPTH plies from the start position.
     Perft {
         /// Board size, columns x rows.
@@ -72,7 +80,15 @@ fn main() -> ExitCode {
     // A missing .env is fine: the environment and flags may say it all.
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    match cli.command {
+    let command = cli.command.unwrap_or(Command::Run { config: cli.bot });
+    match command {
+        Command::Run { config } => {
+            if config.token.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                eprintln!("{}", breakthrough_bot::config::MISSING_TOKEN);
+                return ExitCode::from(2);
+            }
+            run_async(breakthrough_bot::discord::run(config))
+        }
         Command::Perft { size, depth } => {
             println!("{}", rules::Position::new(size).perft(depth));
             ExitCode::SUCCESS

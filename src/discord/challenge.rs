@@ -1,0 +1,207 @@
+//! `/challenge`, `/accept`, `/decline`, `/cancel`, and the challenge message's buttons.
+
+use poise::serenity_prelude as serenity;
+
+use super::{caller, place, user_member, view, BotError, Context, Data};
+use crate::game::{ChallengeRef, ChallengeRequest, GameError, Member, TimeControl};
+use crate::rules::{BoardSize, Color};
+
+/// The challenger's side.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Side {
+    #[name = "black (moves first)"]
+    Black,
+    #[name = "white"]
+    White,
+    #[name = "random"]
+    Random,
+}
+
+/// Time per move.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Time {
+    #[name = "10 minutes"]
+    TenMinutes,
+    #[name = "1 hour"]
+    OneHour,
+    #[name = "1 day"]
+    OneDay,
+    #[name = "3 days"]
+    ThreeDays,
+    #[name = "7 days"]
+    SevenDays,
+}
+
+impl From<Time> for TimeControl {
+    fn from(t: Time) -> Self {
+        match t {
+            Time::TenMinutes => TimeControl::TenMinutes,
+            Time::OneHour => TimeControl::OneHour,
+            Time::OneDay => TimeControl::OneDay,
+            Time::ThreeDays => TimeControl::ThreeDays,
+            Time::SevenDays => TimeControl::SevenDays,
+        }
+    }
+}
+
+/// Board sizes matching what is typed: the common ones first, then any supported size.
+pub async fn sizes(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let typed = partial.trim().to_ascii_lowercase();
+    let mut choices: Vec<String> = BoardSize::COMMON.iter().map(BoardSize::to_string).collect();
+    choices.extend(BoardSize::all().map(|s| s.to_string()));
+    choices.dedup();
+    let mut seen = std::collections::HashSet::new();
+    let list = choices
+        .into_iter()
+        .filter(|s| s.starts_with(&typed) && seen.insert(s.clone()))
+        .take(25)
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(list)
+}
+
+/// Reads a size option (autocompleted, but any text can arrive).
+pub fn read_size(size: Option<String>) -> Result<BoardSize, BotError> {
+    match size {
+        Some(s) => Ok(s.parse::<BoardSize>().map_err(GameError::from)?),
+        None => Ok(BoardSize::DEFAULT),
+    }
+}
+
+/// Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel).
+#[poise::command(slash_command)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Who to play; leave empty for an open challenge"] opponent: Option<
+        serenity::User,
+    >,
+    #[description = "Board size, columns x rows (default 8x8)"]
+    #[autocomplete = "sizes"]
+    size: Option<String>,
+    #[description = "Your side (default random)"] color: Option<Side>,
+    #[description = "Time per move (default 1 day)"] time: Option<Time>,
+    #[description = "Rated game (default yes)"] rated: Option<bool>,
+) -> Result<(), BotError> {
+    let opponent = match &opponent {
+        Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().to_string()).into()),
+        Some(u) => Some(user_member(u)),
+        None => None,
+    };
+    let request = ChallengeRequest {
+        place: place(ctx),
+        challenger: caller(ctx).await,
+        opponent,
+        size: read_size(size)?,
+        color: match color {
+            Some(Side::Black) => Some(Color::Black),
+            Some(Side::White) => Some(Color::White),
+            Some(Side::Random) | None => None,
+        },
+        time: time.map(TimeControl::from).unwrap_or_default(),
+        rated: rated.unwrap_or(true),
+    };
+    let games = &ctx.data().games;
+    let c = games.challenge(request).await?;
+    ctx.send(view::challenge(&c, games.now()).reply(false))
+        .await?;
+    Ok(())
+}
+
+async fn find(ctx: Context<'_>, challenger: Option<serenity::User>) -> ChallengeRef {
+    ChallengeRef::Find(place(ctx), challenger.map(|u| u.id.get()))
+}
+
+/// Accept a challenge (the one for you here, or the one from `challenger`).
+#[poise::command(slash_command, guild_only)]
+pub async fn accept(
+    ctx: Context<'_>,
+    #[description = "Whose challenge, if you have several"] challenger: Option<serenity::User>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let which = find(ctx, challenger).await;
+    let game = games.accept(&caller(ctx).await, which).await?;
+    ctx.send(view::game(&game, games.now()).reply(false))
+        .await?;
+    Ok(())
+}
+
+/// Decline a challenge made to you.
+#[poise::command(slash_command, guild_only)]
+pub async fn decline(
+    ctx: Context<'_>,
+    #[description = "Whose challenge, if you have several"] challenger: Option<serenity::User>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let which = find(ctx, challenger).await;
+    let c = games.decline(&caller(ctx).await, which).await?;
+    ctx.send(view::challenge(&c, games.now()).reply(false))
+        .await?;
+    Ok(())
+}
+
+/// Cancel your pending challenges in this server.
+#[poise::command(slash_command, guild_only)]
+pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let cancelled = games
+        .cancel(&caller(ctx).await, ChallengeRef::Find(place(ctx), None))
+        .await?;
+    let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
+    let text = format!("Cancelled challenge {}.", ids.join(", "));
+    ctx.send(view::View::text(text).reply(true)).await?;
+    Ok(())
+}
+
+/// Accept / Decline / Cancel on a challenge message: `accept:ID` and so on.
+pub async fn on_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    rest: &str,
+) -> Result<(), BotError> {
+    let id = super::id_after(rest)?;
+    let games = &data.games;
+    let action = rest.split(':').next().unwrap_or("");
+    let now = games.now();
+    match action {
+        "accept" => {
+            let game = games.accept(who, ChallengeRef::Id(id)).await?;
+            let closed = games.challenge_view(id).await?;
+            let update = view::challenge(&closed, now).interaction_message(false);
+            click
+                .create_response(
+                    &ctx.http,
+                    serenity::CreateInteractionResponse::UpdateMessage(update),
+                )
+                .await?;
+            click
+                .create_followup(&ctx.http, view::game(&game, now).followup())
+                .await?;
+        }
+        "decline" | "cancel" => {
+            let c = if action == "decline" {
+                games.decline(who, ChallengeRef::Id(id)).await?
+            } else {
+                games
+                    .cancel(who, ChallengeRef::Id(id))
+                    .await?
+                    .pop()
+                    .ok_or_else(|| BotError::Input("that challenge is gone".into()))?
+            };
+            let update = view::challenge(&c, now).interaction_message(false);
+            click
+                .create_response(
+                    &ctx.http,
+                    serenity::CreateInteractionResponse::UpdateMessage(update),
+                )
+                .await?;
+        }
+        _ => {
+            return Err(BotError::Input(
+                "this button no longer does anything".into(),
+            ))
+        }
+    }
+    Ok(())
+}

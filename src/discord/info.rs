@@ -1,0 +1,168 @@
+//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`.
+
+use poise::serenity_prelude as serenity;
+
+use super::challenge::{read_size, sizes};
+use super::{caller, user_member, view, BotError, Context, Data};
+use crate::game::text;
+use crate::rules::BoardSize;
+
+/// A member's games in progress, with whose turn it is and the time left.
+#[poise::command(slash_command)]
+pub async fn games(
+    ctx: Context<'_>,
+    #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let whom = match &user {
+        Some(u) => user_member(u),
+        None => caller(ctx).await,
+    };
+    let list = data
+        .games
+        .games_of(whom.id, ctx.guild_id().map(|g| g.get()))
+        .await?;
+    let now = data.games.now();
+    let body = if list.is_empty() {
+        format!("{} has no game in progress.", whom.name)
+    } else {
+        list.iter()
+            .map(|g| {
+                let opponent = if g.black.id == whom.id {
+                    &g.white
+                } else {
+                    &g.black
+                };
+                format!(
+                    "#{} against {} · {}",
+                    g.id,
+                    opponent.name,
+                    text::status(g, now)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let embed = serenity::CreateEmbed::new()
+        .title(format!("Games of {}", whom.name))
+        .description(body);
+    ctx.send(poise::CreateReply::default().embed(embed)).await?;
+    Ok(())
+}
+
+fn server(ctx: Context<'_>) -> Result<u64, BotError> {
+    ctx.guild_id()
+        .map(|g| g.get())
+        .ok_or_else(|| BotError::Input("ratings belong to a server: ask in one".into()))
+}
+
+/// This server's ratings on a board size.
+#[poise::command(slash_command)]
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Board size (default 8x8)"]
+    #[autocomplete = "sizes"]
+    size: Option<String>,
+    #[description = "Page (default 1)"]
+    #[min = 1]
+    page: Option<i64>,
+) -> Result<(), BotError> {
+    let size = read_size(size)?;
+    let page = usize::try_from(page.unwrap_or(1).max(1)).unwrap_or(1);
+    let board = ctx
+        .data()
+        .games
+        .leaderboard(server(ctx)?, size, page)
+        .await?;
+    ctx.send(view::leaderboard(&board).reply(false)).await?;
+    Ok(())
+}
+
+/// A member's rating, record and recent results.
+#[poise::command(slash_command)]
+pub async fn rating(
+    ctx: Context<'_>,
+    #[description = "Whose rating (default: yours)"] user: Option<serenity::User>,
+    #[description = "Board size (default 8x8)"]
+    #[autocomplete = "sizes"]
+    size: Option<String>,
+) -> Result<(), BotError> {
+    let whom = match &user {
+        Some(u) => user_member(u),
+        None => caller(ctx).await,
+    };
+    let card = ctx
+        .data()
+        .games
+        .rating(server(ctx)?, &whom, read_size(size)?)
+        .await?;
+    let embed = serenity::CreateEmbed::new()
+        .title(format!("{} · {}", card.member.name, card.size))
+        .description(text::rating_card(&card));
+    ctx.send(poise::CreateReply::default().embed(embed)).await?;
+    Ok(())
+}
+
+/// A game's move list, with a text file to keep.
+#[poise::command(slash_command)]
+pub async fn history(
+    ctx: Context<'_>,
+    #[description = "Game number"] game: i64,
+) -> Result<(), BotError> {
+    let h = ctx.data().games.history(game).await?;
+    let moves = if h.moves.is_empty() {
+        "No moves yet.".to_string()
+    } else {
+        text::move_list(&h.moves)
+    };
+    // An embed description holds 4,096 characters; the file always has everything.
+    let shown: String = moves.chars().take(4_000).collect();
+    let embed = serenity::CreateEmbed::new()
+        .title(text::title(&h.game))
+        .description(shown)
+        .field(
+            "Status",
+            text::status(&h.game, ctx.data().games.now()),
+            false,
+        );
+    let file = serenity::CreateAttachment::bytes(
+        text::export(&h).into_bytes(),
+        format!("breakthrough-game-{}.txt", h.game.id),
+    );
+    ctx.send(poise::CreateReply::default().embed(embed).attachment(file))
+        .await?;
+    Ok(())
+}
+
+/// Rules, notation and commands.
+#[poise::command(slash_command)]
+pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
+    ctx.send(view::View::text(text::HELP).reply(true)).await?;
+    Ok(())
+}
+
+/// Previous / Next on a leaderboard: `SIZE:PAGE`. Anyone may turn the pages.
+pub async fn on_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    rest: &str,
+) -> Result<(), BotError> {
+    let (size, page) = rest
+        .split_once(':')
+        .and_then(|(s, p)| Some((s.parse::<BoardSize>().ok()?, p.parse::<usize>().ok()?)))
+        .ok_or_else(|| BotError::Input("this button no longer does anything".into()))?;
+    let guild = click
+        .guild_id
+        .map(|g| g.get())
+        .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
+    let board = data.games.leaderboard(guild, size, page).await?;
+    let update = view::leaderboard(&board).interaction_message(false);
+    click
+        .create_response(
+            &ctx.http,
+            serenity::CreateInteractionResponse::UpdateMessage(update),
+        )
+        .await?;
+    Ok(())
+}

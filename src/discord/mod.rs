@@ -1,0 +1,314 @@
+//! The Discord front end: poise slash commands and buttons over the `game` API. Thin: read the
+//! interaction, call `game`, build the message (`view`), reply.
+
+mod challenge;
+mod info;
+mod play;
+pub mod view;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use tracing::{error, info, warn};
+
+use crate::config::{BotConfig, MISSING_TOKEN};
+use crate::game::{GameError, Games, Limits, Member, Place, SystemClock};
+use crate::store::Store;
+
+/// What every command can reach: the game service, and nothing else (no game state in memory).
+pub struct Data {
+    pub games: Games,
+}
+
+/// Why a command or a click did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// A refusal from the game, or a fault inside it.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// Input the Discord layer itself cannot use; the text speaks to the member.
+    #[error("{0}")]
+    Input(String),
+    /// Boxed: serenity's error is large, and every `Result` here carries this type.
+    #[error("discord: {0}")]
+    Discord(Box<serenity::Error>),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(e: serenity::Error) -> Self {
+        BotError::Discord(Box::new(e))
+    }
+}
+
+impl BotError {
+    /// What the member is told. Faults on our side are logged, and the member gets an apology.
+    fn for_member(&self) -> String {
+        match self {
+            BotError::Game(e) if !e.is_internal() => e.to_string(),
+            BotError::Input(s) => s.clone(),
+            other => {
+                error!(error = ?other, "request failed");
+                "something went wrong on our side; please try again".to_string()
+            }
+        }
+    }
+}
+
+pub type Context<'a> = poise::Context<'a, Data, BotError>;
+
+/// The member who sent a command, with the name they show in this server.
+async fn caller(ctx: Context<'_>) -> Member {
+    let name = match ctx.author_member().await {
+        Some(m) => m.display_name().to_string(),
+        None => ctx.author().display_name().to_string(),
+    };
+    Member::new(ctx.author().id.get(), name)
+}
+
+fn user_member(user: &serenity::User) -> Member {
+    Member::new(user.id.get(), user.display_name().to_string())
+}
+
+/// Where a command was sent: server 0 stands for a direct message.
+fn place(ctx: Context<'_>) -> Place {
+    Place {
+        guild: ctx.guild_id().map_or(0, |g| g.get()),
+        channel: ctx.channel_id().get(),
+    }
+}
+
+/// Every slash command the bot offers.
+pub fn commands() -> Vec<poise::Command<Data, BotError>> {
+    vec![
+        challenge::challenge(),
+        challenge::accept(),
+        challenge::decline(),
+        challenge::cancel(),
+        play::play_move(),
+        play::board(),
+        play::resign(),
+        play::abort(),
+        info::games(),
+        info::leaderboard(),
+        info::rating(),
+        info::history(),
+        info::help(),
+    ]
+}
+
+async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
+    let (ctx, message) = match err {
+        poise::FrameworkError::Command { error, ctx, .. } => (ctx, error.for_member()),
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
+            let what =
+                input.map_or_else(String::new, |i| format!(" `{}`", crate::rules::shorten(&i)));
+            (ctx, format!("I could not read the option{what}: {error}"))
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            warn!(%description, "command options do not match; re-register the commands");
+            (
+                poise::Context::Application(ctx),
+                "this command changed since Discord last saw it; try again in a minute".to_string(),
+            )
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                error!(error = %e, "while handling an error");
+            }
+            return;
+        }
+    };
+    let reply = poise::CreateReply::default()
+        .content(message)
+        .ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        warn!(error = %e, "could not send an error reply");
+    }
+}
+
+async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, BotError>,
+    event: &serenity::FullEvent,
+) -> Result<(), BotError> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(click),
+    } = event
+    {
+        let ctx = framework.serenity_context;
+        let data = framework.user_data;
+        if let Err(e) = components(ctx, data, click).await {
+            let refusal = serenity::CreateInteractionResponse::Message(
+                serenity::CreateInteractionResponseMessage::new()
+                    .content(e.for_member())
+                    .ephemeral(true),
+            );
+            if let Err(e) = click.create_response(&ctx.http, refusal).await {
+                warn!(error = %e, "could not answer a button");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Answers a button click: `kind:action:argument`.
+async fn components(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+) -> Result<(), BotError> {
+    let who = match &click.member {
+        Some(m) => Member::new(m.user.id.get(), m.display_name().to_string()),
+        None => user_member(&click.user),
+    };
+    let id = click.data.custom_id.as_str();
+    let (kind, rest) = id.split_once(':').unwrap_or((id, ""));
+    match kind {
+        "challenge" => challenge::on_button(ctx, data, click, &who, rest).await,
+        "resign" => play::on_button(ctx, data, click, &who, rest).await,
+        "leaderboard" => info::on_button(ctx, data, click, rest).await,
+        _ => Err(BotError::Input(
+            "this button no longer does anything".into(),
+        )),
+    }
+}
+
+/// The number after the last `:` of a button id.
+fn id_after(rest: &str) -> Result<i64, BotError> {
+    rest.rsplit(':')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| BotError::Input("this button no longer does anything".into()))
+}
+
+/// Checks the clocks every `every` and posts what happened in each game's channel.
+fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let now = games.now();
+            let report = match games.sweep(now).await {
+                Ok(r) => r,
+                Err(e) => {
+                    error!(error = ?e, "clock sweep failed");
+                    continue;
+                }
+            };
+            let mut posts = Vec::new();
+            for c in &report.expired {
+                posts.push((c.place.channel, view::challenge(c, now)));
+            }
+            for g in report.timed_out.iter().chain(&report.aborted) {
+                posts.push((g.place.channel, view::game(g, now)));
+            }
+            for g in &report.reminders {
+                let who = g.to_move().id;
+                posts.push((
+                    g.place.channel,
+                    view::View {
+                        content: Some(format!(
+                            "<@{who}>, your move in game #{}: {} left.",
+                            g.id,
+                            crate::game::text::duration(g.deadline - now)
+                        )),
+                        mention: Some(who),
+                        ..view::View::default()
+                    },
+                ));
+            }
+            for (channel, v) in posts {
+                let sent = serenity::ChannelId::new(channel)
+                    .send_message(&http, v.message())
+                    .await;
+                if let Err(e) = sent {
+                    warn!(error = %e, channel, "could not post a clock message");
+                }
+            }
+        }
+    });
+}
+
+/// Runs the bot until SIGINT or SIGTERM.
+pub async fn run(config: BotConfig) -> anyhow::Result<()> {
+    let Some(token) = config.token.clone().filter(|t| !t.trim().is_empty()) else {
+        anyhow::bail!("{MISSING_TOKEN}");
+    };
+    let store = Store::open(&config.db.database_url).await?;
+    let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default());
+    let guild = config.guild_id;
+    let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
+
+    let setup_games = games.clone();
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands(),
+            on_error: |err| Box::pin(on_error(err)),
+            event_handler: |framework, event| Box::pin(on_event(framework, event)),
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                info!(user = %ready.user.name, "connected to Discord");
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                spawn_sweeper(ctx.http.clone(), setup_games.clone(), sweep_every);
+                Ok(Data { games: setup_games })
+            })
+        })
+        .build();
+
+    let mut http = serenity::HttpBuilder::new(&token);
+    if let Some(base) = &config.api_base {
+        // Both are needed: with the rate limiter on, requests ignore the proxy.
+        http = http.proxy(base).ratelimiter_disabled(true);
+    }
+    let intents = serenity::GatewayIntents::GUILDS;
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
+        .framework(framework)
+        .await?;
+
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        info!("shutting down");
+        shards.shutdown_all().await;
+    });
+    let result = client.start().await;
+    store.close().await;
+    drop(games);
+    result.map_err(Into::into)
+}
+
+/// Waits for SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

@@ -1,0 +1,150 @@
+//! `/move` (with autocomplete of the caller's legal moves), `/board`, `/resign`, `/abort`.
+
+use poise::serenity_prelude as serenity;
+
+use super::{caller, place, view, BotError, Context, Data};
+use crate::game::{GameError, GameRef, Member};
+
+/// Discord shows at most 25 autocomplete choices.
+const MAX_CHOICES: usize = 25;
+
+fn game_ref(ctx: Context<'_>, game: Option<i64>) -> GameRef {
+    match game {
+        Some(id) => GameRef::Id(id),
+        None => GameRef::Only(place(ctx)),
+    }
+}
+
+/// The caller's legal moves starting with what they typed.
+async fn legal_moves(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    // The game option may already be filled in; autocomplete sees it in the raw options.
+    let game = match ctx {
+        poise::Context::Application(app) => {
+            app.args
+                .iter()
+                .find(|o| o.name == "game")
+                .and_then(|o| match &o.value {
+                    serenity::ResolvedValue::Integer(n) => Some(*n),
+                    _ => None,
+                })
+        }
+        poise::Context::Prefix(_) => None,
+    };
+    let which = game_ref(ctx, game);
+    let moves = ctx
+        .data()
+        .games
+        .move_suggestions(ctx.author().id.get(), which, partial, MAX_CHOICES)
+        .await
+        .unwrap_or_default();
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        moves
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+/// Play a move, like e7-e6 or d4xe5.
+#[poise::command(slash_command, rename = "move")]
+pub async fn play_move(
+    ctx: Context<'_>,
+    #[description = "Your move, like e7-e6 or d4xe5"]
+    #[autocomplete = "legal_moves"]
+    #[rename = "move"]
+    text: String,
+    #[description = "Game number, if you have several here"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let played = games
+        .play(&caller(ctx).await, game_ref(ctx, game), &text)
+        .await?;
+    ctx.send(view::game(&played.game, games.now()).reply(false))
+        .await?;
+    Ok(())
+}
+
+/// Show a game's board.
+#[poise::command(slash_command)]
+pub async fn board(
+    ctx: Context<'_>,
+    #[description = "Game number (default: your game here)"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let g = games
+        .find_game(ctx.author().id.get(), game_ref(ctx, game))
+        .await?;
+    let mut v = view::game(&g, games.now());
+    // Looking at a board pings nobody.
+    v.mention = None;
+    if g.is_active() {
+        v.content = None;
+    }
+    ctx.send(v.reply(false)).await?;
+    Ok(())
+}
+
+/// Resign a game (asks to confirm).
+#[poise::command(slash_command)]
+pub async fn resign(
+    ctx: Context<'_>,
+    #[description = "Game number, if you have several here"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let who = ctx.author().id.get();
+    let g = games.find_game(who, game_ref(ctx, game)).await?;
+    if g.color_of(who).is_none() {
+        return Err(GameError::NotAPlayer(g.id).into());
+    }
+    if !g.is_active() {
+        return Err(GameError::GameOver(g.id).into());
+    }
+    ctx.send(view::confirm_resign(&g).reply(true)).await?;
+    Ok(())
+}
+
+/// End a game without result, before both players have moved.
+#[poise::command(slash_command)]
+pub async fn abort(
+    ctx: Context<'_>,
+    #[description = "Game number, if you have several here"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let g = games.abort(&caller(ctx).await, game_ref(ctx, game)).await?;
+    ctx.send(view::game(&g, games.now()).reply(false)).await?;
+    Ok(())
+}
+
+/// The resign confirmation's buttons: `yes:ID` resigns, `no:ID` keeps playing.
+pub async fn on_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    rest: &str,
+) -> Result<(), BotError> {
+    let id = super::id_after(rest)?;
+    let games = &data.games;
+    if rest.starts_with("no") {
+        let update = view::View::text("You keep playing.").interaction_message(true);
+        click
+            .create_response(
+                &ctx.http,
+                serenity::CreateInteractionResponse::UpdateMessage(update),
+            )
+            .await?;
+        return Ok(());
+    }
+    let game = games.resign(who, GameRef::Id(id)).await?;
+    let update = view::View::text(format!("You resigned game #{id}.")).interaction_message(true);
+    click
+        .create_response(
+            &ctx.http,
+            serenity::CreateInteractionResponse::UpdateMessage(update),
+        )
+        .await?;
+    click
+        .create_followup(&ctx.http, view::game(&game, games.now()).followup())
+        .await?;
+    Ok(())
+}

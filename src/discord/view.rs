@@ -1,0 +1,260 @@
+//! What the bot's messages look like: embeds, buttons and mentions, built from `game` values.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateButton, CreateEmbed,
+    CreateEmbedFooter, UserId,
+};
+
+use crate::game::{text, Challenge, ChallengeState, Game, GameState, Leaderboard};
+use crate::render;
+use crate::rules::Color;
+
+/// A message's parts, for any way of sending it (reply, follow-up, channel message, update).
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    pub content: Option<String>,
+    pub embed: Option<CreateEmbed>,
+    pub components: Vec<CreateActionRow>,
+    /// The only member the message may ping, if any.
+    pub mention: Option<u64>,
+}
+
+impl View {
+    pub fn text(content: impl Into<String>) -> View {
+        View {
+            content: Some(content.into()),
+            ..View::default()
+        }
+    }
+
+    pub fn allowed_mentions(&self) -> CreateAllowedMentions {
+        let users: Vec<UserId> = self.mention.map(UserId::new).into_iter().collect();
+        CreateAllowedMentions::new().users(users)
+    }
+
+    pub fn reply(self, ephemeral: bool) -> poise::CreateReply {
+        let mentions = self.allowed_mentions();
+        let mut r = poise::CreateReply::default()
+            .ephemeral(ephemeral)
+            .allowed_mentions(mentions)
+            .components(self.components);
+        if let Some(c) = self.content {
+            r = r.content(c);
+        }
+        if let Some(e) = self.embed {
+            r = r.embed(e);
+        }
+        r
+    }
+
+    pub fn message(self) -> serenity::CreateMessage {
+        let mut m = serenity::CreateMessage::new()
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(c) = self.content {
+            m = m.content(c);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    pub fn interaction_message(
+        self,
+        ephemeral: bool,
+    ) -> serenity::CreateInteractionResponseMessage {
+        let mut m = serenity::CreateInteractionResponseMessage::new()
+            .ephemeral(ephemeral)
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(c) = self.content {
+            m = m.content(c);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
+        let mut m = serenity::CreateInteractionResponseFollowup::new()
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components);
+        if let Some(c) = self.content {
+            m = m.content(c);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+}
+
+const BLACK_COLOUR: u32 = 0x2b_2d_31;
+const WHITE_COLOUR: u32 = 0xe6_e6_e6;
+const END_COLOUR: u32 = 0xc9_a2_27;
+
+fn mention(id: u64) -> String {
+    format!("<@{id}>")
+}
+
+/// A game's board with its players, turn, move number and time left, or its result.
+pub fn game(game: &Game, now: i64) -> View {
+    let mut embed = CreateEmbed::new()
+        .title(text::title(game))
+        .description(render::emoji_board(&game.position, game.last_move))
+        .field(
+            format!("{} Black", render::BLACK_PIECE),
+            mention(game.black.id),
+            true,
+        )
+        .field(
+            format!("{} White", render::WHITE_PIECE),
+            mention(game.white.id),
+            true,
+        )
+        .footer(CreateEmbedFooter::new(render::EMOJI_LEGEND));
+    if let Some(mv) = game.last_move {
+        embed = embed.field("Last move", mv.to_string(), true);
+    }
+    embed = embed.field(
+        if game.is_active() {
+            "To play"
+        } else {
+            "Result"
+        },
+        text::status(game, now),
+        false,
+    );
+    if let Some(change) = &game.rating_change {
+        embed = embed.field(
+            "Ratings",
+            text::rating_lines(game, change).join("\n"),
+            false,
+        );
+    }
+    let colour = match (game.state, game.position.turn()) {
+        (GameState::Active, Color::Black) => BLACK_COLOUR,
+        (GameState::Active, Color::White) => WHITE_COLOUR,
+        _ => END_COLOUR,
+    };
+    let (content, ping) = if game.is_active() {
+        let id = game.to_move().id;
+        (format!("{}, your move.", mention(id)), Some(id))
+    } else {
+        (text::status(game, now), None)
+    };
+    View {
+        content: Some(content),
+        embed: Some(embed.colour(colour)),
+        components: Vec::new(),
+        mention: ping,
+    }
+}
+
+/// Button ids. Kept short: Discord allows 100 characters.
+pub mod ids {
+    pub const ACCEPT: &str = "challenge:accept";
+    pub const DECLINE: &str = "challenge:decline";
+    pub const CANCEL: &str = "challenge:cancel";
+    pub const RESIGN: &str = "resign:yes";
+    pub const KEEP: &str = "resign:no";
+    pub const PAGE: &str = "leaderboard";
+}
+
+/// A challenge with its Accept / Decline / Cancel buttons while it is pending.
+pub fn challenge(c: &Challenge, now: i64) -> View {
+    let embed = CreateEmbed::new()
+        .title(format!("Challenge #{}", c.id))
+        .description(text::challenge(c, now))
+        .colour(END_COLOUR);
+    let mut components = Vec::new();
+    if c.state == ChallengeState::Pending {
+        let mut buttons = vec![CreateButton::new(format!("{}:{}", ids::ACCEPT, c.id))
+            .label("Accept")
+            .style(ButtonStyle::Success)];
+        if c.opponent.is_some() {
+            buttons.push(
+                CreateButton::new(format!("{}:{}", ids::DECLINE, c.id))
+                    .label("Decline")
+                    .style(ButtonStyle::Danger),
+            );
+        }
+        buttons.push(
+            CreateButton::new(format!("{}:{}", ids::CANCEL, c.id))
+                .label("Cancel")
+                .style(ButtonStyle::Secondary),
+        );
+        components.push(CreateActionRow::Buttons(buttons));
+    }
+    let (content, ping) = match (&c.opponent, c.state) {
+        (Some(o), ChallengeState::Pending) => (
+            format!(
+                "{}, {} challenges you to a game of Breakthrough.",
+                mention(o.id),
+                c.challenger.name
+            ),
+            Some(o.id),
+        ),
+        (None, ChallengeState::Pending) => (
+            format!(
+                "{} is looking for an opponent: anyone here may accept.",
+                c.challenger.name
+            ),
+            None,
+        ),
+        (_, state) => (format!("Challenge #{} is {}.", c.id, state.as_str()), None),
+    };
+    View {
+        content: Some(content),
+        embed: Some(embed),
+        components,
+        mention: ping,
+    }
+}
+
+/// The ephemeral question before resigning.
+pub fn confirm_resign(game: &Game) -> View {
+    View {
+        content: Some(format!("Resign game #{}? Your opponent wins.", game.id)),
+        embed: None,
+        components: vec![CreateActionRow::Buttons(vec![
+            CreateButton::new(format!("{}:{}", ids::RESIGN, game.id))
+                .label("Resign")
+                .style(ButtonStyle::Danger),
+            CreateButton::new(format!("{}:{}", ids::KEEP, game.id))
+                .label("Keep playing")
+                .style(ButtonStyle::Secondary),
+        ])],
+        mention: None,
+    }
+}
+
+/// A leaderboard page with Previous / Next buttons.
+pub fn leaderboard(board: &Leaderboard) -> View {
+    let embed = CreateEmbed::new()
+        .title(format!("Leaderboard · {}", board.size))
+        .description(text::leaderboard(board))
+        .colour(END_COLOUR);
+    let button = |label: &str, page: usize, disabled: bool| {
+        CreateButton::new(format!("{}:{}:{}", ids::PAGE, board.size, page))
+            .label(label)
+            .style(ButtonStyle::Secondary)
+            .disabled(disabled)
+    };
+    View {
+        content: None,
+        embed: Some(embed),
+        components: vec![CreateActionRow::Buttons(vec![
+            button(
+                "Previous",
+                board.page.saturating_sub(1).max(1),
+                board.page <= 1,
+            ),
+            button("Next", board.page + 1, board.page >= board.pages),
+        ])],
+        mention: None,
+    }
+}
