@@ -1,0 +1,596 @@
+//! The real bot binary against a fake Discord on 127.0.0.1: registration, a whole game from
+//! /challenge and the Accept button to the result, refusals, autocomplete, the other commands
+//! and buttons, and the sweeper's time-out message. Every request the bot makes is checked
+//! against Discord's OpenAPI description (`../shared/discord-api-spec/openapi.json`).
+
+#[path = "common/fake_discord/mod.rs"]
+mod fake_discord;
+
+use fake_discord::{BotProcess, FakeDiscord, InteractionBuilder, TestUser, CHANNEL_ID, GUILD_ID};
+use serde_json::Value;
+
+use breakthrough_bot::store::Store;
+
+const BOT: &str = env!("CARGO_BIN_EXE_breakthrough-bot");
+/// Discord's EPHEMERAL message flag.
+const EPHEMERAL: u64 = 1 << 6;
+
+fn alice() -> TestUser {
+    TestUser::new(300_000_000_000_000_001, "alice")
+}
+fn bob() -> TestUser {
+    TestUser::new(300_000_000_000_000_002, "bob")
+}
+fn carol() -> TestUser {
+    TestUser::new(300_000_000_000_000_003, "carol")
+}
+
+struct Bot {
+    fake: FakeDiscord,
+    _process: BotProcess,
+    db: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn start_with(guild: bool, extra: &[(&str, &str)]) -> Bot {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let fake = FakeDiscord::start().await;
+    let guild_id = GUILD_ID.to_string();
+    let mut env = vec![("DATABASE_URL", db.as_str())];
+    if guild {
+        env.push(("DISCORD_GUILD_ID", guild_id.as_str()));
+    }
+    env.extend_from_slice(extra);
+    let process = BotProcess::spawn(BOT, &fake, &env);
+    fake.wait_for_commands(guild.then_some(GUILD_ID)).await;
+    Bot {
+        fake,
+        _process: process,
+        db,
+        _dir: dir,
+    }
+}
+
+async fn start() -> Bot {
+    start_with(true, &[]).await
+}
+
+fn flags(v: &Value) -> u64 {
+    v["data"]["flags"].as_u64().unwrap_or(0)
+}
+
+fn is_ephemeral(v: &Value) -> bool {
+    flags(v) & EPHEMERAL != 0
+}
+
+impl Bot {
+    async fn slash(&self, b: InteractionBuilder) -> Value {
+        let sent = self.fake.send_interaction(b).await;
+        self.fake.callback_for(sent.id).await
+    }
+
+    async fn challenge(&self, from: &TestUser, to: Option<&TestUser>, size: &str) -> Value {
+        let mut b = InteractionBuilder::slash("challenge")
+            .by(from)
+            .string("size", size)
+            // Fixed choices travel as their index: 0 is black.
+            .integer("color", 0);
+        if let Some(to) = to {
+            b = b.user("opponent", to);
+        }
+        self.slash(b).await
+    }
+
+    async fn play(&self, who: &TestUser, mv: &str) -> Value {
+        self.slash(InteractionBuilder::slash("move").by(who).string("move", mv))
+            .await
+    }
+
+    /// Clicks a button on the message that carries it; returns the callback and the interaction.
+    async fn click(
+        &self,
+        who: &TestUser,
+        custom_id: &str,
+    ) -> (Value, fake_discord::SentInteraction) {
+        let message = self
+            .fake
+            .message_with_component(custom_id)
+            .unwrap_or_else(|| {
+                panic!(
+                    "no message with button {custom_id}:\n{}",
+                    self.fake.report()
+                )
+            });
+        let sent = self
+            .fake
+            .send_interaction(
+                InteractionBuilder::button(custom_id)
+                    .by(who)
+                    .on_message(&message),
+            )
+            .await;
+        (self.fake.callback_for(sent.id).await, sent)
+    }
+
+    async fn store(&self) -> Store {
+        Store::open(&self.db)
+            .await
+            .expect("open the bot's database")
+    }
+
+    fn finish(&self) {
+        self.fake.assert_spec_ok();
+        self.fake.assert_no_problems();
+    }
+}
+
+fn embed_text(message: &Value) -> String {
+    let e = &message["embeds"][0];
+    let mut s = format!(
+        "{}\n{}\n",
+        e["title"].as_str().unwrap_or(""),
+        e["description"].as_str().unwrap_or("")
+    );
+    for f in e["fields"].as_array().into_iter().flatten() {
+        s.push_str(&format!(
+            "{}: {}\n",
+            f["name"].as_str().unwrap_or(""),
+            f["value"].as_str().unwrap_or("")
+        ));
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_register_in_the_guild_with_their_options() {
+    let bot = start().await;
+    let commands = bot.fake.commands(Some(GUILD_ID));
+    let mut names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "abort",
+            "accept",
+            "board",
+            "cancel",
+            "challenge",
+            "decline",
+            "games",
+            "help",
+            "history",
+            "leaderboard",
+            "move",
+            "rating",
+            "resign"
+        ]
+    );
+    assert!(bot.fake.commands(None).is_empty());
+    let command = |name: &str| {
+        commands
+            .iter()
+            .find(|c| c["name"] == name)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let option = |c: &Value, name: &str| {
+        c["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == name).cloned())
+            .unwrap_or_else(|| panic!("no option {name} in {c}"))
+    };
+    let challenge = command("challenge");
+    assert_eq!(option(&challenge, "opponent")["type"], 6);
+    assert_eq!(option(&challenge, "size")["autocomplete"], true);
+    assert_eq!(option(&challenge, "rated")["type"], 5);
+    let time = option(&challenge, "time");
+    let times: Vec<&str> = time["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(times, ["10 minutes", "1 hour", "1 day", "3 days", "7 days"]);
+    assert_eq!(
+        option(&challenge, "color")["choices"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    let mv = command("move");
+    assert_eq!(option(&mv, "move")["required"], true);
+    assert_eq!(option(&mv, "move")["autocomplete"], true);
+    assert_eq!(option(&mv, "game")["type"], 4);
+    assert_eq!(option(&command("history"), "game")["required"], true);
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_register_globally_without_a_guild() {
+    let bot = start_with(false, &[]).await;
+    assert_eq!(bot.fake.commands(None).len(), 13);
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_from_challenge_to_result() {
+    let bot = start().await;
+    let reply = bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    assert_eq!(reply["type"], 4);
+    assert!(!is_ephemeral(&reply));
+    let content = reply["data"]["content"].as_str().unwrap();
+    assert!(content.starts_with(&bob().mention()), "{content}");
+    assert_eq!(
+        reply["data"]["allowed_mentions"]["users"],
+        serde_json::json!([bob().id.to_string()])
+    );
+    let buttons: Vec<&str> = reply["data"]["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str())
+        .collect();
+    assert_eq!(
+        buttons,
+        [
+            "challenge:accept:1",
+            "challenge:decline:1",
+            "challenge:cancel:1"
+        ]
+    );
+
+    // bob accepts with the button: the challenge message loses its buttons, and the board is
+    // posted mentioning alice, who moves first.
+    let (update, click) = bot.click(&bob(), "challenge:accept:1").await;
+    assert_eq!(update["type"], 7);
+    assert_eq!(update["data"]["components"], serde_json::json!([]));
+    let board = &bot.fake.wait_followups(&click.token, 1).await[0];
+    assert!(board
+        .str_at("/content")
+        .unwrap()
+        .starts_with(&alice().mention()));
+    assert_eq!(
+        board.at("/allowed_mentions/users"),
+        &serde_json::json!([alice().id.to_string()])
+    );
+    let start_text = embed_text(board.body.as_ref().unwrap());
+    assert!(
+        start_text.contains("Game #1 · 3x5 · rated · 1 day per move"),
+        "{start_text}"
+    );
+    assert!(start_text.contains("5️⃣⚫⚫⚫"), "{start_text}");
+
+    let moves = [
+        ("a4-a3", alice(), bob()),
+        ("c2-c3", bob(), alice()),
+        ("a3xb2", alice(), bob()),
+        ("c3xb4", bob(), alice()),
+    ];
+    for (mv, by, next) in &moves {
+        let r = bot.play(by, mv).await;
+        assert_eq!(r["type"], 4, "{r}");
+        assert!(!is_ephemeral(&r));
+        assert!(
+            r["data"]["content"]
+                .as_str()
+                .unwrap()
+                .starts_with(&next.mention()),
+            "{r}"
+        );
+        assert_eq!(
+            r["data"]["allowed_mentions"]["users"],
+            serde_json::json!([next.id.to_string()])
+        );
+        let text = embed_text(&r["data"]);
+        assert!(text.contains(&format!("Last move: {mv}")), "{text}");
+    }
+    let last = bot.play(&alice(), "b2xa1").await;
+    let text = embed_text(&last["data"]);
+    assert!(
+        text.contains("Black (alice) wins: a piece reached the far row"),
+        "{text}"
+    );
+    assert!(text.contains("alice: 1500? → 1662? (+162)"), "{text}");
+    assert!(text.contains("bob: 1500? → 1338? (-162)"), "{text}");
+    assert_eq!(
+        last["data"]["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
+
+    let store = bot.store().await;
+    let game = store.game(1).await.unwrap().unwrap();
+    assert_eq!(
+        (game.state.as_str(), game.winner.as_deref()),
+        ("finished", Some("black"))
+    );
+    let moves: Vec<String> = store
+        .moves(1)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.notation)
+        .collect();
+    assert_eq!(moves, ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"]);
+    let rating = store
+        .rating(GUILD_ID, alice().id, "3x5")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(rating.rating.round(), 1662.0);
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_ephemeral_say_why_and_change_nothing() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    // A third member clicking Accept.
+    let (refusal, _) = bot.click(&carol(), "challenge:accept:1").await;
+    assert_eq!(refusal["type"], 4);
+    assert!(is_ephemeral(&refusal));
+    assert_eq!(
+        refusal["data"]["content"],
+        "this challenge is for bob: only they can answer it"
+    );
+
+    let accepted = bot
+        .slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    assert!(!is_ephemeral(&accepted), "{accepted}");
+
+    let cases = [
+        (alice(), "a4-a2", "a piece moves one square at a time"),
+        (bob(), "a2-a3", "it is not your turn: alice is to move"),
+        (
+            alice(),
+            "a4xa3",
+            "there is nothing to capture on a3: write a4-a3",
+        ),
+        (
+            alice(),
+            "z9",
+            "z9 is off the board: this board is 3x5 (columns a to c, rows 1 to 5)",
+        ),
+        (
+            alice(),
+            "banana",
+            "cannot read `banana` as a move: write it like e2-e3, or d4xe5 for a capture",
+        ),
+        (
+            carol(),
+            "a4-a3",
+            "you have no game in progress in this channel",
+        ),
+    ];
+    for (who, mv, why) in cases {
+        let r = bot.play(&who, mv).await;
+        assert!(is_ephemeral(&r), "{r}");
+        assert_eq!(r["data"]["content"], why);
+    }
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&carol())
+                .string("move", "a4-a3")
+                .integer("game", 1),
+        )
+        .await;
+    assert_eq!(r["data"]["content"], "you are not playing in game #1");
+    let store = bot.store().await;
+    assert_eq!(store.game(1).await.unwrap().unwrap().ply, 0);
+    assert!(store.moves(1).await.unwrap().is_empty());
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_autocomplete_offers_exactly_the_legal_moves_typed_so_far() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "8x8").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    let choices = |v: Value| -> Vec<String> {
+        v["data"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["name"].as_str().map(String::from))
+            .collect()
+    };
+    let typed = |who: TestUser, partial: &'static str| {
+        InteractionBuilder::autocomplete("move")
+            .by(&who)
+            .focused("move", partial)
+    };
+    let r = bot.slash(typed(alice(), "e7")).await;
+    assert_eq!(r["type"], 8);
+    assert_eq!(choices(r), ["e7-d6", "e7-e6", "e7-f6"]);
+    let all = choices(bot.slash(typed(alice(), "")).await);
+    assert_eq!(all.len(), 22);
+    assert_eq!(
+        choices(bot.slash(typed(alice(), "H7-")).await),
+        ["h7-g6", "h7-h6"]
+    );
+    assert!(choices(bot.slash(typed(alice(), "e2")).await).is_empty());
+    // Not bob's turn: nothing to offer.
+    assert!(choices(bot.slash(typed(bob(), "")).await).is_empty());
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_challenge_decline_cancel_resign_and_abort() {
+    let bot = start().await;
+    // An open challenge, taken by carol.
+    let open = bot.challenge(&alice(), None, "5x5").await;
+    let ids: Vec<&str> = open["data"]["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str())
+        .collect();
+    assert_eq!(ids, ["challenge:accept:1", "challenge:cancel:1"]);
+    let (update, click) = bot.click(&carol(), "challenge:accept:1").await;
+    assert_eq!(update["type"], 7);
+    let board = &bot.fake.wait_followups(&click.token, 1).await[0];
+    assert!(embed_text(board.body.as_ref().unwrap()).contains("Game #1 · 5x5"));
+
+    // A decline by button, and a cancel by command.
+    bot.challenge(&alice(), Some(&bob()), "6x6").await;
+    let (declined, _) = bot.click(&bob(), "challenge:decline:2").await;
+    assert_eq!(declined["type"], 7);
+    assert_eq!(declined["data"]["content"], "Challenge #2 is declined.");
+    bot.challenge(&bob(), Some(&alice()), "7x7").await;
+    let cancelled = bot
+        .slash(InteractionBuilder::slash("cancel").by(&bob()))
+        .await;
+    assert!(is_ephemeral(&cancelled));
+    assert_eq!(cancelled["data"]["content"], "Cancelled challenge #3.");
+
+    // Resign asks first; "Keep playing" changes nothing, "Resign" ends the game.
+    let ask = bot
+        .slash(InteractionBuilder::slash("resign").by(&carol()))
+        .await;
+    assert!(is_ephemeral(&ask));
+    let (kept, _) = bot.click(&carol(), "resign:no:1").await;
+    assert_eq!(kept["data"]["content"], "You keep playing.");
+    assert_eq!(kept["data"]["components"], serde_json::json!([]));
+    let store = bot.store().await;
+    assert_eq!(store.game(1).await.unwrap().unwrap().state, "active");
+    bot.slash(InteractionBuilder::slash("resign").by(&carol()))
+        .await;
+    // The button resigns whoever clicks it, and only a player can: bob is refused.
+    let (refused, _) = bot.click(&bob(), "resign:yes:1").await;
+    assert!(is_ephemeral(&refused));
+    assert_eq!(refused["data"]["content"], "you are not playing in game #1");
+    let (done, click) = bot.click(&carol(), "resign:yes:1").await;
+    assert_eq!(done["type"], 7);
+    let result = &bot.fake.wait_followups(&click.token, 1).await[0];
+    let text = embed_text(result.body.as_ref().unwrap());
+    assert!(
+        text.contains("Black (alice) wins: carol resigned"),
+        "{text}"
+    );
+
+    // Abort before both have moved; then abort is refused once both have.
+    bot.challenge(&alice(), Some(&bob()), "8x8").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    let aborted = bot
+        .slash(InteractionBuilder::slash("abort").by(&bob()))
+        .await;
+    assert!(embed_text(&aborted["data"]).contains("Aborted: no result"));
+    assert_eq!(store.game(2).await.unwrap().unwrap().state, "aborted");
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_leaderboard_rating_games_and_help() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    bot.play(&alice(), "a4-a3").await;
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::slash("history")
+                .by(&carol())
+                .integer("game", 1),
+        )
+        .await;
+    let request = bot.fake.callback_request_for(sent.id).await;
+    let file = request
+        .file("breakthrough-game-1.txt")
+        .expect("the move list as a file");
+    assert!(file.text().contains("1. a4-a3"), "{}", file.text());
+    let games = bot
+        .slash(
+            InteractionBuilder::slash("games")
+                .by(&carol())
+                .user("user", &alice()),
+        )
+        .await;
+    assert!(
+        embed_text(&games["data"]).contains("#1 against bob"),
+        "{games}"
+    );
+    let lb = bot
+        .slash(
+            InteractionBuilder::slash("leaderboard")
+                .by(&carol())
+                .string("size", "3x5"),
+        )
+        .await;
+    assert!(embed_text(&lb["data"]).contains("page 1/1"), "{lb}");
+    let (next, _) = bot.click(&carol(), "leaderboard:3x5:2").await;
+    assert_eq!(next["type"], 7);
+    let rating = bot
+        .slash(InteractionBuilder::slash("rating").by(&carol()))
+        .await;
+    assert!(embed_text(&rating["data"]).contains("1500?"), "{rating}");
+    let help = bot
+        .slash(InteractionBuilder::slash("help").by(&carol()))
+        .await;
+    assert!(is_ephemeral(&help));
+    assert!(help["data"]["content"]
+        .as_str()
+        .unwrap()
+        .contains("/challenge"));
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweeper_announces_a_time_out_in_the_channel() {
+    let bot = start_with(true, &[("SWEEP_INTERVAL_SECS", "1")]).await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    bot.play(&alice(), "a4-a3").await;
+    bot.play(&bob(), "c2-c3").await;
+    // alice's clock runs out: deadlines live in the database.
+    let pool = sqlx::sqlite::SqlitePool::connect(&bot.db).await.unwrap();
+    sqlx::query("UPDATE games SET deadline = 0 WHERE id = 1")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let text = embed_text(posted.body.as_ref().unwrap());
+    assert!(
+        text.contains("White (bob) wins: alice ran out of time"),
+        "{text}"
+    );
+    assert!(text.contains("Ratings"), "{text}");
+    let store = bot.store().await;
+    assert_eq!(
+        store.game(1).await.unwrap().unwrap().end_reason.as_deref(),
+        Some("timeout")
+    );
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direct_messages_offer_the_read_only_commands() {
+    let bot = start_with(false, &[]).await;
+    let dm = bot.fake.next_id();
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("challenge")
+                .by(&alice())
+                .dm(dm)
+                .user("opponent", &bob()),
+        )
+        .await;
+    assert!(is_ephemeral(&r));
+    assert!(
+        r["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("server channel"),
+        "{r}"
+    );
+    let help = bot
+        .slash(InteractionBuilder::slash("help").by(&alice()).dm(dm))
+        .await;
+    assert_eq!(help["type"], 4);
+    bot.finish();
+}
