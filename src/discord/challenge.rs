@@ -168,13 +168,7 @@ pub async fn on_button(
         "accept" => {
             let game = games.accept(who, ChallengeRef::Id(id)).await?;
             let closed = games.challenge_view(id).await?;
-            let update = view::challenge(&closed, now).interaction_message(false);
-            click
-                .create_response(
-                    &ctx.http,
-                    serenity::CreateInteractionResponse::UpdateMessage(update),
-                )
-                .await?;
+            super::update(ctx, click, view::challenge(&closed, now), false).await?;
             click
                 .create_followup(&ctx.http, view::game(&game, now).followup())
                 .await?;
@@ -189,13 +183,7 @@ pub async fn on_button(
                     .pop()
                     .ok_or_else(|| BotError::Input("that challenge is gone".into()))?
             };
-            let update = view::challenge(&c, now).interaction_message(false);
-            click
-                .create_response(
-                    &ctx.http,
-                    serenity::CreateInteractionResponse::UpdateMessage(update),
-                )
-                .await?;
+            super::update(ctx, click, view::challenge(&c, now), false).await?;
         }
         _ => {
             return Err(BotError::Input(

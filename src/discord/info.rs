@@ -157,12 +157,6 @@ pub async fn on_button(
         .map(|g| g.get())
         .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
     let board = data.games.leaderboard(guild, size, page).await?;
-    let update = view::leaderboard(&board).interaction_message(false);
-    click
-        .create_response(
-            &ctx.http,
-            serenity::CreateInteractionResponse::UpdateMessage(update),
-        )
-        .await?;
+    super::update(ctx, click, view::leaderboard(&board), false).await?;
     Ok(())
 }

@@ -177,6 +177,23 @@ async fn components(
     }
 }
 
+/// Answers a click by replacing the message that carries the button.
+async fn update(
+    ctx: &serenity::Context,
+    click: &serenity::ComponentInteraction,
+    v: view::View,
+    ephemeral: bool,
+) -> Result<(), BotError> {
+    let message = v.interaction_message(ephemeral);
+    click
+        .create_response(
+            &ctx.http,
+            serenity::CreateInteractionResponse::UpdateMessage(message),
+        )
+        .await?;
+    Ok(())
+}
+
 /// The number after the last `:` of a button id.
 fn id_after(rest: &str) -> Result<i64, BotError> {
     rest.rsplit(':')

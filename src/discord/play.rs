@@ -126,23 +126,17 @@ pub async fn on_button(
     let id = super::id_after(rest)?;
     let games = &data.games;
     if rest.starts_with("no") {
-        let update = view::View::text("You keep playing.").interaction_message(true);
-        click
-            .create_response(
-                &ctx.http,
-                serenity::CreateInteractionResponse::UpdateMessage(update),
-            )
-            .await?;
+        super::update(ctx, click, view::View::text("You keep playing."), true).await?;
         return Ok(());
     }
     let game = games.resign(who, GameRef::Id(id)).await?;
-    let update = view::View::text(format!("You resigned game #{id}.")).interaction_message(true);
-    click
-        .create_response(
-            &ctx.http,
-            serenity::CreateInteractionResponse::UpdateMessage(update),
-        )
-        .await?;
+    super::update(
+        ctx,
+        click,
+        view::View::text(format!("You resigned game #{id}.")),
+        true,
+    )
+    .await?;
     click
         .create_followup(&ctx.http, view::game(&game, games.now()).followup())
         .await?;

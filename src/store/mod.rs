@@ -370,12 +370,8 @@ pub struct MoveWrite {
     pub now: i64,
 }
 
-const APPLY_MOVE: &str =
-    "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
-         deadline = ?, reminded = 0
-     WHERE id = ? AND ply = ? AND state = 'active'";
-
-/// The same update for many games at once, from a JSON array of moves; returns the games moved.
+/// Records moves of many games at once, from a JSON array, each only if its game is still active
+/// at the ply the move was validated against; returns the games moved.
 const APPLY_MOVES: &str = "UPDATE games SET ply = games.ply + 1, position = v.position,
          last_move = v.notation, last_move_at = v.now, deadline = v.deadline, reminded = 0
      FROM (SELECT value ->> '$.game' AS game, value ->> '$.ply' AS ply,
@@ -611,20 +607,6 @@ impl WriteTx {
             .bind(id)
             .fetch_optional(&mut *self.0)
             .await?)
-    }
-
-    /// Records a move inside this transaction: see [`Store::apply_move`].
-    pub async fn apply_move(&mut self, m: &MoveWrite) -> Result<bool> {
-        let done = sqlx::query(APPLY_MOVE)
-            .bind(&m.position)
-            .bind(&m.notation)
-            .bind(m.now)
-            .bind(m.deadline)
-            .bind(m.game)
-            .bind(m.ply)
-            .execute(&mut *self.0)
-            .await?;
-        Ok(done.rows_affected() == 1)
     }
 
     /// Records a move that ends the game, with its winner and reason, in one statement; false
