@@ -134,14 +134,6 @@ impl Games {
         self.clock.now()
     }
 
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
     /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
     /// the challenge is casual and says so.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
@@ -361,7 +353,8 @@ impl Games {
         self.game(game_id).await
     }
 
-    /// Checks that `who` may answer the pending challenge `row` now; expires it if its time is up.
+    /// Checks that `who` may answer the pending challenge `row` now. One past its expiry is
+    /// refused as expired; the sweeper marks and announces it.
     async fn check_answerable(&self, row: &ChallengeRow, who: &Member, now: i64) -> Result<()> {
         let state = ChallengeState::parse(&row.state)
             .ok_or_else(|| corrupt(format!("challenge state {}", row.state)))?;
@@ -515,11 +508,11 @@ impl Games {
                         let mut list = Vec::new();
                         for r in &rows {
                             let other = if r.black_id == who {
-                                r.white_id
+                                &r.white_name
                             } else {
-                                r.black_id
+                                &r.black_name
                             };
-                            list.push(format!("#{} against {}", r.id, self.name_of(other).await?));
+                            list.push(format!("#{} against {other}", r.id));
                         }
                         Err(GameError::AmbiguousGame(list.join(", ")))
                     }
@@ -574,11 +567,11 @@ impl Games {
         };
         if position.turn() != color {
             let other = if color == Color::Black {
-                row.white_id
+                &row.white_name
             } else {
-                row.black_id
+                &row.black_name
             };
-            return Err(GameError::NotYourTurn(self.name_of(other).await?));
+            return Err(GameError::NotYourTurn(other.clone()));
         }
         if now >= row.deadline {
             return Err(GameError::OutOfTime);
@@ -645,17 +638,7 @@ impl Games {
         winner: Color,
         now: i64,
     ) -> Result<RatingChange> {
-        let load = |r: Option<RatingRow>| match r {
-            Some(r) => ratings::decayed(
-                RatingValue {
-                    rating: r.rating,
-                    deviation: r.deviation,
-                    volatility: r.volatility,
-                },
-                now - r.last_active,
-            ),
-            None => RatingValue::START,
-        };
+        let load = |r: Option<RatingRow>| r.map_or(RatingValue::START, |r| rating_now(&r, now));
         let (black_row, white_row) = tx
             .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
             .await?;
@@ -819,19 +802,7 @@ impl Games {
         let key = size.to_string();
         let row = self.store.rating(guild, member.id, &key).await?;
         let (value, games, wins, losses) = match row {
-            Some(r) => (
-                ratings::decayed(
-                    RatingValue {
-                        rating: r.rating,
-                        deviation: r.deviation,
-                        volatility: r.volatility,
-                    },
-                    now - r.last_active,
-                ),
-                r.games,
-                r.wins,
-                r.losses,
-            ),
+            Some(r) => (rating_now(&r, now), r.games, r.wins, r.losses),
             None => (RatingValue::START, 0, 0, 0),
         };
         let mut recent = Vec::new();
@@ -886,14 +857,7 @@ impl Games {
         let mut established = Vec::new();
         let mut provisional = 0;
         for (row, name) in self.store.board_ratings(guild, &size.to_string()).await? {
-            let value = ratings::decayed(
-                RatingValue {
-                    rating: row.rating,
-                    deviation: row.deviation,
-                    volatility: row.volatility,
-                },
-                now - row.last_active,
-            );
+            let value = rating_now(&row, now);
             if value.is_provisional() {
                 provisional += 1;
                 continue;
@@ -995,6 +959,19 @@ fn squares_key(text: &str) -> String {
         after_digit = c.is_ascii_digit();
     }
     key
+}
+
+/// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
+/// rated game.
+fn rating_now(r: &RatingRow, now: i64) -> RatingValue {
+    ratings::decayed(
+        RatingValue {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        },
+        now - r.last_active,
+    )
 }
 
 fn parse_size(s: &str) -> Result<BoardSize> {
