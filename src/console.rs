@@ -463,13 +463,7 @@ impl Console {
                 };
                 let which = game_ref(o)?;
                 if !confirmed {
-                    let game = g.find_game(who.id, which).await?;
-                    if game.color_of(who.id).is_none() {
-                        return Err(GameError::NotAPlayer(game.id).into());
-                    }
-                    if !game.is_active() {
-                        return Err(GameError::GameOver(game.id).into());
-                    }
+                    let game = g.resignable(who.id, which).await?;
                     return Ok(Reply::private(format!(
                         "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
                         game.id, game.id
@@ -488,26 +482,11 @@ impl Console {
             "games" => {
                 let whom = o.get("user").map_or_else(|| who.clone(), |n| member(n));
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
+                let list = text::games_list(&whom, &games, now);
                 if games.is_empty() {
-                    Reply::public(format!("{} has no game in progress.", whom.name))
+                    Reply::public(list)
                 } else {
-                    let lines: Vec<String> = games
-                        .iter()
-                        .map(|game| {
-                            let opponent = if game.black.id == whom.id {
-                                &game.white
-                            } else {
-                                &game.black
-                            };
-                            format!(
-                                "#{} against {} · {}",
-                                game.id,
-                                opponent.name,
-                                text::status(game, now)
-                            )
-                        })
-                        .collect();
-                    Reply::public(format!("Games of {}:\n{}", whom.name, lines.join("\n")))
+                    Reply::public(format!("Games of {}:\n{list}", whom.name))
                 }
             }
             "leaderboard" => {

@@ -23,26 +23,7 @@ pub async fn games(
         .games_of(whom.id, ctx.guild_id().map(|g| g.get()))
         .await?;
     let now = data.games.now();
-    let body = if list.is_empty() {
-        format!("{} has no game in progress.", whom.name)
-    } else {
-        list.iter()
-            .map(|g| {
-                let opponent = if g.black.id == whom.id {
-                    &g.white
-                } else {
-                    &g.black
-                };
-                format!(
-                    "#{} against {} · {}",
-                    g.id,
-                    opponent.name,
-                    text::status(g, now)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let body = text::games_list(&whom, &list, now);
     let embed = serenity::CreateEmbed::new()
         .title(format!("Games of {}", whom.name))
         .description(body);

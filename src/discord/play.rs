@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{GameError, GameRef, Member};
+use crate::game::{GameRef, Member};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -90,15 +90,11 @@ pub async fn resign(
     ctx: Context<'_>,
     #[description = "Game number, if you have several here"] game: Option<i64>,
 ) -> Result<(), BotError> {
-    let games = &ctx.data().games;
-    let who = ctx.author().id.get();
-    let g = games.find_game(who, game_ref(ctx, game)).await?;
-    if g.color_of(who).is_none() {
-        return Err(GameError::NotAPlayer(g.id).into());
-    }
-    if !g.is_active() {
-        return Err(GameError::GameOver(g.id).into());
-    }
+    let g = ctx
+        .data()
+        .games
+        .resignable(ctx.author().id.get(), game_ref(ctx, game))
+        .await?;
     ctx.send(view::confirm_resign(&g).reply(true)).await?;
     Ok(())
 }

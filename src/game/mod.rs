@@ -683,6 +683,13 @@ impl Games {
         })
     }
 
+    /// The game `who` means, if they may resign it now: before asking them to confirm.
+    pub async fn resignable(&self, who: u64, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who, which).await?;
+        self.check_player(&row, who)?;
+        self.game_from_row(row).await
+    }
+
     /// Resigns the game for `who`: the opponent wins.
     pub async fn resign(&self, who: &Member, which: GameRef) -> Result<Game> {
         let row = self.game_row(who.id, which).await?;

@@ -4,8 +4,8 @@
 use crate::rules::Color;
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, RatingCard,
-    RatingChange, RatingValue,
+    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member,
+    RatingCard, RatingChange, RatingValue,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
@@ -68,6 +68,26 @@ fn reason_text(reason: EndReason, winner: Color, game: &Game) -> String {
         EndReason::Timeout => format!("{loser} ran out of time"),
         other => other.describe().to_string(),
     }
+}
+
+/// A member's games in progress, one line each (`#3 against bob · Move 2 · …`), or a line saying
+/// there are none.
+pub fn games_list(whom: &Member, games: &[Game], now: i64) -> String {
+    if games.is_empty() {
+        return format!("{} has no game in progress.", whom.name);
+    }
+    games
+        .iter()
+        .map(|g| {
+            let opponent = if g.black.id == whom.id {
+                &g.white
+            } else {
+                &g.black
+            };
+            format!("#{} against {} · {}", g.id, opponent.name, status(g, now))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `1500? → 1662? (+162)`.
