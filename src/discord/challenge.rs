@@ -49,7 +49,6 @@ pub async fn sizes(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomp
     let typed = partial.trim().to_ascii_lowercase();
     let mut choices: Vec<String> = BoardSize::COMMON.iter().map(BoardSize::to_string).collect();
     choices.extend(BoardSize::all().map(|s| s.to_string()));
-    choices.dedup();
     let mut seen = std::collections::HashSet::new();
     let list = choices
         .into_iter()

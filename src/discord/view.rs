@@ -10,6 +10,24 @@ use crate::game::{text, Challenge, ChallengeState, Game, GameState, Leaderboard}
 use crate::render;
 use crate::rules::Color;
 
+/// Puts a view's parts into one of the message builders. poise's and serenity's builders share
+/// these method names but no trait, so one macro serves them all.
+macro_rules! fill {
+    ($builder:expr, $view:expr) => {{
+        let view: View = $view;
+        let mut b = $builder
+            .allowed_mentions(view.allowed_mentions())
+            .components(view.components);
+        if let Some(c) = view.content {
+            b = b.content(c);
+        }
+        if let Some(e) = view.embed {
+            b = b.embed(e);
+        }
+        b
+    }};
+}
+
 /// A message's parts, for any way of sending it (reply, follow-up, channel message, update).
 #[derive(Clone, Debug, Default)]
 pub struct View {
@@ -34,61 +52,25 @@ impl View {
     }
 
     pub fn reply(self, ephemeral: bool) -> poise::CreateReply {
-        let mentions = self.allowed_mentions();
-        let mut r = poise::CreateReply::default()
-            .ephemeral(ephemeral)
-            .allowed_mentions(mentions)
-            .components(self.components);
-        if let Some(c) = self.content {
-            r = r.content(c);
-        }
-        if let Some(e) = self.embed {
-            r = r.embed(e);
-        }
-        r
+        fill!(poise::CreateReply::default().ephemeral(ephemeral), self)
     }
 
     pub fn message(self) -> serenity::CreateMessage {
-        let mut m = serenity::CreateMessage::new()
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components);
-        if let Some(c) = self.content {
-            m = m.content(c);
-        }
-        if let Some(e) = self.embed {
-            m = m.embed(e);
-        }
-        m
+        fill!(serenity::CreateMessage::new(), self)
     }
 
     pub fn interaction_message(
         self,
         ephemeral: bool,
     ) -> serenity::CreateInteractionResponseMessage {
-        let mut m = serenity::CreateInteractionResponseMessage::new()
-            .ephemeral(ephemeral)
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components);
-        if let Some(c) = self.content {
-            m = m.content(c);
-        }
-        if let Some(e) = self.embed {
-            m = m.embed(e);
-        }
-        m
+        fill!(
+            serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+            self
+        )
     }
 
     pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
-        let mut m = serenity::CreateInteractionResponseFollowup::new()
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components);
-        if let Some(c) = self.content {
-            m = m.content(c);
-        }
-        if let Some(e) = self.embed {
-            m = m.embed(e);
-        }
-        m
+        fill!(serenity::CreateInteractionResponseFollowup::new(), self)
     }
 }
 
