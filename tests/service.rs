@@ -22,6 +22,7 @@ struct World {
     games: Games,
     clock: Arc<ManualClock>,
     store: Store,
+    url: String,
     _dir: tempfile::TempDir,
 }
 
@@ -34,6 +35,7 @@ async fn world_with(limits: Limits) -> World {
         games: Games::new(store.clone(), clock.clone(), limits),
         clock,
         store,
+        url,
         _dir: dir,
     }
 }
@@ -523,6 +525,7 @@ async fn deadlines_survive_a_restart() {
             games: Games::new(store.clone(), clock.clone(), Limits::default()),
             clock: clock.clone(),
             store: store.clone(),
+            url: url.clone(),
             _dir: tempfile::tempdir().unwrap(),
         };
         let id = started(&w).await;
@@ -698,4 +701,68 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
     let text = breakthrough_bot::game::text::leaderboard(&page1);
     assert!(text.contains("1. p2 1800"), "{text}");
     assert!(text.contains("2 provisional players not shown"), "{text}");
+}
+
+#[tokio::test]
+async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check() {
+    let w = world().await;
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3"]).await;
+    assert_eq!(w.games.game(id).await.unwrap().ply, 1);
+
+    // A second process on the same file moves for bob.
+    let other = Store::open(&w.url).await.unwrap();
+    let elsewhere = Games::new(other.clone(), w.clock.clone(), Limits::default());
+    elsewhere
+        .play(&bob(), GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+    // bob's second copy of that move, here, is refused without writing anything, and from
+    // then on this process sees the move.
+    refused!(
+        w.games.play(&bob(), GameRef::Id(id), "c2-c3").await,
+        GameError::PositionChanged
+    );
+    let seen = w.games.game(id).await.unwrap();
+    assert_eq!(seen.ply, 2);
+    assert_eq!(
+        seen.last_move.map(|m| m.to_string()).as_deref(),
+        Some("c2-c3")
+    );
+    play_all(&w, id, &["b4-b3"]).await;
+    // And the same the other way round.
+    refused!(
+        elsewhere.play(&alice(), GameRef::Id(id), "b4-b3").await,
+        GameError::PositionChanged
+    );
+    assert_eq!(elsewhere.game(id).await.unwrap().ply, 3);
+    other.close().await;
+
+    // The reminder, the resignation and the time-out of this process show at once.
+    w.games.sweep(T0 + 49 * 60).await.unwrap();
+    w.games.resign(&alice(), GameRef::Id(id)).await.unwrap();
+    let over = w.games.game(id).await.unwrap();
+    assert_eq!(over.state, GameState::Finished);
+    assert_eq!(
+        over.result,
+        Some((Some(Color::White), EndReason::Resignation))
+    );
+    refused!(
+        w.games.play(&bob(), GameRef::Id(id), "c3-c4").await,
+        GameError::GameOver(_)
+    );
+
+    let timed = started(&w).await;
+    play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
+    assert!(w.games.game(timed).await.unwrap().state == GameState::Active);
+    let r = w.games.sweep(T0 + 3600).await.unwrap();
+    assert_eq!(r.timed_out.len(), 1);
+    assert_eq!(
+        w.games.game(timed).await.unwrap().state,
+        GameState::Finished
+    );
+    refused!(
+        w.games.play(&alice(), GameRef::Id(timed), "b4-b3").await,
+        GameError::GameOver(_)
+    );
 }

@@ -10,6 +10,7 @@
 //! [`to_db`] and [`from_db`], a bit-for-bit cast.
 
 mod batch;
+mod cache;
 mod rows;
 
 /// Games with their players' names.
@@ -35,6 +36,7 @@ use sqlx::sqlite::{
 use sqlx::{Row, Sqlite, Transaction};
 
 use batch::Batcher;
+use cache::{GameCache, Touched};
 
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
@@ -91,6 +93,7 @@ pub struct Store {
     checkpoint: SqlitePool,
     moves: Batcher<MoveWrite, Shared<bool>>,
     games: Batcher<i64, Shared<Option<GameRow>>>,
+    cache: GameCache,
     /// The checkpointer runs while any clone of this store is alive.
     _alive: Arc<()>,
 }
@@ -165,9 +168,12 @@ impl Store {
             .await?;
         let alive = Arc::new(());
         spawn_checkpointer(checkpoint.clone(), Arc::downgrade(&alive));
+        let cache = GameCache::default();
         let moves = {
-            let write = write.clone();
-            Batcher::spawn(BATCH, move |batch| apply_moves(write.clone(), batch))
+            let (write, cache) = (write.clone(), cache.clone());
+            Batcher::spawn(BATCH, move |batch| {
+                apply_moves(write.clone(), cache.clone(), batch)
+            })
         };
         let games = {
             let read = read.clone();
@@ -179,6 +185,7 @@ impl Store {
             checkpoint,
             moves,
             games,
+            cache,
             _alive: alive,
         })
     }
@@ -192,7 +199,11 @@ impl Store {
 
     /// Starts a write transaction.
     pub async fn begin(&self) -> Result<WriteTx> {
-        Ok(WriteTx(self.write.begin_with("BEGIN IMMEDIATE").await?))
+        Ok(WriteTx {
+            tx: self.write.begin_with("BEGIN IMMEDIATE").await?,
+            cache: self.cache.clone(),
+            touched: Touched::Nothing,
+        })
     }
 
     /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
@@ -252,11 +263,20 @@ impl Store {
         .await?)
     }
 
+    /// A game, from the cache of active games when it is there (see `cache`).
     pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        match self.games.call(id).await {
-            Some(answer) => answer.map_err(StoreError::Batch),
-            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        let generation = match self.cache.get(id) {
+            Ok(row) => return Ok(Some(row)),
+            Err(generation) => generation,
+        };
+        let row = match self.games.call(id).await {
+            Some(answer) => answer.map_err(StoreError::Batch)?,
+            None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        };
+        if let Some(row) = &row {
+            self.cache.fill(generation, row);
         }
+        Ok(row)
     }
 
     /// Active games of a member, in a server when `guild` is given, in a channel when `channel`
@@ -384,7 +404,11 @@ const APPLY_MOVES: &str = "UPDATE games SET ply = games.ply + 1, position = v.po
 /// Serves a batch of moves. A statement takes at most one move per game (SQLite would apply
 /// an arbitrary one of several); further moves for the same game go in the next statement,
 /// where the ply check turns them away.
-async fn apply_moves(pool: SqlitePool, batch: Vec<MoveWrite>) -> Vec<Shared<bool>> {
+async fn apply_moves(
+    pool: SqlitePool,
+    cache: GameCache,
+    batch: Vec<MoveWrite>,
+) -> Vec<Shared<bool>> {
     let mut answers: Vec<Shared<bool>> = vec![Ok(false); batch.len()];
     let mut left: Vec<usize> = (0..batch.len()).collect();
     while !left.is_empty() {
@@ -409,10 +433,15 @@ async fn apply_moves(pool: SqlitePool, batch: Vec<MoveWrite>) -> Vec<Shared<bool
             .map(|ids| ids.into_iter().collect())
             .map_err(Arc::new);
         for i in now {
+            let m = &batch[i];
             answers[i] = moved
                 .as_ref()
-                .map(|ids| ids.contains(&batch[i].game))
+                .map(|ids| ids.contains(&m.game))
                 .map_err(Arc::clone);
+            match answers[i] {
+                Ok(true) => cache.moved(m),
+                _ => cache.forget(m.game),
+            }
         }
         left = later;
     }
@@ -444,11 +473,18 @@ const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
 const GAME_SELECT_BY_ID: &str = game_select!("WHERE g.id = ?");
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.
-pub struct WriteTx(Transaction<'static, Sqlite>);
+pub struct WriteTx {
+    tx: Transaction<'static, Sqlite>,
+    cache: GameCache,
+    /// The games the cache must forget once this commits.
+    touched: Touched,
+}
 
 impl WriteTx {
     pub async fn commit(self) -> Result<()> {
-        Ok(self.0.commit().await?)
+        let done = self.tx.commit().await;
+        self.cache.drop_touched(&self.touched);
+        Ok(done?)
     }
 
     /// Records a member, or refreshes the name of a known one.
@@ -459,6 +495,7 @@ impl WriteTx {
         is_bot: bool,
         now: i64,
     ) -> Result<()> {
+        self.touched.all();
         sqlx::query(
             "INSERT INTO members (id, name, is_bot, created_at) VALUES (?, ?, ?, ?)
              ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
@@ -467,7 +504,7 @@ impl WriteTx {
         .bind(name)
         .bind(is_bot)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
         Ok(())
     }
@@ -476,7 +513,7 @@ impl WriteTx {
         Ok(
             sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
                 .bind(to_db(id))
-                .fetch_optional(&mut *self.0)
+                .fetch_optional(&mut *self.tx)
                 .await?
                 .unwrap_or(false),
         )
@@ -500,7 +537,7 @@ impl WriteTx {
         .bind(c.rated)
         .bind(c.created_at)
         .bind(c.expires_at)
-        .fetch_one(&mut *self.0)
+        .fetch_one(&mut *self.tx)
         .await
         .map_err(conflict_or)
     }
@@ -510,7 +547,7 @@ impl WriteTx {
             "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
         )
         .bind(to_db(member))
-        .fetch_one(&mut *self.0)
+        .fetch_one(&mut *self.tx)
         .await?)
     }
 
@@ -519,7 +556,7 @@ impl WriteTx {
             "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
         )
         .bind(to_db(member))
-        .fetch_one(&mut *self.0)
+        .fetch_one(&mut *self.tx)
         .await?)
     }
 
@@ -539,14 +576,14 @@ impl WriteTx {
         .bind(to_db(a))
         .bind(to_db(b))
         .bind(since)
-        .fetch_one(&mut *self.0)
+        .fetch_one(&mut *self.tx)
         .await?)
     }
 
     pub async fn challenge(&mut self, id: i64) -> Result<Option<ChallengeRow>> {
         Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
             .bind(id)
-            .fetch_optional(&mut *self.0)
+            .fetch_optional(&mut *self.tx)
             .await?)
     }
 
@@ -566,7 +603,7 @@ impl WriteTx {
         .bind(now)
         .bind(game)
         .bind(id)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -578,7 +615,7 @@ impl WriteTx {
              WHERE state = 'pending' AND expires_at <= ?1 RETURNING *",
         )
         .bind(now)
-        .fetch_all(&mut *self.0)
+        .fetch_all(&mut *self.tx)
         .await?)
     }
 
@@ -598,14 +635,14 @@ impl WriteTx {
         .bind(&g.position)
         .bind(g.deadline)
         .bind(g.created_at)
-        .fetch_one(&mut *self.0)
+        .fetch_one(&mut *self.tx)
         .await?)
     }
 
     pub async fn game(&mut self, id: i64) -> Result<Option<GameRow>> {
         Ok(sqlx::query_as(GAME_SELECT_BY_ID)
             .bind(id)
-            .fetch_optional(&mut *self.0)
+            .fetch_optional(&mut *self.tx)
             .await?)
     }
 
@@ -617,6 +654,7 @@ impl WriteTx {
         winner: &str,
         reason: &str,
     ) -> Result<bool> {
+        self.touched.game(m.game);
         let done = sqlx::query(
             "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
                  state = 'finished', winner = ?, end_reason = ?, finished_at = ?
@@ -630,9 +668,14 @@ impl WriteTx {
         .bind(m.now)
         .bind(m.game)
         .bind(m.ply)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let applied = done.rows_affected() == 1;
+        if !applied {
+            // The cached row (if any) was behind the database.
+            self.cache.forget(m.game);
+        }
+        Ok(applied)
     }
 
     /// Ends an active game with a winner. False when it was no longer active.
@@ -643,6 +686,7 @@ impl WriteTx {
         reason: &str,
         now: i64,
     ) -> Result<bool> {
+        self.touched.game(id);
         let done = sqlx::query(
             "UPDATE games SET state = 'finished', winner = ?, end_reason = ?, finished_at = ?
              WHERE id = ? AND state = 'active'",
@@ -651,20 +695,21 @@ impl WriteTx {
         .bind(reason)
         .bind(now)
         .bind(id)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Ends an active game without a result. False when it was no longer active.
     pub async fn abort_game(&mut self, id: i64, now: i64) -> Result<bool> {
+        self.touched.game(id);
         let done = sqlx::query(
             "UPDATE games SET state = 'aborted', end_reason = 'aborted', finished_at = ?
              WHERE id = ? AND state = 'active'",
         )
         .bind(now)
         .bind(id)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -675,14 +720,14 @@ impl WriteTx {
             "WHERE g.state = 'active' AND g.deadline <= ? ORDER BY g.deadline, g.id"
         ))
         .bind(now)
-        .fetch_all(&mut *self.0)
+        .fetch_all(&mut *self.tx)
         .await?)
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
     /// the deadline (and not yet reminded), and returns the ids of those games.
     pub async fn take_due_reminders(&mut self, now: i64, fraction: f64) -> Result<Vec<i64>> {
-        Ok(sqlx::query_scalar(
+        let ids: Vec<i64> = sqlx::query_scalar(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
@@ -690,8 +735,12 @@ impl WriteTx {
         )
         .bind(now)
         .bind(fraction)
-        .fetch_all(&mut *self.0)
-        .await?)
+        .fetch_all(&mut *self.tx)
+        .await?;
+        for &id in &ids {
+            self.touched.game(id);
+        }
+        Ok(ids)
     }
 
     /// The ratings of two members on one board of a server (each `None` if unrated).
@@ -709,7 +758,7 @@ impl WriteTx {
         .bind(size)
         .bind(to_db(a))
         .bind(to_db(b))
-        .fetch_all(&mut *self.0)
+        .fetch_all(&mut *self.tx)
         .await?;
         let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
         Ok((find(a), find(b)))
@@ -739,7 +788,7 @@ impl WriteTx {
                 .bind(r.losses)
                 .bind(r.last_active);
         }
-        q.execute(&mut *self.0).await?;
+        q.execute(&mut *self.tx).await?;
         Ok(())
     }
 
@@ -763,7 +812,7 @@ impl WriteTx {
         .bind(r.wins)
         .bind(r.losses)
         .bind(r.last_active)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await?;
         Ok(())
     }
@@ -791,7 +840,7 @@ impl WriteTx {
         .bind(c.white_after.1)
         .bind(c.white_after.2)
         .bind(c.created_at)
-        .execute(&mut *self.0)
+        .execute(&mut *self.tx)
         .await
         .map_err(conflict_or)?;
         Ok(())
