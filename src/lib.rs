@@ -9,4 +9,5 @@ pub mod engine;
 pub mod game;
 pub mod render;
 pub mod rules;
+pub mod selfplay;
 pub mod store;

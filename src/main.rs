@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use breakthrough_bot::config::{BotConfig, DatabaseConfig};
 use breakthrough_bot::console::{Console, ConsoleClock};
+use breakthrough_bot::engine::{self, Level};
 use breakthrough_bot::game::{Games, Limits};
 use breakthrough_bot::rules::{self, BoardSize};
 use breakthrough_bot::store::Store;
@@ -74,6 +75,45 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Print the AI's move for the position after MOVEs from the start.
+    Bestmove {
+        /// Board size, columns x rows.
+        #[arg(long, default_value_t = BoardSize::DEFAULT, value_name = "COLSxROWS")]
+        size: BoardSize,
+        /// Strength, 1 (beginner) to 5 (strong).
+        #[arg(long, default_value_t = Level::DEFAULT)]
+        level: Level,
+        /// Seed of the AI's choices: the same seed, the same move.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Also print the score, depth, positions searched and time, on stderr.
+        #[arg(long)]
+        verbose: bool,
+        /// Moves in algebraic notation, such as e7-e6 or d4xe5.
+        #[arg(allow_hyphen_values = true)]
+        moves: Vec<String>,
+    },
+    /// Measure the AI: each level against the one below, and the top level against plain UCT.
+    Selfplay {
+        /// Games per match (pairs of games with colours swapped).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Board size, columns x rows.
+        #[arg(long, default_value_t = BoardSize::DEFAULT, value_name = "COLSxROWS")]
+        size: BoardSize,
+        /// Simulations per move of the UCT opponent.
+        #[arg(long, default_value_t = 10_000)]
+        uct_simulations: u32,
+        /// Seed of the openings and of the players' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Matches to play: `2-1` (level 2 against level 1), `5-uct`; all of them by default.
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -105,6 +145,21 @@ fn main() -> ExitCode {
             println!("{report}");
             Ok(())
         }),
+        Command::Bestmove {
+            size,
+            level,
+            seed,
+            verbose,
+            moves,
+        } => bestmove_command(size, level, seed, verbose, &moves),
+        Command::Selfplay {
+            games,
+            size,
+            uct_simulations,
+            seed,
+            threads,
+            only,
+        } => selfplay_command(games, size, uct_simulations, seed, threads, &only),
     }
 }
 
@@ -149,17 +204,25 @@ async fn console(db: DatabaseConfig, plain: bool) -> anyhow::Result<()> {
 }
 
 /// `moves`: everything goes to stdout at once at the end, so a refusal leaves stdout empty.
-fn moves_command(size: BoardSize, moves: &[String]) -> ExitCode {
-    let (position, _) = match rules::replay(size, moves.iter().map(String::as_str)) {
-        Ok(done) => done,
+/// The position after `moves`, or the exit code after saying on stderr which move is wrong.
+fn replayed(size: BoardSize, moves: &[String]) -> Result<rules::Position, ExitCode> {
+    match rules::replay(size, moves.iter().map(String::as_str)) {
+        Ok((position, _)) => Ok(position),
         Err((i, err)) => {
             eprintln!(
                 "move {} ({}): {err}",
                 i + 1,
                 breakthrough_bot::rules::MoveText::quote(&moves[i])
             );
-            return ExitCode::from(2);
+            Err(ExitCode::from(2))
         }
+    }
+}
+
+fn moves_command(size: BoardSize, moves: &[String]) -> ExitCode {
+    let position = match replayed(size, moves) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
     let mut out = String::new();
     match position.outcome() {
@@ -178,5 +241,80 @@ fn moves_command(size: BoardSize, moves: &[String]) -> ExitCode {
         }
     }
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    ExitCode::SUCCESS
+}
+
+fn bestmove_command(
+    size: BoardSize,
+    level: Level,
+    seed: u64,
+    verbose: bool,
+    moves: &[String],
+) -> ExitCode {
+    let position = match replayed(size, moves) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if let Some(outcome) = position.outcome() {
+        eprintln!(
+            "the game is over: {} won ({})",
+            outcome.winner,
+            outcome.reason.describe()
+        );
+        return ExitCode::from(2);
+    }
+    let began = std::time::Instant::now();
+    let Some(thought) = engine::think(&position, level, seed) else {
+        eprintln!("no move to make");
+        return ExitCode::from(2);
+    };
+    println!("{}", thought.best);
+    if verbose {
+        eprintln!(
+            "score {}, depth {}, {} positions, {:.0} ms",
+            thought.score,
+            thought.depth,
+            thought.nodes,
+            began.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn selfplay_command(
+    games: usize,
+    size: BoardSize,
+    uct_simulations: u32,
+    seed: u64,
+    threads: usize,
+    only: &[String],
+) -> ExitCode {
+    use breakthrough_bot::selfplay::{self, Player};
+    let mut matches = Vec::new();
+    for n in 2..=Level::MAX.number() {
+        if let (Some(a), Some(b)) = (Level::new(n), Level::new(n - 1)) {
+            matches.push((format!("{n}-{}", n - 1), Player::Ai(a), Player::Ai(b)));
+        }
+    }
+    matches.push((
+        format!("{}-uct", Level::MAX),
+        Player::Ai(Level::MAX),
+        Player::Uct(uct_simulations),
+    ));
+    for name in only {
+        if !matches.iter().any(|(m, _, _)| m == name) {
+            let known: Vec<_> = matches.iter().map(|(m, _, _)| m.as_str()).collect();
+            eprintln!("unknown match {name:?}; known: {}", known.join(", "));
+            return ExitCode::from(2);
+        }
+    }
+    println!("{}", selfplay::HEADER);
+    for (name, first, second) in matches {
+        if !only.is_empty() && !only.contains(&name) {
+            continue;
+        }
+        let report = selfplay::play_match(first, second, games, size, seed, threads);
+        println!("{}", selfplay::row(&report));
+    }
     ExitCode::SUCCESS
 }

@@ -1,9 +1,22 @@
 //! The built-in AI. Pure and synchronous: a position in, a move out.
+//!
+//! An alpha-beta search (`search`) over bitboards (`board`) with an evaluation that knows the game
+//! (`eval`). Levels differ in how many positions they may look at and, below the top, in how
+//! much chance sways their choice among moves that are not decisive: a level above the first
+//! never misses a win on the spot nor the capture that stops an enemy piece one step from home.
+//! `uct` is a plain Monte-Carlo tree search, the yardstick of the self-play harness.
+
+mod board;
+mod eval;
+mod search;
+pub mod uct;
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::rules::{Move, Position};
+use board::{splitmix, Board, Geo, Steps};
+use search::{Budget, Searcher, DECISIVE};
 
 /// How strong the AI plays, from 1 (a beginner who makes real mistakes) to 5 (strong).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -63,7 +76,127 @@ impl FromStr for Level {
 
 /// The AI's move in `position` at `level`; the same for the same `seed`. `None` once the game is
 /// over. Takes up to the level's time budget (at most 2 seconds): call it off the async runtime.
+///
+/// ```
+/// use breakthrough_bot::engine::{best_move, Level};
+/// use breakthrough_bot::rules::Position;
+///
+/// let start = Position::default();
+/// let mv = best_move(&start, Level::new(2).unwrap(), 7).unwrap();
+/// assert!(start.is_legal(mv));
+/// assert_eq!(best_move(&start, Level::new(2).unwrap(), 7), Some(mv));
+/// ```
 pub fn best_move(position: &Position, level: Level, seed: u64) -> Option<Move> {
-    let _ = (level, seed);
-    position.legal_moves().first().copied()
+    think(position, level, seed).map(|t| t.best)
+}
+
+/// A move and how it was found.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    pub best: Move,
+    /// From the mover's side, in hundredths of a piece; beyond ±999,000 a forced win or loss.
+    pub score: i32,
+    /// Deepest complete iteration (0 for the first level, which does not search).
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// What a level may spend and how much chance it lets in.
+struct Style {
+    budget: Budget,
+    /// Root moves that are not decisive get a random bonus up to this much.
+    noise: i32,
+}
+
+fn style(level: Level) -> Style {
+    let (nodes, min_depth, max_millis, table, noise) = match level.0 {
+        1 => (0, 1, 200, 1 << 10, 0),
+        2 => (1_500, 2, 500, 1 << 12, 60),
+        3 => (15_000, 2, 800, 1 << 14, 15),
+        4 => (200_000, 3, 1_200, 1 << 18, 0),
+        _ => (2_000_000, 3, 2_000, 1 << 20, 0),
+    };
+    Style {
+        budget: Budget {
+            nodes,
+            min_depth,
+            max_depth: 64,
+            max_millis,
+            table,
+        },
+        noise,
+    }
+}
+
+/// The AI's move with its score and the work it took.
+pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
+    if position.outcome().is_some() {
+        return None;
+    }
+    let geo = Geo::new(position.size());
+    let board = Board::from_position(position);
+    let mut rng = seed ^ 0x5eed_0f_b7ea_c047;
+    if level.0 == 1 {
+        return Some(beginner(&board, &geo, &mut rng));
+    }
+    let style = style(level);
+    let noisy = style.noise > 0;
+    let mut searcher = Searcher::new(&geo, &style.budget);
+    let found = searcher.search(&board, &style.budget, noisy);
+    let &(first, top) = found.root.first()?;
+    let (step, score) = if !noisy || top > DECISIVE {
+        (first, top)
+    } else {
+        // Chance picks among the moves that do not lose by force (all of them if every one does).
+        let safe: Vec<_> = found.root.iter().filter(|(_, s)| *s > -DECISIVE).collect();
+        let pool = if safe.is_empty() {
+            found.root.iter().collect()
+        } else {
+            safe
+        };
+        let mut pick = (first, top);
+        let mut best = i32::MIN;
+        for &&(s, score) in &pool {
+            let swayed = score + (splitmix(&mut rng) % (2 * style.noise as u64 + 1)) as i32;
+            if swayed > best {
+                best = swayed;
+                pick = (s, score);
+            }
+        }
+        pick
+    };
+    Some(Thought {
+        best: board.to_move(&geo, step),
+        score,
+        depth: found.depth,
+        nodes: found.nodes,
+    })
+}
+
+/// The first level: one move ahead at most, and often not even that.
+fn beginner(board: &Board, geo: &Geo, rng: &mut u64) -> Thought {
+    let mut steps = Steps::new();
+    board.moves(geo, &mut steps);
+    let weights = eval::Weights::new(geo);
+    let roll = |rng: &mut u64, n: u64| splitmix(rng) % n;
+    let mut pick = steps[0];
+    if roll(rng, 10) < 3 {
+        pick = steps[roll(rng, steps.len() as u64) as usize];
+    } else {
+        let mut best = i32::MIN;
+        for &s in &steps {
+            let after = board.play(s);
+            let score = -eval::evaluate(&after, geo, &weights) + roll(rng, 301) as i32;
+            if score > best {
+                best = score;
+                pick = s;
+            }
+        }
+    }
+    Thought {
+        best: board.to_move(geo, pick),
+        score: 0,
+        depth: 0,
+        nodes: steps.len() as u64,
+    }
 }

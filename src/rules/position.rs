@@ -225,6 +225,11 @@ impl Position {
         BitIter(self.bits(color)).map(move |i| size.square_at(i))
     }
 
+    /// The bitboards of Black and White (bit `row * cols + col`), for the engine.
+    pub(crate) const fn raw(&self) -> (u128, u128) {
+        (self.black, self.white)
+    }
+
     const fn bits(&self, color: Color) -> u128 {
         match color {
             Color::Black => self.black,
