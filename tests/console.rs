@@ -255,12 +255,8 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
     for _ in 0..3 {
         let position = stored_position();
         let mv = position.legal_moves()[0];
-        send_and_wait(
-            &format!("@alice /move {mv}"),
-            "The AI (level 2) played",
-        );
+        send_and_wait(&format!("@alice /move {mv}"), "The AI (level 2) played");
     }
-    drop(send_and_wait);
     let _ = child.kill();
     let _ = child.wait();
 

@@ -628,9 +628,7 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
         .await;
     assert_eq!(r["type"], 4, "{r}");
     assert!(!is_ephemeral(&r));
-    assert!(r["data"]["components"]
-        .as_array()
-        .is_none_or(Vec::is_empty));
+    assert!(r["data"]["components"].as_array().is_none_or(Vec::is_empty));
     assert!(
         r["data"]["content"]
             .as_str()

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef, GameState,
-    Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
+    AiRequest, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef,
+    GameState, Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
@@ -805,7 +805,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     assert!(title.contains("casual"), "{title}");
 
     let mut rng = SmallRng::seed_from_u64(7);
-    let mut position = game.position.clone();
+    let mut position = game.position;
     let mut ai_moves = 0;
     let mut last = game;
     for _ in 0..200 {
@@ -838,7 +838,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
                 .unwrap()
                 .game;
         }
-        position = last.position.clone();
+        position = last.position;
     }
     assert!(ai_moves > 0);
     let game = w.games.game(last.id).await.unwrap();
@@ -918,7 +918,10 @@ async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
     };
     let mut member_request = request(&alice(), Some(&bob()), "8x8");
     member_request.place = dm;
-    refused!(w.games.challenge(member_request).await, GameError::NotInServer);
+    refused!(
+        w.games.challenge(member_request).await,
+        GameError::NotInServer
+    );
     let game = w
         .games
         .challenge_ai(ai_request(dm, Some(Color::Black), "8x8"))

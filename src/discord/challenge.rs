@@ -80,8 +80,9 @@ pub async fn challenge(
     size: Option<String>,
     #[description = "Your side (default random)"] color: Option<Side>,
     #[description = "Time per move (default 1 day)"] time: Option<Time>,
-    #[description = "Rated game (default yes; games against the AI are never rated)"]
-    rated: Option<bool>,
+    #[description = "Rated game (default yes; games against the AI are never rated)"] rated: Option<
+        bool,
+    >,
     #[description = "The AI's strength with me as opponent: 1 beginner to 5 strong (default 3)"]
     #[min = 1]
     #[max = 5]

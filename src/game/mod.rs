@@ -274,7 +274,7 @@ impl Games {
         let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
             return Ok(None);
         };
-        let position = game.position.clone();
+        let position = game.position;
         let seed = ai_seed(id, row.ply);
         let level = ai.level;
         let chosen = tokio::task::spawn_blocking(move || engine::best_move(&position, level, seed))

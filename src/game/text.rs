@@ -4,8 +4,8 @@
 use crate::rules::Color;
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member,
-    Played, RatingCard, RatingChange, RatingValue,
+    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member, Played,
+    RatingCard, RatingChange, RatingValue,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.

@@ -389,10 +389,7 @@ impl Game {
 
     /// Whether the game is active, against the AI, and the AI is to move.
     pub fn ai_to_move(&self) -> bool {
-        self.is_active()
-            && self
-                .ai
-                .is_some_and(|ai| ai.color == self.position.turn())
+        self.is_active() && self.ai.is_some_and(|ai| ai.color == self.position.turn())
     }
 }
 
