@@ -19,9 +19,10 @@ use std::sync::Arc;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 
+use crate::engine::Level;
 use crate::game::{
-    self, text, ChallengeRef, ChallengeRequest, Clock, GameError, GameRef, Games, Member, Place,
-    SweepReport, SystemClock, TimeControl,
+    self, text, AiRequest, ChallengeRef, ChallengeRequest, Clock, GameError, GameId, GameRef,
+    Games, Member, Place, Played, SweepReport, SystemClock, TimeControl,
 };
 use crate::render;
 use crate::rules::{BoardSize, Color};
@@ -66,6 +67,13 @@ fn member(name: &str) -> Member {
     Member::new(member_id(name), name)
 }
 
+/// The name the built-in AI goes by in the console: `/challenge opponent:@bot level:2`.
+pub const AI_NAME: &str = "bot";
+
+fn is_ai(m: &Member) -> bool {
+    m.name.eq_ignore_ascii_case(AI_NAME)
+}
+
 /// What the console prints for one line.
 #[derive(Debug, Default, PartialEq)]
 pub struct Reply {
@@ -101,7 +109,7 @@ pub struct Console {
 /// The options of a command in the order they may be given without a name.
 fn option_names(command: &str) -> Option<&'static [&'static str]> {
     Some(match command {
-        "challenge" => &["opponent", "size", "color", "time", "rated"],
+        "challenge" => &["opponent", "size", "color", "time", "rated", "level"],
         "accept" | "decline" => &["challenger"],
         "cancel" => &[],
         "move" => &["move", "game"],
@@ -291,10 +299,13 @@ impl Console {
         if line.is_empty() || line.starts_with('#') {
             return Some(Vec::new());
         }
-        let mut out = match self.games.sweep(self.games.now()).await {
-            Ok(report) => self.announce(&report),
-            Err(e) => vec![self.apology(&e)],
-        };
+        // Games a previous run left waiting for the AI are answered first, so its clock never
+        // runs out for a reply it could not make.
+        let mut out = self.answer_waiting_ai().await;
+        match self.games.sweep(self.games.now()).await {
+            Ok(report) => out.extend(self.announce(&report)),
+            Err(e) => out.push(self.apology(&e)),
+        }
         let w = words(line);
         let first = w.first().map(String::as_str).unwrap_or("");
         match first.to_ascii_lowercase().as_str() {
@@ -316,6 +327,10 @@ impl Console {
             name if name.starts_with('@') && name.len() > 1 => {
                 let who = member(first);
                 let reply = match w.get(1).and_then(|c| c.strip_prefix('/')) {
+                    Some(_) if is_ai(&who) => Reply::private(format!(
+                        "@{AI_NAME} is the built-in AI: it plays by itself; challenge it with \
+                         /challenge opponent:@{AI_NAME}"
+                    )),
                     Some(command) => {
                         self.command(&who, &command.to_ascii_lowercase(), &w[2..])
                             .await
@@ -335,6 +350,32 @@ impl Console {
             }
         }
         Some(out)
+    }
+
+    /// The AI's replies to every game of this database waiting for it.
+    async fn answer_waiting_ai(&self) -> Vec<String> {
+        let ids = match self.games.ai_games_to_move(0).await {
+            Ok(ids) => ids,
+            Err(e) => return vec![self.apology(&e)],
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            out.extend(self.ai_turn(id).await);
+        }
+        out
+    }
+
+    /// The AI's reply in game `id`, if it is to move there, as a channel message.
+    async fn ai_turn(&self, id: GameId) -> Option<String> {
+        match self.games.ai_reply(id).await {
+            Ok(Some(played)) => Some(self.ai_board(&played)),
+            Ok(None) => None,
+            Err(e) => Some(self.apology(&e)),
+        }
+    }
+
+    fn ai_board(&self, played: &Played) -> String {
+        format!("{}\n{}", text::ai_played(played), self.board(&played.game))
     }
 
     fn apology(&self, e: &GameError) -> String {
@@ -393,14 +434,50 @@ impl Console {
                     None => TimeControl::default(),
                 };
                 let rated = match o.get("rated") {
-                    Some(r) => parse_bool(r)?,
-                    None => true,
+                    Some(r) => Some(parse_bool(r)?),
+                    None => None,
                 };
+                let level = match o.get("level") {
+                    Some(l) => Some(l.parse::<Level>().map_err(GameError::from)?),
+                    None => None,
+                };
+                let opponent = o.get("opponent").map(|n| member(n));
+                if opponent.as_ref().is_some_and(is_ai) {
+                    let ai = member(AI_NAME);
+                    if rated == Some(true) {
+                        return Err(GameError::RatedAi.into());
+                    }
+                    let level = level.unwrap_or_default();
+                    let game = g
+                        .challenge_ai(AiRequest {
+                            place: CONSOLE_PLACE,
+                            challenger: who.clone(),
+                            ai,
+                            level,
+                            size: size(o)?,
+                            color,
+                            time,
+                        })
+                        .await?;
+                    let mut reply = Reply::public(format!(
+                        "{} starts a game against the AI (level {level}).\n{}",
+                        who.name,
+                        self.board(&game)
+                    ));
+                    if game.ai_to_move() {
+                        reply.public.extend(self.ai_turn(game.id).await);
+                    }
+                    return Ok(reply);
+                }
+                if level.is_some() {
+                    return Err(GameError::LevelWithoutAi.into());
+                }
+                let rated = rated.unwrap_or(true);
                 let c = g
                     .challenge(ChallengeRequest {
                         place: CONSOLE_PLACE,
                         challenger: who.clone(),
-                        opponent: o.get("opponent").map(|n| member(n)),
+                        opponent,
                         size: size(o)?,
                         color,
                         time,
@@ -450,7 +527,11 @@ impl Console {
                     Refusal::Input("which move? write it like /move e7-e6".into())
                 })?;
                 let played = g.play(who, game_ref(o)?, text).await?;
-                Reply::public(self.board(&played.game))
+                let mut reply = Reply::public(self.board(&played.game));
+                if played.game.ai_to_move() {
+                    reply.public.extend(self.ai_turn(played.game.id).await);
+                }
+                reply
             }
             "board" => {
                 let game = g.find_game(who.id, game_ref(o)?).await?;
@@ -560,7 +641,9 @@ impl From<GameError> for Refusal {
 const CONSOLE_HELP: &str = "\
 Console: each line is `@member /command options`, acting as that member in one local server.
 Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
-`wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.";
+`wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
+The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
+(level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.";
 
 #[cfg(test)]
 mod tests {

@@ -190,3 +190,111 @@ fn acknowledged_moves_survive_the_process_being_killed() {
         assert_eq!(replayed.to_string(), game.position);
     });
 }
+
+/// A game against the built-in AI (`@bot`): alice plays White, the AI opens, and each of her
+/// moves (chosen from the legal moves of the stored position) gets a reply printed at once.
+#[test]
+fn the_console_plays_the_ai_and_prints_its_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("ai.db").display());
+    let mut child = bin()
+        .args(["console", "--plain", "--db", &db])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start console");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let mut send_and_wait = |line: &str, ack: &str| {
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+        loop {
+            let got = rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no {ack:?} after {line:?}:\n{seen}"));
+            seen.push_str(&got);
+            seen.push('\n');
+            if got.contains(ack) {
+                break;
+            }
+        }
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stored_position = || {
+        rt.block_on(async {
+            let store = Store::open(&db).await.unwrap();
+            let game = store.game(1).await.unwrap().unwrap();
+            store.close().await;
+            game.position
+                .parse::<breakthrough_bot::rules::Position>()
+                .unwrap()
+        })
+    };
+
+    send_and_wait("help", "The built-in AI is @bot");
+    send_and_wait(
+        "@alice /challenge opponent:@bot level:2 size:5x5 color:white",
+        "The AI (level 2) played",
+    );
+    send_and_wait("@bot /move a4-a3", "it plays by itself");
+    send_and_wait(
+        "@alice /challenge opponent:@bob level:2",
+        "level is for games against the AI",
+    );
+    for _ in 0..3 {
+        let position = stored_position();
+        let mv = position.legal_moves()[0];
+        send_and_wait(&format!("@alice /move {mv}"), "The AI (level 2) played");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+
+    assert!(
+        seen.contains("alice starts a game against the AI (level 2)."),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("Game #1 · 5x5 · vs AI (level 2) · casual · 1 day per move"),
+        "{seen}"
+    );
+    assert!(seen.contains("Black: bot · ⚪ White: alice"), "{seen}");
+    assert_eq!(seen.matches("The AI (level 2) played").count(), 4, "{seen}");
+    rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let game = store.game(1).await.unwrap().unwrap();
+        assert_eq!(game.ai_level, Some(2));
+        assert!(!game.rated);
+        let stored: Vec<String> = store
+            .moves(1)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|m| m.notation)
+            .collect();
+        assert_eq!(stored.len(), 7);
+        // Each AI reply printed is the stored one, and the whole game replays legally.
+        for ply in (0..7).step_by(2) {
+            assert!(
+                seen.contains(&format!("The AI (level 2) played {}.", stored[ply])),
+                "{seen}"
+            );
+        }
+        let (replayed, _) = breakthrough_bot::rules::replay(
+            "5x5".parse().unwrap(),
+            stored.iter().map(String::as_str),
+        )
+        .unwrap();
+        assert_eq!(replayed.to_string(), game.position);
+    });
+}

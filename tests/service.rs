@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef, GameState,
-    Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
+    AiRequest, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef,
+    GameState, Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
@@ -765,4 +766,246 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
         w.games.play(&alice(), GameRef::Id(timed), "b4-b3").await,
         GameError::GameOver(_)
     );
+}
+
+// ----- games against the built-in AI ---------------------------------------------------------
+
+fn the_ai() -> Member {
+    Member::new(9000, "bot")
+}
+
+fn ai_request(place: Place, color: Option<Color>, size: &str) -> AiRequest {
+    AiRequest {
+        place,
+        challenger: alice(),
+        ai: the_ai(),
+        level: Level::new(1).expect("level 1"),
+        size: size.parse().expect("size"),
+        color,
+        time: TimeControl::OneHour,
+    }
+}
+
+#[tokio::test]
+async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let w = world().await;
+    let game = w
+        .games
+        .challenge_ai(ai_request(PLACE, Some(Color::White), "5x5"))
+        .await
+        .unwrap();
+    assert!(game.is_active());
+    assert!(!game.rated);
+    assert_eq!((game.black.id, game.white.id), (the_ai().id, alice().id));
+    let ai = game.ai.expect("an AI game");
+    assert_eq!((ai.color, ai.level.number()), (Color::Black, 1));
+    let title = breakthrough_bot::game::text::title(&game);
+    assert!(title.contains("vs AI (level 1)"), "{title}");
+    assert!(title.contains("casual"), "{title}");
+
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut position = game.position;
+    let mut ai_moves = 0;
+    let mut last = game;
+    for _ in 0..200 {
+        if !last.is_active() {
+            break;
+        }
+        if last.ai_to_move() {
+            let played = w
+                .games
+                .ai_reply(last.id)
+                .await
+                .unwrap()
+                .expect("the AI replies on its turn");
+            assert!(
+                position.legal_moves().contains(&played.mv),
+                "the AI played {} which is not legal",
+                played.mv
+            );
+            ai_moves += 1;
+            last = played.game;
+        } else {
+            // Nothing to answer on the member's turn.
+            assert_eq!(w.games.ai_reply(last.id).await.unwrap(), None);
+            let moves = position.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            last = w
+                .games
+                .play(&alice(), GameRef::Id(last.id), &mv.to_string())
+                .await
+                .unwrap()
+                .game;
+        }
+        position = last.position;
+    }
+    assert!(ai_moves > 0);
+    let game = w.games.game(last.id).await.unwrap();
+    assert_eq!(game.state, GameState::Finished);
+    assert!(game.result.is_some_and(|(winner, _)| winner.is_some()));
+    assert_eq!(game.rating_change, None);
+    assert_eq!(w.store.rating_change(game.id).await.unwrap(), None);
+    let size: BoardSize = "5x5".parse().unwrap();
+    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    assert_eq!(card.value, RatingValue::START);
+    assert_eq!(card.games, 0);
+    assert!(w
+        .store
+        .rating(PLACE.guild, alice().id, "5x5")
+        .await
+        .unwrap()
+        .is_none());
+    // The stored moves replay to the final position; nothing to answer once it is over.
+    let history = w.games.history(game.id).await.unwrap();
+    let (replayed, _) =
+        breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
+    assert_eq!(replayed, game.position);
+    assert_eq!(w.games.ai_reply(game.id).await.unwrap(), None);
+    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("ai.db").display());
+    let clock = Arc::new(ManualClock::new(T0));
+    let id = {
+        let store = Store::open(&url).await.unwrap();
+        let games = Games::new(store.clone(), clock.clone(), Limits::default());
+        let game = games
+            .challenge_ai(ai_request(PLACE, Some(Color::White), "6x6"))
+            .await
+            .unwrap();
+        assert!(game.ai_to_move());
+        assert_eq!(game.to_move().id, the_ai().id);
+        // The member cannot move for the AI.
+        refused!(
+            games.play(&alice(), GameRef::Id(game.id), "a2-a3").await,
+            GameError::NotYourTurn(_)
+        );
+        // Stopped before the AI answered.
+        store.close().await;
+        game.id
+    };
+    let store = Store::open(&url).await.unwrap();
+    let games = Games::new(store, clock.clone(), Limits::default());
+    // Waiting for the AI since T0: listed once it has waited long enough.
+    assert!(games.ai_games_to_move(10).await.unwrap().is_empty());
+    clock.advance(10);
+    assert_eq!(games.ai_games_to_move(10).await.unwrap(), [id]);
+    let played = games.ai_reply(id).await.unwrap().expect("the AI moves");
+    assert_eq!(played.game.ply, 1);
+    assert_eq!(played.game.to_move().id, alice().id);
+    assert!(games
+        .game(id)
+        .await
+        .unwrap()
+        .position
+        .turn()
+        .eq(&Color::White));
+    assert!(games.ai_games_to_move(0).await.unwrap().is_empty());
+    let h = games.history(id).await.unwrap();
+    assert_eq!(h.moves, [played.mv.to_string()]);
+}
+
+#[tokio::test]
+async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
+    let w = world().await;
+    let dm = Place {
+        guild: 0,
+        channel: 77,
+    };
+    let mut member_request = request(&alice(), Some(&bob()), "8x8");
+    member_request.place = dm;
+    refused!(
+        w.games.challenge(member_request).await,
+        GameError::NotInServer
+    );
+    let game = w
+        .games
+        .challenge_ai(ai_request(dm, Some(Color::Black), "8x8"))
+        .await
+        .unwrap();
+    assert_eq!(game.place, dm);
+    assert!(!game.ai_to_move());
+    let played = w
+        .games
+        .play(&alice(), GameRef::Only(dm), "e7-e6")
+        .await
+        .unwrap();
+    assert!(played.game.ai_to_move());
+    let reply = w.games.ai_reply(game.id).await.unwrap().expect("a reply");
+    assert_eq!(reply.game.ply, 2);
+    // The AI is not a member one can challenge like others.
+    refused!(
+        w.games
+            .challenge(request(&carol(), Some(&the_ai()), "8x8"))
+            .await,
+        GameError::BotOpponent(_)
+    );
+    refused!(
+        w.games
+            .challenge_ai(AiRequest {
+                challenger: the_ai(),
+                ..ai_request(PLACE, None, "8x8")
+            })
+            .await,
+        GameError::SelfChallenge
+    );
+}
+
+#[tokio::test]
+async fn games_against_the_ai_count_for_the_member_not_for_the_ai() {
+    let w = world_with(Limits {
+        active_games: 2,
+        ..Limits::default()
+    })
+    .await;
+    for _ in 0..2 {
+        w.games
+            .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
+            .await
+            .unwrap();
+    }
+    refused!(
+        w.games
+            .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
+            .await,
+        GameError::TooManyGames { .. }
+    );
+    // The AI already has two games, and bob can still play it.
+    w.games
+        .challenge_ai(AiRequest {
+            challenger: bob(),
+            ..ai_request(PLACE, Some(Color::Black), "5x5")
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_ai_replies_apply_one_move() {
+    let w = world().await;
+    let game = w
+        .games
+        .challenge_ai(ai_request(PLACE, Some(Color::White), "8x8"))
+        .await
+        .unwrap();
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let games = w.games.clone();
+        tasks.push(tokio::spawn(async move { games.ai_reply(game.id).await }));
+    }
+    let mut applied = 0;
+    for t in tasks {
+        if t.await.unwrap().unwrap().is_some() {
+            applied += 1;
+        }
+    }
+    assert_eq!(applied, 1);
+    let h = w.games.history(game.id).await.unwrap();
+    assert_eq!(h.moves.len(), 1);
+    assert_eq!(h.game.ply, 1);
+    assert_eq!(h.game.to_move().id, alice().id);
 }

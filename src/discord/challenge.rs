@@ -3,7 +3,8 @@
 use poise::serenity_prelude as serenity;
 
 use super::{caller, place, user_member, view, BotError, Context, Data};
-use crate::game::{ChallengeRef, ChallengeRequest, GameError, Member, TimeControl};
+use crate::engine::{Level, LevelError};
+use crate::game::{AiRequest, ChallengeRef, ChallengeRequest, GameError, Member, TimeControl};
 use crate::rules::{BoardSize, Color};
 
 /// The challenger's side.
@@ -79,29 +80,75 @@ pub async fn challenge(
     size: Option<String>,
     #[description = "Your side (default random)"] color: Option<Side>,
     #[description = "Time per move (default 1 day)"] time: Option<Time>,
-    #[description = "Rated game (default yes)"] rated: Option<bool>,
+    #[description = "Rated game (default yes; games against the AI are never rated)"] rated: Option<
+        bool,
+    >,
+    #[description = "The AI's strength with me as opponent: 1 beginner to 5 strong (default 3)"]
+    #[min = 1]
+    #[max = 5]
+    level: Option<i64>,
 ) -> Result<(), BotError> {
+    let color = match color {
+        Some(Side::Black) => Some(Color::Black),
+        Some(Side::White) => Some(Color::White),
+        Some(Side::Random) | None => None,
+    };
+    let time = time.map(TimeControl::from).unwrap_or_default();
     let opponent = match &opponent {
+        Some(u) if u.id == ctx.framework().bot_id() => {
+            if rated == Some(true) {
+                return Err(GameError::RatedAi.into());
+            }
+            let level = match level {
+                Some(n) => u8::try_from(n)
+                    .ok()
+                    .and_then(Level::new)
+                    .ok_or(GameError::from(LevelError))?,
+                None => Level::DEFAULT,
+            };
+            let request = AiRequest {
+                place: place(ctx),
+                challenger: caller(ctx).await,
+                ai: user_member(u),
+                level,
+                size: read_size(size)?,
+                color,
+                time,
+            };
+            return play_ai(ctx, request).await;
+        }
         Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().to_string()).into()),
         Some(u) => Some(user_member(u)),
         None => None,
     };
+    if level.is_some() {
+        return Err(GameError::LevelWithoutAi.into());
+    }
     let request = ChallengeRequest {
         place: place(ctx),
         challenger: caller(ctx).await,
         opponent,
         size: read_size(size)?,
-        color: match color {
-            Some(Side::Black) => Some(Color::Black),
-            Some(Side::White) => Some(Color::White),
-            Some(Side::Random) | None => None,
-        },
-        time: time.map(TimeControl::from).unwrap_or_default(),
+        color,
+        time,
         rated: rated.unwrap_or(true),
     };
     let games = &ctx.data().games;
     let c = games.challenge(request).await?;
     ctx.send(view::challenge(&c, games.now()).reply(false))
+        .await?;
+    Ok(())
+}
+
+/// Starts a game against the AI at once and posts its board; when the AI has Black, after its
+/// first move.
+async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let game = games.challenge_ai(request).await?;
+    if game.ai_to_move() {
+        return super::play::answer_ai(ctx, &game).await;
+    }
+    ctx.send(view::game(&game, games.now()).reply(false))
         .await?;
     Ok(())
 }

@@ -209,6 +209,7 @@ fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
+            answer_waiting_ai(&http, &games).await;
             let now = games.now();
             let report = match games.sweep(now).await {
                 Ok(r) => r,
@@ -249,6 +250,39 @@ fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
             }
         }
     });
+}
+
+/// How long the AI must have been to move before the sweeper answers for it: longer than any
+/// reply in progress in a `/move` takes, so the sweeper only picks up what a restart left.
+const AI_STALLED_SECS: i64 = 10;
+
+/// Answers the games left waiting for the AI and posts its moves in their channels.
+async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
+    let ids = match games.ai_games_to_move(AI_STALLED_SECS).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            error!(error = ?e, "could not list games waiting for the AI");
+            return;
+        }
+    };
+    for id in ids {
+        let played = match games.ai_reply(id).await {
+            Ok(Some(played)) => played,
+            Ok(None) => continue,
+            Err(e) => {
+                error!(error = ?e, game = id, "the AI could not reply");
+                continue;
+            }
+        };
+        let channel = played.game.place.channel;
+        let v = view::ai_move(&played, games.now());
+        if let Err(e) = serenity::ChannelId::new(channel)
+            .send_message(http, v.message())
+            .await
+        {
+            warn!(error = %e, channel, "could not post the AI's move");
+        }
+    }
 }
 
 /// Runs the bot until SIGINT or SIGTERM.

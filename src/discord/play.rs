@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{GameRef, Member};
+use crate::game::{Game, GameRef, Member};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -56,11 +56,47 @@ pub async fn play_move(
     #[description = "Game number, if you have several here"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
+    // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
+    // AI's thinking needs the response deferred.
     let played = games
         .play(&caller(ctx).await, game_ref(ctx, game), &text)
         .await?;
+    if played.game.ai_to_move() {
+        return answer_ai(ctx, &played.game).await;
+    }
     ctx.send(view::game(&played.game, games.now()).reply(false))
         .await?;
+    Ok(())
+}
+
+/// Defers the response, lets the AI reply in `game` (off the async runtime: up to 2 seconds),
+/// and completes the response with the board after its move.
+pub async fn answer_ai(ctx: Context<'_>, game: &Game) -> Result<(), BotError> {
+    ctx.defer().await?;
+    let games = &ctx.data().games;
+    let v = match games.ai_reply(game.id).await {
+        Ok(Some(played)) => view::ai_move(&played, games.now()),
+        // Another reply (the sweeper's) got there first: show the game as it stands.
+        Ok(None) => view::game(&games.game(game.id).await?, games.now()),
+        Err(e) => {
+            tracing::error!(error = ?e, game = game.id, "the AI could not reply");
+            let mut v = view::game(game, games.now());
+            v.content =
+                Some("The AI could not answer just now; its move will be posted here.".into());
+            v.mention = None;
+            v
+        }
+    };
+    match ctx {
+        poise::Context::Application(app) => {
+            app.interaction
+                .edit_response(ctx.serenity_context(), v.edit())
+                .await?;
+        }
+        poise::Context::Prefix(_) => {
+            ctx.send(v.reply(false)).await?;
+        }
+    }
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use serenity::{
     CreateEmbedFooter, UserId,
 };
 
-use crate::game::{text, Challenge, ChallengeState, Game, GameState, Leaderboard};
+use crate::game::{text, Challenge, ChallengeState, Game, GameState, Leaderboard, Played};
 use crate::render;
 use crate::rules::Color;
 
@@ -72,6 +72,11 @@ impl View {
     pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
         fill!(serenity::CreateInteractionResponseFollowup::new(), self)
     }
+
+    /// Completes a deferred response.
+    pub fn edit(self) -> serenity::EditInteractionResponse {
+        fill!(serenity::EditInteractionResponse::new(), self)
+    }
 }
 
 const BLACK_COLOUR: u32 = 0x2b_2d_31;
@@ -134,6 +139,18 @@ pub fn game(game: &Game, now: i64) -> View {
         components: Vec::new(),
         mention: ping,
     }
+}
+
+/// The board after the AI's move, saying which move it played.
+pub fn ai_move(played: &Played, now: i64) -> View {
+    let mut v = game(&played.game, now);
+    let said = text::ai_played(played);
+    v.content = Some(match v.content {
+        Some(c) if played.game.is_active() => format!("{c} {said}"),
+        Some(c) => format!("{said} {c}"),
+        None => said,
+    });
+    v
 }
 
 /// Button ids. Kept short: Discord allows 100 characters.

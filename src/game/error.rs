@@ -23,8 +23,12 @@ pub enum GameError {
         self_: bool,
         limit: i64,
     },
-    #[error("challenges between members are made in a server channel; in a direct message you can view games and ratings")]
+    #[error("challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings")]
     NotInServer,
+    #[error("level is for games against the AI: choose the bot as opponent, or leave level out")]
+    LevelWithoutAi,
+    #[error("games against the AI are never rated: leave rated out, or set it to no")]
+    RatedAi,
     #[error("there is no challenge #{0}")]
     NoSuchChallenge(i64),
     #[error("{0}")]
@@ -65,6 +69,8 @@ pub enum GameError {
     Size(#[from] SizeError),
     #[error("{0}")]
     Time(#[from] TimeControlError),
+    #[error("{0}")]
+    Level(#[from] crate::engine::LevelError),
     /// Something broke on our side. Logged in full; members see a short apology.
     #[error("something went wrong on our side; please try again")]
     Internal(#[source] InternalError),
@@ -77,6 +83,9 @@ pub enum InternalError {
     Store(#[from] StoreError),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// The AI failed to give a legal move (or its thread panicked).
+    #[error("the AI failed: {0}")]
+    Engine(String),
 }
 
 impl GameError {

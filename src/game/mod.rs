@@ -12,6 +12,7 @@ mod types;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
+use crate::engine::{self, Level};
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{
     ChallengeRow, GameRow, MoveWrite, NewChallenge, NewGame, RatingChangeRow, RatingRow, Store,
@@ -214,6 +215,99 @@ impl Games {
         })
     }
 
+    /// Starts a game against the built-in AI at once: no accept step, never rated. Allowed in
+    /// direct messages too (`place.guild == 0`). The challenger's game limit applies; the AI has
+    /// none. When the AI has Black it is to move: call [`Games::ai_reply`] next.
+    pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
+        let now = self.now();
+        if req.ai.id == req.challenger.id {
+            return Err(GameError::SelfChallenge);
+        }
+        let mut tx = self.store.begin().await?;
+        self.check_game_limit(&mut tx, &req.challenger, true)
+            .await?;
+        tx.upsert_member(req.challenger.id, &req.challenger.name, false, now)
+            .await?;
+        tx.upsert_member(req.ai.id, &req.ai.name, true, now).await?;
+        let color = req.color.unwrap_or_else(|| {
+            if rand::random::<bool>() {
+                Color::Black
+            } else {
+                Color::White
+            }
+        });
+        let (black, white) = match color {
+            Color::Black => (req.challenger.id, req.ai.id),
+            Color::White => (req.ai.id, req.challenger.id),
+        };
+        let id = tx
+            .insert_game(&NewGame {
+                guild_id: req.place.guild,
+                channel_id: req.place.channel,
+                black_id: black,
+                white_id: white,
+                size: req.size.to_string(),
+                time_limit: req.time.seconds(),
+                rated: false,
+                position: Position::new(req.size).to_string(),
+                deadline: now + req.time.seconds(),
+                created_at: now,
+                ai_level: Some(req.level.number()),
+            })
+            .await?;
+        tx.commit().await?;
+        self.game(id).await
+    }
+
+    /// The AI's answer in game `id`, if it is an active game against the AI with the AI to move:
+    /// the engine thinks on the blocking thread pool (the same seed for the same game and ply),
+    /// and its move is written like a member's, with the ply check. `Ok(None)` when there is
+    /// nothing to answer, or when another reply to the same position got there first: of two
+    /// replies racing, exactly one applies.
+    pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(GameError::NoSuchGame(id))?;
+        let game = self.game_from_row(row.clone()).await?;
+        let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
+            return Ok(None);
+        };
+        let position = game.position;
+        let seed = ai_seed(id, row.ply);
+        let level = ai.level;
+        let chosen = tokio::task::spawn_blocking(move || engine::best_move(&position, level, seed))
+            .await
+            .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
+        let mv = chosen.ok_or_else(|| {
+            GameError::Internal(InternalError::Engine(format!(
+                "no move in game {id} at ply {}",
+                row.ply
+            )))
+        })?;
+        if let Err(e) = game.position.play(mv) {
+            return Err(GameError::Internal(InternalError::Engine(format!(
+                "illegal move {mv} in game {id}: {e}"
+            ))));
+        }
+        // The AI is not held to its clock: a reply delayed by a restart still counts.
+        match self.apply(row, &game.position, mv, self.now()).await {
+            Ok(played) => Ok(Some(played)),
+            Err(GameError::PositionChanged) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Games against the AI where the AI is to move and has been for at least `waiting` seconds:
+    /// what a restart left unanswered. Front ends answer them with [`Games::ai_reply`].
+    pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
+        Ok(self
+            .store
+            .ai_games_to_move(self.now().saturating_sub(waiting))
+            .await?)
+    }
+
     async fn check_game_limit(
         &self,
         tx: &mut WriteTx,
@@ -341,6 +435,7 @@ impl Games {
                 position: Position::new(size).to_string(),
                 deadline: now + row.time_limit,
                 created_at: now,
+                ai_level: None,
             })
             .await?;
         if !tx
@@ -579,6 +674,14 @@ impl Games {
         let mv = syntax
             .resolve(&position)
             .map_err(|e| GameError::Move(e.into()))?;
+        self.apply(row, &position, mv, now).await
+    }
+
+    /// Writes `mv`, checked legal in `position` (the position of `row`), if the game is still at
+    /// the ply of `row`; otherwise [`GameError::PositionChanged`]. The move that ends the game
+    /// writes the result (and the ratings, if rated) in the same transaction.
+    async fn apply(&self, row: GameRow, position: &Position, mv: Move, now: i64) -> Result<Played> {
+        let id = row.id;
         let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
         let notation = mv.to_string();
         let deadline = now + row.time_limit;
@@ -947,7 +1050,11 @@ impl Games {
             }
         }
         for id in reminders {
-            report.reminders.push(self.game(id).await?);
+            let game = self.game(id).await?;
+            // The AI never needs reminding; a late reply of its own is answered by the front end.
+            if !game.ai_to_move() {
+                report.reminders.push(game);
+            }
         }
         Ok(report)
     }
@@ -1035,6 +1142,18 @@ fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
             Some((winner, reason))
         }
     };
+    let ai = match row.ai_level {
+        None => None,
+        Some(n) => {
+            let level = Level::new(n).ok_or_else(|| corrupt(format!("game {id} AI level {n}")))?;
+            let color = match (row.black_is_bot, row.white_is_bot) {
+                (true, false) => Color::Black,
+                (false, true) => Color::White,
+                _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
+            };
+            Some(AiPlayer { color, level })
+        }
+    };
     let last_move = match &row.last_move {
         Some(text) => Some(
             last_move_of(size, text)
@@ -1060,7 +1179,17 @@ fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
         deadline: row.deadline,
         result,
         rating_change: change,
+        ai,
     })
+}
+
+/// The engine's seed for the AI's move at `ply` of game `id`: the same game and ply always give
+/// the same move, so a replay, a test or a second racing reply agrees with the first.
+fn ai_seed(id: GameId, ply: i64) -> u64 {
+    (id as u64)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(17)
+        ^ (ply as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 /// The stored (canonical) notation of a game's last move, as a move to mark on the board.

@@ -4,7 +4,7 @@
 use crate::rules::Color;
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member,
+    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member, Played,
     RatingCard, RatingChange, RatingValue,
 };
 
@@ -27,15 +27,28 @@ fn capitalized(color: Color) -> &'static str {
     }
 }
 
-/// `Game #12 · 8x8 · rated · 1 day per move`.
+/// `Game #12 · 8x8 · rated · 1 day per move`, or `Game #12 · 8x8 · vs AI (level 3) · casual ·
+/// 1 day per move` against the AI.
 pub fn title(game: &Game) -> String {
+    let ai = match game.ai {
+        Some(ai) => format!("vs AI (level {}) · ", ai.level),
+        None => String::new(),
+    };
     format!(
-        "Game #{} · {} · {} · {}",
+        "Game #{} · {} · {ai}{} · {}",
         game.id,
         game.size,
         if game.rated { "rated" } else { "casual" },
         game.time.label()
     )
+}
+
+/// What the AI just played: `The AI (level 3) played e2-e3.`
+pub fn ai_played(played: &Played) -> String {
+    match played.game.ai {
+        Some(ai) => format!("The AI (level {}) played {}.", ai.level, played.mv),
+        None => format!("{} was played.", played.mv),
+    }
 }
 
 /// Where the game stands: whose move and the time left, or the result.
@@ -231,6 +244,7 @@ capture diagonally forward only. Reach the far row, or take every enemy piece, t
 Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
 Commands:
 /challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
+/challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
 /accept [challenger] · /decline [challenger] · /cancel
 /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
 /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Move, Position};
 
 pub type GameId = i64;
@@ -115,6 +116,28 @@ impl FromStr for TimeControl {
         };
         Ok(found)
     }
+}
+
+/// A game against the built-in AI, as a member asks for it with `/challenge` and the bot as
+/// opponent. It starts at once, and is never rated.
+#[derive(Clone, Debug)]
+pub struct AiRequest {
+    pub place: Place,
+    pub challenger: Member,
+    /// The AI as a member: on Discord the bot's own user, in the console `@bot`.
+    pub ai: Member,
+    pub level: Level,
+    pub size: BoardSize,
+    /// The challenger's side; `None` draws it.
+    pub color: Option<Color>,
+    pub time: TimeControl,
+}
+
+/// The AI's side and strength in a game against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AiPlayer {
+    pub color: Color,
+    pub level: Level,
 }
 
 /// What a member asks for with `/challenge`.
@@ -327,6 +350,8 @@ pub struct Game {
     /// The winner (none for an abort) and why, once the game is over.
     pub result: Option<(Option<Color>, EndReason)>,
     pub rating_change: Option<RatingChange>,
+    /// The AI's side and level in a game against it; `None` between members.
+    pub ai: Option<AiPlayer>,
 }
 
 impl Game {
@@ -360,6 +385,11 @@ impl Game {
 
     pub fn is_active(&self) -> bool {
         self.state == GameState::Active
+    }
+
+    /// Whether the game is active, against the AI, and the AI is to move.
+    pub fn ai_to_move(&self) -> bool {
+        self.is_active() && self.ai.is_some_and(|ai| ai.color == self.position.turn())
     }
 }
 

@@ -17,7 +17,8 @@ mod rows;
 macro_rules! game_select {
     ($where:literal) => {
         concat!(
-            "SELECT g.*, b.name AS black_name, w.name AS white_name FROM games g
+            "SELECT g.*, b.name AS black_name, w.name AS white_name,
+                    b.is_bot AS black_is_bot, w.is_bot AS white_is_bot FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id ",
             $where
         )
@@ -295,6 +296,23 @@ impl Store {
         .bind(to_db(member))
         .bind(guild.map(to_db))
         .bind(channel.map(to_db))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Active games against the AI where the AI is to move and has been since `turn_began_by`
+    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`). Oldest
+    /// first. Black moves at even plies, White at odd ones.
+    pub async fn ai_games_to_move(&self, turn_began_by: i64) -> Result<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT g.id FROM games g
+             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
+             WHERE g.state = 'active' AND g.ai_level IS NOT NULL
+               AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
+               AND g.deadline - g.time_limit <= ?
+             ORDER BY g.id",
+        )
+        .bind(turn_began_by)
         .fetch_all(&self.read)
         .await?)
     }
@@ -622,8 +640,8 @@ impl WriteTx {
     pub async fn insert_game(&mut self, g: &NewGame) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
-                 position, deadline, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 position, deadline, created_at, ai_level)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(to_db(g.guild_id))
         .bind(to_db(g.channel_id))
@@ -635,6 +653,7 @@ impl WriteTx {
         .bind(&g.position)
         .bind(g.deadline)
         .bind(g.created_at)
+        .bind(g.ai_level)
         .fetch_one(&mut *self.tx)
         .await?)
     }

@@ -72,6 +72,8 @@ pub struct NewGame {
     pub position: String,
     pub deadline: i64,
     pub created_at: i64,
+    /// The AI's level in a game against it; `None` between members.
+    pub ai_level: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +98,11 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     pub black_name: String,
     pub white_name: String,
+    /// The AI's level in a game against it; `None` between members.
+    pub ai_level: Option<u8>,
+    /// Whether each side is played by a bot (the AI).
+    pub black_is_bot: bool,
+    pub white_is_bot: bool,
 }
 
 impl FromRow<'_, SqliteRow> for GameRow {
@@ -121,6 +128,9 @@ impl FromRow<'_, SqliteRow> for GameRow {
             finished_at: row.try_get("finished_at")?,
             black_name: row.try_get("black_name")?,
             white_name: row.try_get("white_name")?,
+            ai_level: row.try_get("ai_level")?,
+            black_is_bot: row.try_get("black_is_bot")?,
+            white_is_bot: row.try_get("white_is_bot")?,
         })
     }
 }
