@@ -111,3 +111,51 @@ fn bad_arguments_exit_2_without_panicking() {
     refused(&["no-such-command"]);
     refused(&["moves", &"e".repeat(100_000)]);
 }
+
+#[test]
+fn bestmove_prints_one_legal_move_the_same_for_the_same_seed() {
+    let o = run(&["bestmove", "--level", "2", "--seed", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mv = stdout(&o);
+    let legal = stdout(&run(&["moves"]));
+    assert!(
+        legal.lines().skip(1).any(|l| format!("{l}\n") == mv),
+        "{mv:?}"
+    );
+    assert_eq!(
+        stdout(&run(&["bestmove", "--level", "2", "--seed", "5"])),
+        mv
+    );
+
+    // After moves, on another size, in canonical notation.
+    let o = run(&["bestmove", "--size", "5x5", "--level", "4", "d4-d3", "A2a3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mv = stdout(&o);
+    let legal = stdout(&run(&["moves", "--size", "5x5", "d4-d3", "a2-a3"]));
+    assert!(
+        legal.lines().skip(1).any(|l| format!("{l}\n") == mv),
+        "{mv:?} not in {legal}"
+    );
+}
+
+#[test]
+fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
+    for args in [
+        &["bestmove", "--level", "6"][..],
+        &["bestmove", "--level", "zero"],
+        &["bestmove", "--size", "11x11"],
+        &["bestmove", "e2-e3"],
+        &[
+            "bestmove", "--size", "3x5", "a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1",
+        ],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!stderr(&o).is_empty(), "{args:?}");
+    }
+    let o = run(&[
+        "bestmove", "--size", "3x5", "a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1",
+    ]);
+    assert!(stderr(&o).contains("over"), "{}", stderr(&o));
+}

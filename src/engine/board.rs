@@ -227,7 +227,7 @@ impl Board {
     }
 
     /// The rules' move for a step of this board.
-    pub fn to_move(&self, geo: &Geo, step: Step) -> Move {
+    pub fn move_of(&self, geo: &Geo, step: Step) -> Move {
         Move::new(
             geo.size.square_at(u32::from(step.from)),
             geo.size.square_at(u32::from(step.to)),
@@ -258,7 +258,7 @@ mod tests {
                 board.moves(&geo, &mut steps);
                 let mut ours: Vec<String> = steps
                     .iter()
-                    .map(|&s| board.to_move(&geo, s).to_string())
+                    .map(|&s| board.move_of(&geo, s).to_string())
                     .collect();
                 let mut theirs: Vec<String> =
                     pos.legal_moves().iter().map(|m| m.to_string()).collect();
@@ -267,7 +267,7 @@ mod tests {
                 assert_eq!(ours, theirs, "{size} {pos}");
                 let step = steps[(splitmix(&mut seed) % steps.len() as u64) as usize];
                 let next = board.play(step);
-                let mv = board.to_move(&geo, step);
+                let mv = board.move_of(&geo, step);
                 let after = pos.play(mv).expect("legal");
                 assert_eq!((next.pieces[BLACK], next.pieces[WHITE]), after.raw());
                 assert_eq!(next.stm == WHITE, after.turn() == Color::White);

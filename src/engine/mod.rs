@@ -135,7 +135,7 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
     }
     let geo = Geo::new(position.size());
     let board = Board::from_position(position);
-    let mut rng = seed ^ 0x5eed_0f_b7ea_c047;
+    let mut rng = seed ^ 0x005e_ed0f_b7ea_c047;
     if level.0 == 1 {
         return Some(beginner(&board, &geo, &mut rng));
     }
@@ -166,7 +166,7 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
         pick
     };
     Some(Thought {
-        best: board.to_move(&geo, step),
+        best: board.move_of(&geo, step),
         score,
         depth: found.depth,
         nodes: found.nodes,
@@ -194,7 +194,7 @@ fn beginner(board: &Board, geo: &Geo, rng: &mut u64) -> Thought {
         }
     }
     Thought {
-        best: board.to_move(geo, pick),
+        best: board.move_of(geo, pick),
         score: 0,
         depth: 0,
         nodes: steps.len() as u64,

@@ -141,7 +141,7 @@ impl<'g> Searcher<'g> {
                 break;
             }
             // Stable sort: among equal scores the earlier (better ordered) move stays first.
-            done.sort_by(|a, b| b.1.cmp(&a.1));
+            done.sort_by_key(|e| std::cmp::Reverse(e.1));
             scored = done;
             found.root = scored.clone();
             found.depth = depth;
@@ -158,7 +158,7 @@ impl<'g> Searcher<'g> {
         for (s, score) in scored.iter_mut() {
             *score = self.order_score(root, *s, 0, Step::default());
         }
-        scored.sort_by(|a, b| b.1.cmp(&a.1));
+        scored.sort_by_key(|e| std::cmp::Reverse(e.1));
     }
 
     fn out_of_budget(&mut self) -> bool {

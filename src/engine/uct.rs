@@ -105,7 +105,7 @@ pub fn uct_move(position: &Position, simulations: u32, seed: u64) -> Option<Move
         .iter()
         .max_by_key(|&&c| nodes[c].visits)
         .map(|&c| nodes[c].step)?;
-    Some(root_board.to_move(&geo, best))
+    Some(root_board.move_of(&geo, best))
 }
 
 fn playout(mut board: Board, geo: &Geo, rng: &mut u64) -> usize {
