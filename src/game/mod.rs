@@ -120,14 +120,19 @@ pub struct Games {
     store: Store,
     clock: Arc<dyn Clock>,
     limits: Limits,
+    /// One AI search per core at a time: more would only share the cores (each search then
+    /// reaching its time cap before its budget) and hold a table in memory each.
+    thinkers: Arc<tokio::sync::Semaphore>,
 }
 
 impl Games {
     pub fn new(store: Store, clock: Arc<dyn Clock>, limits: Limits) -> Games {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Games {
             store,
             clock,
             limits,
+            thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
         }
     }
 
@@ -277,9 +282,18 @@ impl Games {
         let position = game.position;
         let seed = ai_seed(id, row.ply);
         let level = ai.level;
-        let chosen = tokio::task::spawn_blocking(move || engine::best_move(&position, level, seed))
+        let permit = self
+            .thinkers
+            .clone()
+            .acquire_owned()
             .await
             .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
+        let chosen = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            engine::best_move(&position, level, seed)
+        })
+        .await
+        .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
         let mv = chosen.ok_or_else(|| {
             GameError::Internal(InternalError::Engine(format!(
                 "no move in game {id} at ply {}",
