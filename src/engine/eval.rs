@@ -6,7 +6,7 @@
 
 use super::board::{Board, Geo};
 
-/// The value of a piece `r` rows ahead of its home row, per board height (index `rows - 5`).
+/// Piece values by how far a piece has come, for one board height.
 pub struct Weights {
     /// `piece[r]`: a piece `r` rows ahead of home.
     piece: [i32; 10],

@@ -156,7 +156,7 @@ impl<'g> Searcher<'g> {
 
     fn order_root(&self, root: &Board, scored: &mut [(Step, i32)]) {
         for (s, score) in scored.iter_mut() {
-            *score = self.order_score(root, *s, 0, Step::default());
+            *score = self.order_score(root, *s, 0);
         }
         scored.sort_by_key(|e| std::cmp::Reverse(e.1));
     }
@@ -225,7 +225,7 @@ impl<'g> Searcher<'g> {
             order[i] = if s == best_step {
                 i32::MAX
             } else {
-                self.order_score(b, s, ply, best_step)
+                self.order_score(b, s, ply)
             };
         }
         // Forced captures cost no depth.
@@ -302,7 +302,7 @@ impl<'g> Searcher<'g> {
         best
     }
 
-    fn order_score(&self, b: &Board, s: Step, ply: usize, _tt: Step) -> i32 {
+    fn order_score(&self, b: &Board, s: Step, ply: usize) -> i32 {
         let geo = self.geo;
         let me = b.stm;
         let advance = geo.advance(me, s.to) as i32;
