@@ -2,7 +2,7 @@
 //! acknowledged moves when the process is killed.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -124,19 +124,16 @@ fn emoji_boards_by_default_and_the_database_persists_between_runs() {
     assert!(out.contains("alice has no game in progress."), "{out}");
 }
 
-/// Every move the console acknowledged is on disk, even when the process is killed at once.
-#[test]
-fn acknowledged_moves_survive_the_process_being_killed() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("k.db").display());
+/// The console on `db`, its stdin, and its output lines as they come.
+fn spawn_console(db: &str) -> (Child, ChildStdin, mpsc::Receiver<String>) {
     let mut child = bin()
-        .args(["console", "--plain", "--db", &db])
+        .args(["console", "--plain", "--db", db])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("start console");
-    let mut stdin = child.stdin.take().expect("stdin");
+    let stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -147,6 +144,15 @@ fn acknowledged_moves_survive_the_process_being_killed() {
             }
         }
     });
+    (child, stdin, rx)
+}
+
+/// Every move the console acknowledged is on disk, even when the process is killed at once.
+#[test]
+fn acknowledged_moves_survive_the_process_being_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("k.db").display());
+    let (mut child, mut stdin, rx) = spawn_console(&db);
     let mut send_and_wait = |line: &str, ack: &str| {
         writeln!(stdin, "{line}").expect("write");
         stdin.flush().expect("flush");
@@ -197,24 +203,7 @@ fn acknowledged_moves_survive_the_process_being_killed() {
 fn the_console_plays_the_ai_and_prints_its_replies() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("ai.db").display());
-    let mut child = bin()
-        .args(["console", "--plain", "--db", &db])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start console");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, rx) = spawn_console(&db);
     let mut seen = String::new();
     let mut send_and_wait = |line: &str, ack: &str| {
         writeln!(stdin, "{line}").expect("write");
