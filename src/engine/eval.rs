@@ -33,14 +33,19 @@ impl Weights {
 /// The score of `board` for its side to move.
 pub fn evaluate(board: &Board, geo: &Geo, w: &Weights) -> i32 {
     let me = board.stm;
-    side(board, geo, w, me) - side(board, geo, w, me ^ 1) + 10
+    let attacks = [
+        geo.attacks(0, board.pieces[0]),
+        geo.attacks(1, board.pieces[1]),
+    ];
+    side(board, geo, w, &attacks, me) - side(board, geo, w, &attacks, me ^ 1) + 10
 }
 
-fn side(board: &Board, geo: &Geo, w: &Weights, s: usize) -> i32 {
+/// What side `s` has, given each side's attacked squares.
+fn side(board: &Board, geo: &Geo, w: &Weights, attacks: &[u128; 2], s: usize) -> i32 {
     let own = board.pieces[s];
     let opp = board.pieces[s ^ 1];
-    let their_attacks = geo.attacks(s ^ 1, opp);
-    let our_attacks = geo.attacks(s, own);
+    let their_attacks = attacks[s ^ 1];
+    let our_attacks = attacks[s];
     let hanging = own & their_attacks & !our_attacks;
     let rows = geo.rows as usize;
     let mut score = 0;
