@@ -300,15 +300,14 @@ impl Games {
                 row.ply
             )))
         })?;
-        if let Err(e) = game.position.play(mv) {
-            return Err(GameError::Internal(InternalError::Engine(format!(
-                "illegal move {mv} in game {id}: {e}"
-            ))));
-        }
         // The AI is not held to its clock: a reply delayed by a restart still counts.
         match self.apply(row, &game.position, mv, self.now()).await {
             Ok(played) => Ok(Some(played)),
             Err(GameError::PositionChanged) => Ok(None),
+            // An illegal move from the engine is its fault, not a member's.
+            Err(GameError::Move(e)) => Err(GameError::Internal(InternalError::Engine(format!(
+                "illegal move {mv} in game {id}: {e}"
+            )))),
             Err(e) => Err(e),
         }
     }
