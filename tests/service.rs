@@ -1009,3 +1009,38 @@ async fn concurrent_ai_replies_apply_one_move() {
     assert_eq!(h.game.ply, 1);
     assert_eq!(h.game.to_move().id, alice().id);
 }
+
+#[tokio::test]
+async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
+    let w = world().await;
+    // A request dropped in the middle of its transaction (a caller that stopped waiting).
+    let mut tx = w.store.begin().await.unwrap();
+    tx.upsert_member(4242, "ghost", false, T0).await.unwrap();
+    drop(tx);
+
+    // Another process can write: the database's write lock was let go (it would otherwise
+    // refuse after its busy timeout).
+    let other = Store::open(&w.url).await.unwrap();
+    let mut tx = other.begin().await.unwrap();
+    tx.upsert_member(4343, "elsewhere", false, T0)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    // This process goes on writing, and only the committed change is there.
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "8x8"))
+        .await
+        .unwrap();
+    w.games
+        .accept(&bob(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    assert_eq!(w.store.member_name(4242).await.unwrap(), None);
+    assert_eq!(
+        w.store.member_name(4343).await.unwrap().as_deref(),
+        Some("elsewhere")
+    );
+    other.close().await;
+}

@@ -1,9 +1,9 @@
 //! SQLite through sqlx: the pools, the migrations, and one function per query. The only place with
 //! SQL; nothing above it knows a table name.
 //!
-//! Writes go through a pool of one connection, so the process's own writers queue fairly instead of
-//! sleeping in SQLite's busy handler; reads use a pool of their own (WAL lets them run beside the
-//! writer). Every write transaction starts with `BEGIN IMMEDIATE`, so another process on the same
+//! Writes go through one connection, taken in turn (see `writer`), so the process's own writers
+//! queue fairly instead of sleeping in SQLite's busy handler; reads use a pool of their own (WAL
+//! lets them run beside the writer). Every write transaction starts with `BEGIN IMMEDIATE`, so another process on the same
 //! file (the console beside the bot) waits for the lock up front rather than failing mid-way.
 //!
 //! Discord ids are `u64`; SQLite integers are `i64`. They cross here, and only here, by
@@ -12,6 +12,7 @@
 mod batch;
 mod cache;
 mod rows;
+mod writer;
 
 /// Games with their players' names.
 macro_rules! game_select {
@@ -34,10 +35,11 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::{ConnectOptions, Row};
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
+use writer::Writer;
 
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
@@ -85,12 +87,12 @@ fn conflict_or(e: sqlx::Error) -> StoreError {
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 
-/// The database: a writer pool of one connection and a reader pool, with moves and game reads
-/// grouped under load (see `batch`).
+/// The database: one writing connection (see `writer`) and a reader pool, with moves and game
+/// reads grouped under load (see `batch`).
 #[derive(Clone)]
 pub struct Store {
     read: SqlitePool,
-    write: SqlitePool,
+    write: Writer,
     checkpoint: SqlitePool,
     moves: Batcher<MoveWrite, Shared<bool>>,
     games: Batcher<i64, Shared<Option<GameRow>>>,
@@ -101,10 +103,7 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store")
-            .field("read", &self.read)
-            .field("write", &self.write)
-            .finish()
+        f.debug_struct("Store").field("read", &self.read).finish()
     }
 }
 
@@ -150,18 +149,18 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
-        let write = SqlitePoolOptions::new()
-            .max_connections(1)
-            .test_before_acquire(false)
-            .acquire_timeout(Duration::from_secs(30))
-            .connect_with(options.clone().pragma("wal_autocheckpoint", "0"))
+        let mut write = options
+            .clone()
+            .pragma("wal_autocheckpoint", "0")
+            .connect()
             .await?;
-        sqlx::migrate!("./migrations").run(&write).await?;
+        sqlx::migrate!("./migrations").run(&mut write).await?;
+        let write = Writer::new(write);
         let checkpoint = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options.clone())
             .await?;
+        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .test_before_acquire(false)
@@ -201,7 +200,7 @@ impl Store {
     /// Starts a write transaction.
     pub async fn begin(&self) -> Result<WriteTx> {
         Ok(WriteTx {
-            tx: self.write.begin_with("BEGIN IMMEDIATE").await?,
+            tx: self.write.begin().await?,
             cache: self.cache.clone(),
             touched: Touched::Nothing,
         })
@@ -422,11 +421,14 @@ const APPLY_MOVES: &str = "UPDATE games SET ply = games.ply + 1, position = v.po
 /// Serves a batch of moves. A statement takes at most one move per game (SQLite would apply
 /// an arbitrary one of several); further moves for the same game go in the next statement,
 /// where the ply check turns them away.
-async fn apply_moves(
-    pool: SqlitePool,
-    cache: GameCache,
-    batch: Vec<MoveWrite>,
-) -> Vec<Shared<bool>> {
+async fn apply_moves(writer: Writer, cache: GameCache, batch: Vec<MoveWrite>) -> Vec<Shared<bool>> {
+    let mut held = match writer.lock().await {
+        Ok(held) => held,
+        Err(e) => {
+            let e = Arc::new(e);
+            return batch.iter().map(|_| Err(Arc::clone(&e))).collect();
+        }
+    };
     let mut answers: Vec<Shared<bool>> = vec![Ok(false); batch.len()];
     let mut left: Vec<usize> = (0..batch.len()).collect();
     while !left.is_empty() {
@@ -446,7 +448,7 @@ async fn apply_moves(
         );
         let moved: Shared<HashSet<i64>> = sqlx::query_scalar::<_, i64>(APPLY_MOVES)
             .bind(json.to_string())
-            .fetch_all(&pool)
+            .fetch_all(&mut held.conn)
             .await
             .map(|ids| ids.into_iter().collect())
             .map_err(Arc::new);
@@ -492,7 +494,7 @@ const GAME_SELECT_BY_ID: &str = game_select!("WHERE g.id = ?");
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.
 pub struct WriteTx {
-    tx: Transaction<'static, Sqlite>,
+    tx: writer::Tx,
     cache: GameCache,
     /// The games the cache must forget once this commits.
     touched: Touched,
@@ -522,7 +524,7 @@ impl WriteTx {
         .bind(name)
         .bind(is_bot)
         .bind(now)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         Ok(())
     }
@@ -531,7 +533,7 @@ impl WriteTx {
         Ok(
             sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
                 .bind(to_db(id))
-                .fetch_optional(&mut *self.tx)
+                .fetch_optional(self.tx.conn())
                 .await?
                 .unwrap_or(false),
         )
@@ -555,7 +557,7 @@ impl WriteTx {
         .bind(c.rated)
         .bind(c.created_at)
         .bind(c.expires_at)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(self.tx.conn())
         .await
         .map_err(conflict_or)
     }
@@ -565,7 +567,7 @@ impl WriteTx {
             "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
         )
         .bind(to_db(member))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(self.tx.conn())
         .await?)
     }
 
@@ -574,7 +576,7 @@ impl WriteTx {
             "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
         )
         .bind(to_db(member))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(self.tx.conn())
         .await?)
     }
 
@@ -594,14 +596,14 @@ impl WriteTx {
         .bind(to_db(a))
         .bind(to_db(b))
         .bind(since)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(self.tx.conn())
         .await?)
     }
 
     pub async fn challenge(&mut self, id: i64) -> Result<Option<ChallengeRow>> {
         Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
             .bind(id)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(self.tx.conn())
             .await?)
     }
 
@@ -621,7 +623,7 @@ impl WriteTx {
         .bind(now)
         .bind(game)
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -633,7 +635,7 @@ impl WriteTx {
              WHERE state = 'pending' AND expires_at <= ?1 RETURNING *",
         )
         .bind(now)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(self.tx.conn())
         .await?)
     }
 
@@ -654,14 +656,14 @@ impl WriteTx {
         .bind(g.deadline)
         .bind(g.created_at)
         .bind(g.ai_level)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(self.tx.conn())
         .await?)
     }
 
     pub async fn game(&mut self, id: i64) -> Result<Option<GameRow>> {
         Ok(sqlx::query_as(GAME_SELECT_BY_ID)
             .bind(id)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(self.tx.conn())
             .await?)
     }
 
@@ -687,7 +689,7 @@ impl WriteTx {
         .bind(m.now)
         .bind(m.game)
         .bind(m.ply)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         let applied = done.rows_affected() == 1;
         if !applied {
@@ -714,7 +716,7 @@ impl WriteTx {
         .bind(reason)
         .bind(now)
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -728,7 +730,7 @@ impl WriteTx {
         )
         .bind(now)
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -739,7 +741,7 @@ impl WriteTx {
             "WHERE g.state = 'active' AND g.deadline <= ? ORDER BY g.deadline, g.id"
         ))
         .bind(now)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(self.tx.conn())
         .await?)
     }
 
@@ -754,7 +756,7 @@ impl WriteTx {
         )
         .bind(now)
         .bind(fraction)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(self.tx.conn())
         .await?;
         for &id in &ids {
             self.touched.game(id);
@@ -777,7 +779,7 @@ impl WriteTx {
         .bind(size)
         .bind(to_db(a))
         .bind(to_db(b))
-        .fetch_all(&mut *self.tx)
+        .fetch_all(self.tx.conn())
         .await?;
         let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
         Ok((find(a), find(b)))
@@ -807,7 +809,7 @@ impl WriteTx {
                 .bind(r.losses)
                 .bind(r.last_active);
         }
-        q.execute(&mut *self.tx).await?;
+        q.execute(self.tx.conn()).await?;
         Ok(())
     }
 
@@ -831,7 +833,7 @@ impl WriteTx {
         .bind(r.wins)
         .bind(r.losses)
         .bind(r.last_active)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await?;
         Ok(())
     }
@@ -859,7 +861,7 @@ impl WriteTx {
         .bind(c.white_after.1)
         .bind(c.white_after.2)
         .bind(c.created_at)
-        .execute(&mut *self.tx)
+        .execute(self.tx.conn())
         .await
         .map_err(conflict_or)?;
         Ok(())
