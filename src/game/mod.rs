@@ -662,10 +662,7 @@ impl Games {
         if row.state != "active" {
             return Err(GameError::GameOver(id));
         }
-        let position: Position = row
-            .position
-            .parse()
-            .map_err(|e| corrupt(format!("game {id} position: {e}")))?;
+        let position = position_of(&row)?;
         let color = if row.black_id == who.id {
             Color::Black
         } else if row.white_id == who.id {
@@ -734,8 +731,7 @@ impl Games {
             }
         }
 
-        let mut game = game_from_parts(row, change)?;
-        game.position = next;
+        let mut game = game_at(row, next, change)?;
         game.ply += 1;
         game.last_move = Some(mv);
         game.deadline = deadline;
@@ -1027,10 +1023,7 @@ impl Games {
         let overdue = tx.overdue_games(now).await?;
         let mut ended = Vec::new();
         for row in &overdue {
-            let position: Position = row
-                .position
-                .parse()
-                .map_err(|e| corrupt(format!("game {}: {e}", row.id)))?;
+            let position = position_of(row)?;
             if row.ply < 2 {
                 self.end_game_in(&mut tx, row, None, EndReason::Aborted, now)
                     .await?;
@@ -1124,12 +1117,21 @@ fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
 }
 
 fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
+    let position = position_of(&row)?;
+    game_at(row, position, change)
+}
+
+/// The stored position of a game.
+fn position_of(row: &GameRow) -> Result<Position> {
+    row.position
+        .parse()
+        .map_err(|e| corrupt(format!("game {} position: {e}", row.id)))
+}
+
+/// A game from its row, with its position already read.
+fn game_at(row: GameRow, position: Position, change: Option<RatingChange>) -> Result<Game> {
     let id = row.id;
     let size = parse_size(&row.size)?;
-    let position: Position = row
-        .position
-        .parse()
-        .map_err(|e| corrupt(format!("game {id} position: {e}")))?;
     let state = match row.state.as_str() {
         "active" => GameState::Active,
         "finished" => GameState::Finished,

@@ -1,6 +1,6 @@
 //! Positions, moves, legality and the end of the game.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use arrayvec::ArrayVec;
@@ -760,6 +760,8 @@ impl FromStr for Position {
 impl FromStr for Setup {
     type Err = SetupError;
 
+    /// Reads the board twice, once to check it and measure it and once to place the pieces, so
+    /// that reading a stored game allocates nothing but the two lists of squares.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unreadable = || SetupError::Unreadable(super::notation::shorten(s));
         let mut parts = s.split_whitespace();
@@ -772,61 +774,82 @@ impl FromStr for Setup {
         if parts.next().is_some() {
             return Err(unreadable());
         }
-        let rows: Vec<&str> = board.split('/').collect();
-        let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut line = Vec::new();
-            let mut chars = row.chars().peekable();
-            while let Some(c) = chars.next() {
-                match c {
-                    'b' | 'B' => line.push(Some(Color::Black)),
-                    'w' | 'W' => line.push(Some(Color::White)),
-                    '1'..='9' => {
-                        let mut n = c as usize - '0' as usize;
-                        if n == 1 && chars.peek() == Some(&'0') {
-                            chars.next();
-                            n = 10;
-                        }
-                        line.extend(std::iter::repeat_n(None, n));
-                    }
-                    _ => return Err(unreadable()),
-                }
-                if line.len() > MAX_COLS as usize {
-                    return Err(unreadable());
-                }
-            }
-            cells.push(line);
+        let mut rows = 0;
+        let mut cols = None;
+        let mut ragged = false;
+        for row in board.split('/') {
+            let len = read_row(row, |_, _| {}).ok_or_else(unreadable)?;
+            ragged |= *cols.get_or_insert(len) != len;
+            rows += 1;
         }
-        let cols = cells.first().map_or(0, Vec::len);
-        if cells.iter().any(|r| r.len() != cols) {
+        if ragged {
             return Err(SetupError::RaggedRows);
         }
-        let size = BoardSize::new(cols as u32, cells.len() as u32)?;
+        let size = BoardSize::new(cols.unwrap_or(0) as u32, rows)?;
         let mut setup = Setup {
             size,
             black: Vec::new(),
             white: Vec::new(),
             turn,
         };
-        for (i, line) in cells.iter().enumerate() {
-            let row = (cells.len() - 1 - i) as u8;
-            for (col, cell) in line.iter().enumerate() {
-                let Some(sq) = size.square(col as u8, row) else {
-                    continue;
-                };
-                match cell {
-                    Some(Color::Black) => setup.black.push(sq),
-                    Some(Color::White) => setup.white.push(sq),
-                    None => {}
+        for (i, line) in board.split('/').enumerate() {
+            let row = (rows as usize - 1 - i) as u8;
+            read_row(line, |col, color| {
+                if let Some(sq) = size.square(col as u8, row) {
+                    match color {
+                        Color::Black => setup.black.push(sq),
+                        Color::White => setup.white.push(sq),
+                    }
                 }
-            }
+            });
         }
         Ok(setup)
     }
 }
 
+/// Reads one row of a written board (`b`, `w`, and counts of empty squares from 1 to 10),
+/// calling `piece` with the column and colour of each piece; its length, or `None` if it is
+/// not a row of at most [`MAX_COLS`] squares.
+fn read_row(row: &str, mut piece: impl FnMut(usize, Color)) -> Option<usize> {
+    let mut len = 0;
+    let mut chars = row.bytes().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            b'b' | b'B' => {
+                piece(len, Color::Black);
+                len += 1;
+            }
+            b'w' | b'W' => {
+                piece(len, Color::White);
+                len += 1;
+            }
+            b'1'..=b'9' => {
+                let mut n = usize::from(c - b'0');
+                if n == 1 && chars.peek() == Some(&b'0') {
+                    chars.next();
+                    n = 10;
+                }
+                len += n;
+            }
+            _ => return None,
+        }
+        if len > MAX_COLS as usize {
+            return None;
+        }
+    }
+    Some(len)
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Counts of empty squares run from 1 to 10.
+        fn empties(f: &mut fmt::Formatter<'_>, n: u8) -> fmt::Result {
+            match n {
+                0 => Ok(()),
+                10 => f.write_str("10"),
+                n => f.write_char(char::from(b'0' + n)),
+            }
+        }
         for row in (0..self.size.rows()).rev() {
             let mut empty = 0;
             for col in 0..self.size.cols() {
@@ -834,22 +857,22 @@ impl fmt::Display for Position {
                 match piece {
                     None => empty += 1,
                     Some(c) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        f.write_str(if c == Color::Black { "b" } else { "w" })?;
+                        empties(f, empty)?;
+                        empty = 0;
+                        f.write_char(if c == Color::Black { 'b' } else { 'w' })?;
                     }
                 }
             }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
+            empties(f, empty)?;
             if row > 0 {
-                f.write_str("/")?;
+                f.write_char('/')?;
             }
         }
-        write!(f, " {}", if self.turn == Color::Black { 'b' } else { 'w' })
+        f.write_str(if self.turn == Color::Black {
+            " b"
+        } else {
+            " w"
+        })
     }
 }
 
