@@ -229,9 +229,11 @@ pub fn parse_duration(v: &str) -> Option<i64> {
 }
 
 impl Console {
+    /// A console over `games`, looking after the clocks and AI replies of its own local server
+    /// only, so that it can run on the bot's database without touching Discord's games.
     pub fn new(games: Games, clock: Arc<ConsoleClock>, plain: bool) -> Console {
         Console {
-            games,
+            games: games.only_server(CONSOLE_PLACE.guild),
             clock,
             plain,
         }
@@ -352,7 +354,7 @@ impl Console {
         Some(out)
     }
 
-    /// The AI's replies to every game of this database waiting for it.
+    /// The AI's replies to every game of the local server waiting for it.
     async fn answer_waiting_ai(&self) -> Vec<String> {
         let ids = match self.games.ai_games_to_move(0).await {
             Ok(ids) => ids,

@@ -123,6 +123,8 @@ pub struct Games {
     /// One AI search per core at a time: more would only share the cores (each search then
     /// reaching its time cap before its budget) and hold a table in memory each.
     thinkers: Arc<tokio::sync::Semaphore>,
+    /// The one server whose clocks and AI replies this service looks after; all when `None`.
+    only: Option<u64>,
 }
 
 impl Games {
@@ -133,7 +135,16 @@ impl Games {
             clock,
             limits,
             thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
+            only: None,
         }
+    }
+
+    /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] to the games and challenges of one
+    /// server, for a front end that shares its database with others: the console, run on the
+    /// bot's database, must not end, remind or answer games that belong to Discord.
+    pub fn only_server(mut self, guild: u64) -> Games {
+        self.only = Some(guild);
+        self
     }
 
     pub fn now(&self) -> i64 {
@@ -317,7 +328,7 @@ impl Games {
     pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
         Ok(self
             .store
-            .ai_games_to_move(self.now().saturating_sub(waiting))
+            .ai_games_to_move(self.now().saturating_sub(waiting), self.only)
             .await?)
     }
 
@@ -1019,8 +1030,8 @@ impl Games {
     pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
         let mut report = SweepReport::default();
         let mut tx = self.store.begin().await?;
-        let expired = tx.expire_challenges(now).await?;
-        let overdue = tx.overdue_games(now).await?;
+        let expired = tx.expire_challenges(now, self.only).await?;
+        let overdue = tx.overdue_games(now, self.only).await?;
         let mut ended = Vec::new();
         for row in &overdue {
             let position = position_of(row)?;
@@ -1041,7 +1052,7 @@ impl Games {
             }
         }
         let reminders = tx
-            .take_due_reminders(now, self.limits.reminder_fraction)
+            .take_due_reminders(now, self.limits.reminder_fraction, self.only)
             .await?;
         tx.commit().await?;
         for row in expired {

@@ -300,18 +300,23 @@ impl Store {
     }
 
     /// Active games against the AI where the AI is to move and has been since `turn_began_by`
-    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`). Oldest
-    /// first. Black moves at even plies, White at odd ones.
-    pub async fn ai_games_to_move(&self, turn_began_by: i64) -> Result<Vec<i64>> {
+    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in one
+    /// server when `guild` is given. Oldest first. Black moves at even plies, White at odd ones.
+    pub async fn ai_games_to_move(
+        &self,
+        turn_began_by: i64,
+        guild: Option<u64>,
+    ) -> Result<Vec<i64>> {
         Ok(sqlx::query_scalar(
             "SELECT g.id FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              WHERE g.state = 'active' AND g.ai_level IS NOT NULL
                AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
-               AND g.deadline - g.time_limit <= ?
+               AND g.deadline - g.time_limit <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
              ORDER BY g.id",
         )
         .bind(turn_began_by)
+        .bind(guild.map(to_db))
         .fetch_all(&self.read)
         .await?)
     }
@@ -629,12 +634,19 @@ impl WriteTx {
     }
 
     /// Marks every pending challenge past its expiry as expired and returns them.
-    pub async fn expire_challenges(&mut self, now: i64) -> Result<Vec<ChallengeRow>> {
+    /// Expires the pending challenges past their time, in one server when `guild` is given.
+    pub async fn expire_challenges(
+        &mut self,
+        now: i64,
+        guild: Option<u64>,
+    ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
             "UPDATE challenges SET state = 'expired', resolved_at = ?1
-             WHERE state = 'pending' AND expires_at <= ?1 RETURNING *",
+             WHERE state = 'pending' AND expires_at <= ?1 AND (?2 IS NULL OR guild_id = ?2)
+             RETURNING *",
         )
         .bind(now)
+        .bind(guild.map(to_db))
         .fetch_all(self.tx.conn())
         .await?)
     }
@@ -736,26 +748,37 @@ impl WriteTx {
     }
 
     /// Active games whose side to move has run out of time.
-    pub async fn overdue_games(&mut self, now: i64) -> Result<Vec<GameRow>> {
+    /// Active games past their deadline, in one server when `guild` is given.
+    pub async fn overdue_games(&mut self, now: i64, guild: Option<u64>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= ? ORDER BY g.deadline, g.id"
+            "WHERE g.state = 'active' AND g.deadline <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
+             ORDER BY g.deadline, g.id"
         ))
         .bind(now)
+        .bind(guild.map(to_db))
         .fetch_all(self.tx.conn())
         .await?)
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
-    /// the deadline (and not yet reminded), and returns the ids of those games.
-    pub async fn take_due_reminders(&mut self, now: i64, fraction: f64) -> Result<Vec<i64>> {
+    /// the deadline (and not yet reminded), in one server when `guild` is given, and returns
+    /// the ids of those games.
+    pub async fn take_due_reminders(
+        &mut self,
+        now: i64,
+        fraction: f64,
+        guild: Option<u64>,
+    ) -> Result<Vec<i64>> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
+               AND (?3 IS NULL OR guild_id = ?3)
              RETURNING id",
         )
         .bind(now)
         .bind(fraction)
+        .bind(guild.map(to_db))
         .fetch_all(self.tx.conn())
         .await?;
         for &id in &ids {
