@@ -1028,15 +1028,7 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     tx.commit().await.unwrap();
 
     // This process goes on writing, and only the committed change is there.
-    let c = w
-        .games
-        .challenge(request(&alice(), Some(&bob()), "8x8"))
-        .await
-        .unwrap();
-    w.games
-        .accept(&bob(), ChallengeRef::Id(c.id))
-        .await
-        .unwrap();
+    started(&w).await;
     assert_eq!(w.store.member_name(4242).await.unwrap(), None);
     assert_eq!(
         w.store.member_name(4343).await.unwrap().as_deref(),
