@@ -3,8 +3,9 @@
 //!
 //! Writes go through one connection, taken in turn (see `writer`), so the process's own writers
 //! queue fairly instead of sleeping in SQLite's busy handler; reads use a pool of their own (WAL
-//! lets them run beside the writer). Every write transaction starts with `BEGIN IMMEDIATE`, so another process on the same
-//! file (the console beside the bot) waits for the lock up front rather than failing mid-way.
+//! lets them run beside the writer). Every write transaction starts with `BEGIN IMMEDIATE`, so
+//! another process on the same file (the console beside the bot) waits for the lock up front
+//! rather than failing mid-way.
 //!
 //! Discord ids are `u64`; SQLite integers are `i64`. They cross here, and only here, by
 //! [`to_db`] and [`from_db`], a bit-for-bit cast.
@@ -103,7 +104,10 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("read", &self.read).finish()
+        f.debug_struct("Store")
+            .field("read", &self.read)
+            .field("write", &self.write)
+            .finish()
     }
 }
 
@@ -633,8 +637,8 @@ impl WriteTx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Marks every pending challenge past its expiry as expired and returns them.
-    /// Expires the pending challenges past their time, in one server when `guild` is given.
+    /// Marks every pending challenge past its expiry as expired, in one server when `guild` is
+    /// given, and returns them.
     pub async fn expire_challenges(
         &mut self,
         now: i64,
@@ -747,8 +751,7 @@ impl WriteTx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Active games whose side to move has run out of time.
-    /// Active games past their deadline, in one server when `guild` is given.
+    /// Active games whose side to move has run out of time, in one server when `guild` is given.
     pub async fn overdue_games(&mut self, now: i64, guild: Option<u64>) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
             "WHERE g.state = 'active' AND g.deadline <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
