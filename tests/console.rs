@@ -124,27 +124,78 @@ fn emoji_boards_by_default_and_the_database_persists_between_runs() {
     assert!(out.contains("alice has no game in progress."), "{out}");
 }
 
-/// The console on `db`, its stdin, and its output lines as they come.
-fn spawn_console(db: &str) -> (Child, ChildStdin, mpsc::Receiver<String>) {
-    let mut child = bin()
-        .args(["console", "--plain", "--db", db])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start console");
-    let stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+/// A console running on a database, fed one line at a time.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    /// Everything it printed so far.
+    seen: String,
+}
+
+impl Running {
+    /// The console on `db`, with its output lines read as they come.
+    fn start(db: &str) -> Running {
+        let mut child = bin()
+            .args(["console", "--plain", "--db", db])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start console");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Running {
+            child,
+            stdin,
+            lines,
+            seen: String::new(),
+        }
+    }
+
+    /// Sends `line` and waits until a line of output contains `ack`.
+    fn send_and_wait(&mut self, line: &str, ack: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+        loop {
+            let got = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no {ack:?} after {line:?}:\n{}", self.seen));
+            self.seen.push_str(&got);
+            self.seen.push('\n');
+            if got.contains(ack) {
                 break;
             }
         }
-    });
-    (child, stdin, rx)
+    }
+
+    /// Kills the process at once (as `kill -9` would) and gives what it printed.
+    fn kill(mut self) -> String {
+        self.child.kill().expect("kill -9");
+        let _ = self.child.wait();
+        self.seen
+    }
+}
+
+/// The notation of every stored move of a game, in order.
+async fn stored_moves(store: &Store, game: i64) -> Vec<String> {
+    store
+        .moves(game)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.notation)
+        .collect()
 }
 
 /// Every move the console acknowledged is on disk, even when the process is killed at once.
@@ -152,41 +203,22 @@ fn spawn_console(db: &str) -> (Child, ChildStdin, mpsc::Receiver<String>) {
 fn acknowledged_moves_survive_the_process_being_killed() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("k.db").display());
-    let (mut child, mut stdin, rx) = spawn_console(&db);
-    let mut send_and_wait = |line: &str, ack: &str| {
-        writeln!(stdin, "{line}").expect("write");
-        stdin.flush().expect("flush");
-        loop {
-            let got = rx
-                .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("no {ack:?} after {line:?}"));
-            if got.contains(ack) {
-                break;
-            }
-        }
-    };
-    send_and_wait("@alice /challenge @bob 8x8 black", "Challenge #1");
-    send_and_wait("@bob /accept", "the game begins");
+    let mut console = Running::start(&db);
+    console.send_and_wait("@alice /challenge @bob 8x8 black", "Challenge #1");
+    console.send_and_wait("@bob /accept", "the game begins");
     let moves = [
         "e7-e6", "d2-d3", "e6-e5", "d3-d4", "e5xd4", "c2-c3", "d4xc3", "b2xc3",
     ];
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { "@alice" } else { "@bob" };
-        send_and_wait(&format!("{who} /move {mv}"), &format!("Last move: {mv}"));
+        console.send_and_wait(&format!("{who} /move {mv}"), &format!("Last move: {mv}"));
     }
-    child.kill().expect("kill -9");
-    let _ = child.wait();
+    console.kill();
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = Store::open(&db).await.unwrap();
-        let stored: Vec<String> = store
-            .moves(1)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|m| m.notation)
-            .collect();
+        let stored = stored_moves(&store, 1).await;
         assert_eq!(stored, moves);
         let game = store.game(1).await.unwrap().unwrap();
         assert_eq!(game.ply, moves.len() as i64);
@@ -203,22 +235,7 @@ fn acknowledged_moves_survive_the_process_being_killed() {
 fn the_console_plays_the_ai_and_prints_its_replies() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("ai.db").display());
-    let (mut child, mut stdin, rx) = spawn_console(&db);
-    let mut seen = String::new();
-    let mut send_and_wait = |line: &str, ack: &str| {
-        writeln!(stdin, "{line}").expect("write");
-        stdin.flush().expect("flush");
-        loop {
-            let got = rx
-                .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("no {ack:?} after {line:?}:\n{seen}"));
-            seen.push_str(&got);
-            seen.push('\n');
-            if got.contains(ack) {
-                break;
-            }
-        }
-    };
+    let mut console = Running::start(&db);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let stored_position = || {
         rt.block_on(async {
@@ -231,23 +248,22 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
         })
     };
 
-    send_and_wait("help", "The built-in AI is @bot");
-    send_and_wait(
+    console.send_and_wait("help", "The built-in AI is @bot");
+    console.send_and_wait(
         "@alice /challenge opponent:@bot level:2 size:5x5 color:white",
         "The AI (level 2) played",
     );
-    send_and_wait("@bot /move a4-a3", "it plays by itself");
-    send_and_wait(
+    console.send_and_wait("@bot /move a4-a3", "it plays by itself");
+    console.send_and_wait(
         "@alice /challenge opponent:@bob level:2",
         "level is for games against the AI",
     );
     for _ in 0..3 {
         let position = stored_position();
         let mv = position.legal_moves()[0];
-        send_and_wait(&format!("@alice /move {mv}"), "The AI (level 2) played");
+        console.send_and_wait(&format!("@alice /move {mv}"), "The AI (level 2) played");
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    let seen = console.kill();
 
     assert!(
         seen.contains("alice starts a game against the AI (level 2)."),
@@ -264,13 +280,7 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
         let game = store.game(1).await.unwrap().unwrap();
         assert_eq!(game.ai_level, Some(2));
         assert!(!game.rated);
-        let stored: Vec<String> = store
-            .moves(1)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|m| m.notation)
-            .collect();
+        let stored = stored_moves(&store, 1).await;
         assert_eq!(stored.len(), 7);
         // Each AI reply printed is the stored one, and the whole game replays legally.
         for ply in (0..7).step_by(2) {
