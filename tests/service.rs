@@ -589,6 +589,71 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
     assert_eq!(w.games.history(id).await.unwrap().moves.len(), 2);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated() {
+    let w = world().await;
+    let size: BoardSize = "3x5".parse().unwrap();
+    for round in 0..5 {
+        // A day apart, so the limit of rated games a day between two members stays out of it.
+        w.clock.advance(86_400);
+        // alice (Black) against bob and against carol, each a move from her win.
+        let mut ids = Vec::new();
+        for opponent in [bob(), carol()] {
+            let c = w
+                .games
+                .challenge(request(&alice(), Some(&opponent), "3x5"))
+                .await
+                .unwrap();
+            let id = w
+                .games
+                .accept(&opponent, ChallengeRef::Id(c.id))
+                .await
+                .unwrap()
+                .id;
+            for (i, mv) in BLACK_WINS[..4].iter().enumerate() {
+                let who = if i % 2 == 0 {
+                    alice()
+                } else {
+                    opponent.clone()
+                };
+                w.games.play(&who, GameRef::Id(id), mv).await.unwrap();
+            }
+            ids.push(id);
+        }
+        let finals = ids.iter().map(|&id| {
+            let games = w.games.clone();
+            tokio::spawn(async move { games.play(&alice(), GameRef::Id(id), BLACK_WINS[4]).await })
+        });
+        for f in finals.collect::<Vec<_>>() {
+            let played = f.await.unwrap().unwrap();
+            assert_eq!(played.game.state, GameState::Finished);
+            assert!(played.game.rating_change.is_some());
+        }
+
+        // Both count, one after the other: the later one starts from where the earlier left her.
+        let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+        assert_eq!((card.games, card.wins), (2 * round + 2, 2 * round + 2));
+        let mut changes = Vec::new();
+        for id in ids {
+            changes.push(w.games.game(id).await.unwrap().rating_change.unwrap());
+        }
+        let (first, second) = if changes[1].black_before == changes[0].black_after {
+            (&changes[0], &changes[1])
+        } else {
+            (&changes[1], &changes[0])
+        };
+        assert_eq!(second.black_before, first.black_after, "round {round}");
+        assert_eq!(card.value.rating, second.black_after.rating);
+        let (want, _) = glicko2(
+            &g2(second.black_before),
+            &g2(second.white_before),
+            &Outcomes::WIN,
+            &Glicko2Config::new(),
+        );
+        assert_eq!(second.black_after.rating, want.rating);
+    }
+}
+
 #[tokio::test]
 async fn three_rated_games_a_day_per_pair_then_casual() {
     let w = world().await;

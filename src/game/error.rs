@@ -86,6 +86,9 @@ pub enum InternalError {
     /// The AI failed to give a legal move (or its thread panicked).
     #[error("the AI failed: {0}")]
     Engine(String),
+    /// A write kept finding what it had read changed under it.
+    #[error("gave up after repeated conflicts: {0}")]
+    Contention(&'static str),
 }
 
 impl GameError {

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use crate::engine::{self, Level};
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{
-    ChallengeRow, GameRow, MoveWrite, NewChallenge, NewGame, RatingChangeRow, RatingRow, Store,
-    StoreError, WriteTx,
+    ChallengeRow, Ended, GameEnding, GameRow, MoveWrite, NewChallenge, NewGame, RatedEnding,
+    RatingChangeRow, RatingRow, Store, StoreError, WriteTx,
 };
 
 pub use error::{GameError, InternalError};
@@ -718,26 +718,26 @@ impl Games {
         let mut change = None;
         let mut result = None;
         match next.outcome() {
-            // Most moves: one statement, atomic on its own.
+            // Most moves: one statement, grouped with the moves of other games.
             None => {
                 if !self.store.apply_move(write).await? {
                     return Err(GameError::PositionChanged);
                 }
             }
-            // The last move, the result and the ratings: one transaction.
+            // The last move, the result and the ratings: one statement of their own.
             Some(outcome) => {
                 let reason = EndReason::from(outcome.reason);
-                let mut tx = self.store.begin().await?;
-                if !tx
-                    .apply_final_move(&write, outcome.winner.name(), reason.as_str())
-                    .await?
-                {
-                    return Err(GameError::PositionChanged);
-                }
-                if row.rated {
-                    change = Some(self.rate_result(&mut tx, &row, outcome.winner, now).await?);
-                }
-                tx.commit().await?;
+                let last = (write.notation, write.position);
+                change = self
+                    .end(
+                        &row,
+                        Some(row.ply),
+                        Some(last),
+                        Some(outcome.winner),
+                        reason,
+                        now,
+                    )
+                    .await?;
                 result = Some((Some(outcome.winner), reason));
             }
         }
@@ -753,57 +753,51 @@ impl Games {
         Ok(Played { mv, game })
     }
 
-    /// Updates both players' ratings for a result, inside the game's transaction.
-    async fn rate_result(
+    /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with
+    /// `last`, the move that ended it and the position after it, if there is one; won by
+    /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
+    /// and returns the change. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    async fn end(
         &self,
-        tx: &mut WriteTx,
         row: &GameRow,
-        winner: Color,
+        ply: Option<i64>,
+        last: Option<(String, String)>,
+        winner: Option<Color>,
+        reason: EndReason,
         now: i64,
-    ) -> Result<RatingChange> {
-        let load = |r: Option<RatingRow>| r.map_or(RatingValue::START, |r| rating_now(&r, now));
-        let (black_row, white_row) = tx
-            .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
-            .await?;
-        let black_before = load(black_row.clone());
-        let white_before = load(white_row.clone());
-        let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
-        let updated = |member: u64, old: Option<RatingRow>, after: RatingValue, won: bool| {
-            let (games, wins, losses) = old.map_or((0, 0, 0), |r| (r.games, r.wins, r.losses));
-            RatingRow {
-                guild_id: row.guild_id,
-                member_id: member,
-                size: row.size.clone(),
-                rating: after.rating,
-                deviation: after.deviation,
-                volatility: after.volatility,
-                games: games + 1,
-                wins: wins + i64::from(won),
-                losses: losses + i64::from(!won),
-                last_active: now,
+    ) -> Result<Option<RatingChange>> {
+        // Ratings are read before the write and checked by it; another game of one of the
+        // players ending in between sends the ending round again with fresh ratings.
+        for _ in 0..ENDING_ATTEMPTS {
+            let (rated, change) = match winner {
+                Some(w) if row.rated => {
+                    let (black, white) = self
+                        .store
+                        .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
+                        .await?;
+                    let (rated, change) = rated_ending(row, black, white, w, now);
+                    (Some(rated), Some(change))
+                }
+                _ => (None, None),
+            };
+            let ending = GameEnding {
+                game: row.id,
+                ply,
+                last_move: last.clone(),
+                now,
+                winner: winner.map(Color::name),
+                reason: reason.as_str(),
+                rated,
+            };
+            match self.store.end_game(&ending).await? {
+                Ended::Done => return Ok(change),
+                Ended::GameMovedOn => return Err(GameError::PositionChanged),
+                Ended::RatingsMovedOn => continue,
             }
-        };
-        tx.upsert_rating_pair(&[
-            updated(row.black_id, black_row, black_after, winner == Color::Black),
-            updated(row.white_id, white_row, white_after, winner == Color::White),
-        ])
-        .await?;
-        let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
-        tx.insert_rating_change(&RatingChangeRow {
-            game_id: row.id,
-            black_before: triple(black_before),
-            white_before: triple(white_before),
-            black_after: triple(black_after),
-            white_after: triple(white_after),
-            created_at: now,
-        })
-        .await?;
-        Ok(RatingChange {
-            black_before,
-            black_after,
-            white_before,
-            white_after,
-        })
+        }
+        Err(GameError::Internal(InternalError::Contention(
+            "ratings kept changing while a game ended",
+        )))
     }
 
     /// The game `who` means, if they may resign it now: before asking them to confirm.
@@ -817,8 +811,22 @@ impl Games {
     pub async fn resign(&self, who: &Member, which: GameRef) -> Result<Game> {
         let row = self.game_row(who.id, which).await?;
         let color = self.check_player(&row, who.id)?;
-        self.end_game(row.id, Some(color.opposite()), EndReason::Resignation)
+        let now = self.now();
+        match self
+            .end(
+                &row,
+                None,
+                None,
+                Some(color.opposite()),
+                EndReason::Resignation,
+                now,
+            )
             .await
+        {
+            Err(GameError::PositionChanged) => Err(GameError::GameOver(row.id)),
+            done => done,
+        }?;
+        self.game(row.id).await
     }
 
     /// Ends a game without a result, allowed only before both sides have moved.
@@ -828,7 +836,10 @@ impl Games {
         if row.ply >= 2 {
             return Err(GameError::AbortTooLate);
         }
-        self.end_game(row.id, None, EndReason::Aborted).await
+        let now = self.now();
+        self.end(&row, Some(row.ply), None, None, EndReason::Aborted, now)
+            .await?;
+        self.game(row.id).await
     }
 
     fn check_player(&self, row: &GameRow, who: u64) -> Result<Color> {
@@ -842,41 +853,6 @@ impl Games {
         } else {
             Err(GameError::NotAPlayer(row.id))
         }
-    }
-
-    /// Ends an active game: a win (rated if the game is) or, with no winner, an abort.
-    /// The game is read again inside the transaction, so a move racing with it cannot be lost.
-    async fn end_game(&self, id: GameId, winner: Option<Color>, reason: EndReason) -> Result<Game> {
-        let now = self.now();
-        let mut tx = self.store.begin().await?;
-        let row = tx.game(id).await?.ok_or(GameError::NoSuchGame(id))?;
-        self.end_game_in(&mut tx, &row, winner, reason, now).await?;
-        tx.commit().await?;
-        self.game(id).await
-    }
-
-    async fn end_game_in(
-        &self,
-        tx: &mut WriteTx,
-        row: &GameRow,
-        winner: Option<Color>,
-        reason: EndReason,
-        now: i64,
-    ) -> Result<()> {
-        let ended = match winner {
-            Some(w) => {
-                tx.finish_game(row.id, w.name(), reason.as_str(), now)
-                    .await?
-            }
-            None => tx.abort_game(row.id, now).await?,
-        };
-        if !ended {
-            return Err(GameError::GameOver(row.id));
-        }
-        if let (Some(w), true) = (winner, row.rated) {
-            self.rate_result(tx, row, w, now).await?;
-        }
-        Ok(())
     }
 
     /// Active games of a member: in one server, or everywhere when `guild` is `None`.
@@ -1031,30 +1007,29 @@ impl Games {
         let mut report = SweepReport::default();
         let mut tx = self.store.begin().await?;
         let expired = tx.expire_challenges(now, self.only).await?;
-        let overdue = tx.overdue_games(now, self.only).await?;
-        let mut ended = Vec::new();
-        for row in &overdue {
-            let position = position_of(row)?;
-            if row.ply < 2 {
-                self.end_game_in(&mut tx, row, None, EndReason::Aborted, now)
-                    .await?;
-                ended.push((row.id, false));
-            } else {
-                self.end_game_in(
-                    &mut tx,
-                    row,
-                    Some(position.turn().opposite()),
-                    EndReason::Timeout,
-                    now,
-                )
-                .await?;
-                ended.push((row.id, true));
-            }
-        }
         let reminders = tx
             .take_due_reminders(now, self.limits.reminder_fraction, self.only)
             .await?;
         tx.commit().await?;
+        // Each time-out is written on its own, checked against the ply it was read at: a move
+        // that comes in first wins, and the game is left alone.
+        let mut ended = Vec::new();
+        for row in self.store.overdue_games(now, self.only).await? {
+            let position = position_of(&row)?;
+            let (winner, reason) = if row.ply < 2 {
+                (None, EndReason::Aborted)
+            } else {
+                (Some(position.turn().opposite()), EndReason::Timeout)
+            };
+            match self
+                .end(&row, Some(row.ply), None, winner, reason, now)
+                .await
+            {
+                Ok(_) => ended.push((row.id, winner.is_some())),
+                Err(GameError::PositionChanged) => {}
+                Err(e) => return Err(e),
+            }
+        }
         for row in expired {
             report.expired.push(self.challenge_from_row(row).await?);
         }
@@ -1090,6 +1065,47 @@ fn squares_key(text: &str) -> String {
         after_digit = c.is_ascii_digit();
     }
     key
+}
+
+/// How many times an ending is written again after a rating it read changed before the write
+/// (another game of the same player ended at the same moment).
+const ENDING_ATTEMPTS: usize = 8;
+
+/// The ratings a result writes, from both players' stored ratings (`None`: not rated yet), and
+/// the change to report.
+fn rated_ending(
+    row: &GameRow,
+    black: Option<RatingRow>,
+    white: Option<RatingRow>,
+    winner: Color,
+    now: i64,
+) -> (RatedEnding, RatingChange) {
+    let load = |r: &Option<RatingRow>| {
+        r.as_ref()
+            .map_or(RatingValue::START, |r| rating_now(r, now))
+    };
+    let (black_before, white_before) = (load(&black), load(&white));
+    let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
+    let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
+    let rated = RatedEnding {
+        black_games: black.map(|r| r.games),
+        white_games: white.map(|r| r.games),
+        change: RatingChangeRow {
+            game_id: row.id,
+            black_before: triple(black_before),
+            white_before: triple(white_before),
+            black_after: triple(black_after),
+            white_after: triple(white_after),
+            created_at: now,
+        },
+    };
+    let change = RatingChange {
+        black_before,
+        black_after,
+        white_before,
+        white_after,
+    };
+    (rated, change)
 }
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last

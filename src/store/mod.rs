@@ -391,6 +391,90 @@ impl Store {
         .await?)
     }
 
+    /// The ratings of two members on one board of a server (each `None` if unrated).
+    pub async fn rating_pair(
+        &self,
+        guild: u64,
+        size: &str,
+        a: u64,
+        b: u64,
+    ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
+        let rows: Vec<RatingRow> = sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
+        )
+        .bind(to_db(guild))
+        .bind(size)
+        .bind(to_db(a))
+        .bind(to_db(b))
+        .fetch_all(&self.read)
+        .await?;
+        let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
+        Ok((find(a), find(b)))
+    }
+
+    /// Active games whose side to move has run out of time, in one server when `guild` is given.
+    pub async fn overdue_games(&self, now: i64, guild: Option<u64>) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
+             ORDER BY g.deadline, g.id"
+        ))
+        .bind(now)
+        .bind(guild.map(to_db))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Ends a game in one statement (the `game_endings` trigger): the move that ended it if there
+    /// is one, the result, and for a rated result both ratings and their before/after. Nothing
+    /// is written when the game or a rating is no longer as the caller read it; the answer says
+    /// which.
+    pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
+        let r = e.rated.as_ref();
+        let triple = |pick: fn(&RatedEnding) -> (f64, f64, f64)| r.map(pick);
+        let [bb, wb, ba, wa] = [
+            triple(|r| r.change.black_before),
+            triple(|r| r.change.white_before),
+            triple(|r| r.change.black_after),
+            triple(|r| r.change.white_after),
+        ];
+        let mut q = sqlx::query(
+            "INSERT INTO game_endings VALUES
+                 (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(e.game)
+        .bind(e.ply)
+        .bind(e.last_move.as_ref().map(|(_, position)| position))
+        .bind(e.last_move.as_ref().map(|(notation, _)| notation))
+        .bind(e.now)
+        .bind(e.winner)
+        .bind(e.reason)
+        .bind(r.is_some())
+        .bind(r.and_then(|r| r.black_games))
+        .bind(r.and_then(|r| r.white_games));
+        for t in [bb, wb, ba, wa] {
+            q = q
+                .bind(t.map(|t| t.0))
+                .bind(t.map(|t| t.1))
+                .bind(t.map(|t| t.2));
+        }
+        let done = {
+            let mut held = self.write.lock().await?;
+            q.execute(&mut held.conn).await
+        };
+        // Whatever happened, the cached row is no longer to be trusted.
+        self.cache.forget(e.game);
+        match done {
+            Ok(_) => Ok(Ended::Done),
+            Err(sqlx::Error::Database(db)) if db.message() == GAME_MOVED_ON => {
+                Ok(Ended::GameMovedOn)
+            }
+            Err(sqlx::Error::Database(db)) if db.message() == RATINGS_MOVED_ON => {
+                Ok(Ended::RatingsMovedOn)
+            }
+            Err(e) => Err(conflict_or(e)),
+        }
+    }
+
     pub async fn rating_change(&self, game: i64) -> Result<Option<RatingChangeRow>> {
         Ok(
             sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = ?")
@@ -414,6 +498,47 @@ pub struct MoveWrite {
     /// When the side to move next runs out of time.
     pub deadline: i64,
     pub now: i64,
+}
+
+/// The messages of the `game_endings` trigger's checks (migration 0003).
+const GAME_MOVED_ON: &str = "game moved on";
+const RATINGS_MOVED_ON: &str = "ratings moved on";
+
+/// How a game ends, for [`Store::end_game`].
+#[derive(Clone, Debug)]
+pub struct GameEnding {
+    pub game: i64,
+    /// The ply the game must still be at; `None`: any, as long as it is active.
+    pub ply: Option<i64>,
+    /// The move that ended the game (notation) and the position after it.
+    pub last_move: Option<(String, String)>,
+    pub now: i64,
+    /// `"black"` or `"white"`; `None` aborts the game.
+    pub winner: Option<&'static str>,
+    pub reason: &'static str,
+    /// The ratings to write, for a rated result.
+    pub rated: Option<RatedEnding>,
+}
+
+/// The ratings a rated result writes.
+#[derive(Clone, Debug)]
+pub struct RatedEnding {
+    /// Each player's count of rated games on the board as read (`None`: not rated yet). The
+    /// ratings are written only if both still hold.
+    pub black_games: Option<i64>,
+    pub white_games: Option<i64>,
+    /// Before (as of the end) and after; the players' new ratings are the `after` values.
+    pub change: RatingChangeRow,
+}
+
+/// What [`Store::end_game`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    Done,
+    /// The game was no longer active, or no longer at the ply asked for: nothing written.
+    GameMovedOn,
+    /// A player's rating changed since it was read: nothing written.
+    RatingsMovedOn,
 }
 
 /// Records moves of many games at once, from a JSON array, each only if its game is still active
@@ -499,7 +624,6 @@ async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<Option<GameR
 }
 
 const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
-const GAME_SELECT_BY_ID: &str = game_select!("WHERE g.id = ?");
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.
 pub struct WriteTx {
@@ -676,93 +800,6 @@ impl WriteTx {
         .await?)
     }
 
-    pub async fn game(&mut self, id: i64) -> Result<Option<GameRow>> {
-        Ok(sqlx::query_as(GAME_SELECT_BY_ID)
-            .bind(id)
-            .fetch_optional(self.tx.conn())
-            .await?)
-    }
-
-    /// Records a move that ends the game, with its winner and reason, in one statement; false
-    /// (and nothing written) when another move got there first.
-    pub async fn apply_final_move(
-        &mut self,
-        m: &MoveWrite,
-        winner: &str,
-        reason: &str,
-    ) -> Result<bool> {
-        self.touched.game(m.game);
-        let done = sqlx::query(
-            "UPDATE games SET ply = ply + 1, position = ?, last_move = ?, last_move_at = ?,
-                 state = 'finished', winner = ?, end_reason = ?, finished_at = ?
-             WHERE id = ? AND ply = ? AND state = 'active'",
-        )
-        .bind(&m.position)
-        .bind(&m.notation)
-        .bind(m.now)
-        .bind(winner)
-        .bind(reason)
-        .bind(m.now)
-        .bind(m.game)
-        .bind(m.ply)
-        .execute(self.tx.conn())
-        .await?;
-        let applied = done.rows_affected() == 1;
-        if !applied {
-            // The cached row (if any) was behind the database.
-            self.cache.forget(m.game);
-        }
-        Ok(applied)
-    }
-
-    /// Ends an active game with a winner. False when it was no longer active.
-    pub async fn finish_game(
-        &mut self,
-        id: i64,
-        winner: &str,
-        reason: &str,
-        now: i64,
-    ) -> Result<bool> {
-        self.touched.game(id);
-        let done = sqlx::query(
-            "UPDATE games SET state = 'finished', winner = ?, end_reason = ?, finished_at = ?
-             WHERE id = ? AND state = 'active'",
-        )
-        .bind(winner)
-        .bind(reason)
-        .bind(now)
-        .bind(id)
-        .execute(self.tx.conn())
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Ends an active game without a result. False when it was no longer active.
-    pub async fn abort_game(&mut self, id: i64, now: i64) -> Result<bool> {
-        self.touched.game(id);
-        let done = sqlx::query(
-            "UPDATE games SET state = 'aborted', end_reason = 'aborted', finished_at = ?
-             WHERE id = ? AND state = 'active'",
-        )
-        .bind(now)
-        .bind(id)
-        .execute(self.tx.conn())
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Active games whose side to move has run out of time, in one server when `guild` is given.
-    pub async fn overdue_games(&mut self, now: i64, guild: Option<u64>) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
-             ORDER BY g.deadline, g.id"
-        ))
-        .bind(now)
-        .bind(guild.map(to_db))
-        .fetch_all(self.tx.conn())
-        .await?)
-    }
-
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
     /// the deadline (and not yet reminded), in one server when `guild` is given, and returns
     /// the ids of those games.
@@ -790,55 +827,6 @@ impl WriteTx {
         Ok(ids)
     }
 
-    /// The ratings of two members on one board of a server (each `None` if unrated).
-    pub async fn rating_pair(
-        &mut self,
-        guild: u64,
-        size: &str,
-        a: u64,
-        b: u64,
-    ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
-        let rows: Vec<RatingRow> = sqlx::query_as(
-            "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
-        )
-        .bind(to_db(guild))
-        .bind(size)
-        .bind(to_db(a))
-        .bind(to_db(b))
-        .fetch_all(self.tx.conn())
-        .await?;
-        let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
-        Ok((find(a), find(b)))
-    }
-
-    /// Writes the ratings of both players of a game in one statement.
-    pub async fn upsert_rating_pair(&mut self, pair: &[RatingRow; 2]) -> Result<()> {
-        let mut q = sqlx::query(
-            "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
-                 wins, losses, last_active)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (guild_id, member_id, size) DO UPDATE SET
-                 rating = excluded.rating, deviation = excluded.deviation,
-                 volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
-                 losses = excluded.losses, last_active = excluded.last_active",
-        );
-        for r in pair {
-            q = q
-                .bind(to_db(r.guild_id))
-                .bind(to_db(r.member_id))
-                .bind(r.size.clone())
-                .bind(r.rating)
-                .bind(r.deviation)
-                .bind(r.volatility)
-                .bind(r.games)
-                .bind(r.wins)
-                .bind(r.losses)
-                .bind(r.last_active);
-        }
-        q.execute(self.tx.conn()).await?;
-        Ok(())
-    }
-
     pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {
         sqlx::query(
             "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
@@ -861,35 +849,6 @@ impl WriteTx {
         .bind(r.last_active)
         .execute(self.tx.conn())
         .await?;
-        Ok(())
-    }
-
-    pub async fn insert_rating_change(&mut self, c: &RatingChangeRow) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO rating_changes (game_id,
-                 black_rating, black_deviation, black_volatility,
-                 white_rating, white_deviation, white_volatility,
-                 black_rating_after, black_deviation_after, black_volatility_after,
-                 white_rating_after, white_deviation_after, white_volatility_after, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(c.game_id)
-        .bind(c.black_before.0)
-        .bind(c.black_before.1)
-        .bind(c.black_before.2)
-        .bind(c.white_before.0)
-        .bind(c.white_before.1)
-        .bind(c.white_before.2)
-        .bind(c.black_after.0)
-        .bind(c.black_after.1)
-        .bind(c.black_after.2)
-        .bind(c.white_after.0)
-        .bind(c.white_after.1)
-        .bind(c.white_after.2)
-        .bind(c.created_at)
-        .execute(self.tx.conn())
-        .await
-        .map_err(conflict_or)?;
         Ok(())
     }
 }
