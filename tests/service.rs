@@ -770,6 +770,49 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
 }
 
 #[tokio::test]
+async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
+    let w = world().await;
+    let stale = started(&w).await;
+    let c = w
+        .games
+        .challenge(request(&carol(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    let fresh = w
+        .games
+        .accept(&alice(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap()
+        .id;
+    play_all(&w, stale, &["a4-a3"]).await;
+    // A second process moves for bob; this process has not seen it yet.
+    let other = Store::open(&w.url).await.unwrap();
+    Games::new(other.clone(), w.clock.clone(), Limits::default())
+        .play(&bob(), GameRef::Id(stale), "c2-c3")
+        .await
+        .unwrap();
+    other.close().await;
+
+    // Submitted at the same moment, the two moves go to the database in one statement.
+    let (bob, carol) = (bob(), carol());
+    let (late, on_time) = tokio::join!(
+        w.games.play(&bob, GameRef::Id(stale), "b2-b3"),
+        w.games.play(&carol, GameRef::Id(fresh), "a4-a3"),
+    );
+    refused!(late, GameError::PositionChanged);
+    assert_eq!(on_time.unwrap().game.ply, 1);
+    assert_eq!(w.games.history(fresh).await.unwrap().moves, ["a4-a3"]);
+    let h = w.games.history(stale).await.unwrap();
+    assert_eq!(h.moves, ["a4-a3", "c2-c3"]);
+    assert_eq!(
+        h.game.position,
+        breakthrough_bot::rules::replay(h.game.size, ["a4-a3", "c2-c3"])
+            .unwrap()
+            .0
+    );
+}
+
+#[tokio::test]
 async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check() {
     let w = world().await;
     let id = started(&w).await;

@@ -33,8 +33,8 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    Sqlite, SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool,
+    SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{ConnectOptions, Row};
 
@@ -465,9 +465,7 @@ impl Store {
         self.cache.forget(e.game);
         match done {
             Ok(_) => Ok(Ended::Done),
-            Err(sqlx::Error::Database(db)) if db.message() == GAME_MOVED_ON => {
-                Ok(Ended::GameMovedOn)
-            }
+            Err(e) if moved_on(&e) => Ok(Ended::GameMovedOn),
             Err(sqlx::Error::Database(db)) if db.message() == RATINGS_MOVED_ON => {
                 Ok(Ended::RatingsMovedOn)
             }
@@ -500,7 +498,7 @@ pub struct MoveWrite {
     pub now: i64,
 }
 
-/// The messages of the `game_endings` trigger's checks (migration 0003).
+/// The messages of the triggers' checks (migrations 0003 and 0004).
 const GAME_MOVED_ON: &str = "game moved on";
 const RATINGS_MOVED_ON: &str = "ratings moved on";
 
@@ -541,8 +539,9 @@ pub enum Ended {
     RatingsMovedOn,
 }
 
-/// Records moves of many games at once, each only if its game is still active at the ply the move
-/// was validated against; returns the games moved. The statement for `rows` moves, `rows` a power
+/// Records moves of many games at once, all or none: `ply` is set to the ply each move was
+/// validated against plus one, and if any game moved on meanwhile, `games_ply_steps_by_one`
+/// (migration 0004) refuses the whole statement. The statement for `rows` moves, `rows` a power
 /// of two up to [`BATCH`]: a batch is padded with rows that match no game, so that a handful of
 /// statements, each prepared once, serve every batch size. (Rows bound as values cost SQLite less
 /// than the same rows read out of one JSON argument.)
@@ -552,13 +551,11 @@ fn apply_moves_sql(rows: usize) -> &'static str {
             .map(|k| {
                 let values = vec!["(?, ?, ?, ?, ?, ?)"; 1 << k].join(", ");
                 format!(
-                    "UPDATE games SET ply = games.ply + 1, position = v.column3,
+                    "UPDATE games SET ply = v.column2 + 1, position = v.column3,
                          last_move = v.column4, last_move_at = v.column5, deadline = v.column6,
                          reminded = 0
                      FROM (VALUES {values}) AS v
-                     WHERE games.id = v.column1 AND games.ply = v.column2
-                       AND games.state = 'active'
-                     RETURNING games.id"
+                     WHERE games.id = v.column1"
                 )
             })
             .collect()
@@ -584,45 +581,82 @@ async fn apply_moves(writer: Writer, cache: GameCache, batch: Vec<MoveWrite>) ->
         let mut seen = HashSet::new();
         let (now, later): (Vec<usize>, Vec<usize>) =
             left.into_iter().partition(|&i| seen.insert(batch[i].game));
-        let mut q = sqlx::query_scalar::<_, i64>(apply_moves_sql(now.len()));
-        for &i in &now {
-            let m = &batch[i];
-            q = q
-                .bind(m.game)
-                .bind(m.ply)
-                .bind(m.position.clone())
-                .bind(m.notation.clone())
-                .bind(m.now)
-                .bind(m.deadline);
-        }
-        for _ in now.len()..now.len().next_power_of_two() {
-            q = q
-                .bind(None::<i64>)
-                .bind(None::<i64>)
-                .bind(None::<String>)
-                .bind(None::<String>)
-                .bind(None::<i64>)
-                .bind(None::<i64>);
-        }
-        let moved: Shared<HashSet<i64>> = q
-            .fetch_all(&mut held.conn)
-            .await
-            .map(|ids| ids.into_iter().collect())
-            .map_err(Arc::new);
-        for i in now {
-            let m = &batch[i];
-            answers[i] = moved
-                .as_ref()
-                .map(|ids| ids.contains(&m.game))
-                .map_err(Arc::clone);
+        let group: Vec<&MoveWrite> = now.iter().map(|&i| &batch[i]).collect();
+        let applied = apply_group(&mut held.conn, &group).await;
+        for (k, &i) in now.iter().enumerate() {
+            answers[i] = match &applied {
+                Ok(applied) => Ok(applied[k]),
+                Err(e) => Err(Arc::clone(e)),
+            };
             match answers[i] {
-                Ok(true) => cache.moved(m),
-                _ => cache.forget(m.game),
+                Ok(true) => cache.moved(&batch[i]),
+                _ => cache.forget(batch[i].game),
             }
         }
         left = later;
     }
     answers
+}
+
+/// Writes a group of moves, one per game, and says which applied. The group goes as one
+/// statement; only if a game in it moved on does each move go on its own, to find which.
+async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
+    match moves_statement(group).execute(&mut *conn).await {
+        Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
+        Err(e) if !moved_on(&e) => Err(Arc::new(e)),
+        refused => {
+            // Refused: nothing was written. Otherwise some game of the group does not exist
+            // (the others applied), which no move validated against a stored game can meet.
+            let wrote = refused.is_ok();
+            let mut applied = Vec::with_capacity(group.len());
+            for &m in group {
+                applied.push(if wrote {
+                    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM games WHERE id = ?")
+                        .bind(m.game)
+                        .fetch_one(&mut *conn)
+                        .await
+                        .map_err(Arc::new)?
+                        == 1
+                } else {
+                    match moves_statement(&[m]).execute(&mut *conn).await {
+                        Ok(done) => done.rows_affected() == 1,
+                        Err(e) if moved_on(&e) => false,
+                        Err(e) => return Err(Arc::new(e)),
+                    }
+                });
+            }
+            Ok(applied)
+        }
+    }
+}
+
+/// The grouped move statement with `group` bound, padded as [`apply_moves_sql`] says.
+fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, SqliteArguments> {
+    let mut q = sqlx::query(apply_moves_sql(group.len()));
+    for m in group {
+        q = q
+            .bind(m.game)
+            .bind(m.ply)
+            .bind(m.position.clone())
+            .bind(m.notation.clone())
+            .bind(m.now)
+            .bind(m.deadline);
+    }
+    for _ in group.len()..group.len().next_power_of_two() {
+        q = q
+            .bind(None::<i64>)
+            .bind(None::<i64>)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>);
+    }
+    q
+}
+
+/// Whether a write was refused because a game was no longer where the writer saw it.
+fn moved_on(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.message() == GAME_MOVED_ON)
 }
 
 /// Serves a batch of game reads by id.
