@@ -22,14 +22,14 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use crate::engine::Level;
 use crate::game::{
     self, text, AiRequest, ChallengeRef, ChallengeRequest, Clock, GameError, GameId, GameRef,
-    Games, Member, Place, Played, SweepReport, SystemClock, TimeControl,
+    Games, Member, Place, Played, SweepReport, SystemClock, TimeControl, LOCAL_SERVER,
 };
 use crate::render;
 use crate::rules::{BoardSize, Color};
 
 /// The one local server and channel the console plays in.
 pub const CONSOLE_PLACE: Place = Place {
-    guild: 1,
+    guild: LOCAL_SERVER,
     channel: 1,
 };
 

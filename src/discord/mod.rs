@@ -13,7 +13,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{GameError, Games, Limits, Member, Place, SystemClock};
+use crate::game::{GameError, Games, Limits, Member, Place, SystemClock, LOCAL_SERVER};
 use crate::store::Store;
 
 /// What every command can reach: the game service, and nothing else (no game state in memory).
@@ -291,7 +291,9 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
         anyhow::bail!("{MISSING_TOKEN}");
     };
     let store = Store::open(&config.db.database_url).await?;
-    let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default());
+    // The console's local server, should it share this database, is the console's to look after.
+    let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default())
+        .all_servers_but(LOCAL_SERVER);
     let guild = config.guild_id;
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
 

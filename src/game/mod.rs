@@ -16,7 +16,7 @@ use crate::engine::{self, Level};
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{
     ChallengeRow, Ended, GameEnding, GameRow, MoveWrite, NewChallenge, NewGame, RatedEnding,
-    RatingChangeRow, RatingRow, Store, StoreError, WriteTx,
+    RatingChangeRow, RatingRow, Servers, Store, StoreError, WriteTx,
 };
 
 pub use error::{GameError, InternalError};
@@ -25,6 +25,10 @@ pub use types::*;
 use error::corrupt;
 
 pub type Result<T, E = GameError> = std::result::Result<T, E>;
+
+/// The server of the terminal front end: its one local server. Discord's server ids are
+/// snowflakes, far above it, and a direct message is server 0, so no Discord game is ever here.
+pub const LOCAL_SERVER: u64 = 1;
 
 /// Where "now" comes from, in unix seconds.
 pub trait Clock: Send + Sync + std::fmt::Debug {
@@ -123,8 +127,8 @@ pub struct Games {
     /// One AI search per core at a time: more would only share the cores (each search then
     /// reaching its time cap before its budget) and hold a table in memory each.
     thinkers: Arc<tokio::sync::Semaphore>,
-    /// The one server whose clocks and AI replies this service looks after; all when `None`.
-    only: Option<u64>,
+    /// The servers whose clocks and AI replies this service looks after.
+    servers: Servers,
 }
 
 impl Games {
@@ -135,7 +139,7 @@ impl Games {
             clock,
             limits,
             thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
-            only: None,
+            servers: Servers::All,
         }
     }
 
@@ -143,7 +147,14 @@ impl Games {
     /// server, for a front end that shares its database with others: the console, run on the
     /// bot's database, must not end, remind or answer games that belong to Discord.
     pub fn only_server(mut self, guild: u64) -> Games {
-        self.only = Some(guild);
+        self.servers = Servers::Only(guild);
+        self
+    }
+
+    /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] away from one server's games and
+    /// challenges: the Discord bot leaves the console's [`LOCAL_SERVER`] to the console.
+    pub fn all_servers_but(mut self, guild: u64) -> Games {
+        self.servers = Servers::AllBut(guild);
         self
     }
 
@@ -328,7 +339,7 @@ impl Games {
     pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
         Ok(self
             .store
-            .ai_games_to_move(self.now().saturating_sub(waiting), self.only)
+            .ai_games_to_move(self.now().saturating_sub(waiting), self.servers)
             .await?)
     }
 
@@ -1006,15 +1017,15 @@ impl Games {
     pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
         let mut report = SweepReport::default();
         let mut tx = self.store.begin().await?;
-        let expired = tx.expire_challenges(now, self.only).await?;
+        let expired = tx.expire_challenges(now, self.servers).await?;
         let reminders = tx
-            .take_due_reminders(now, self.limits.reminder_fraction, self.only)
+            .take_due_reminders(now, self.limits.reminder_fraction, self.servers)
             .await?;
         tx.commit().await?;
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
         let mut ended = Vec::new();
-        for row in self.store.overdue_games(now, self.only).await? {
+        for row in self.store.overdue_games(now, self.servers).await? {
             let position = position_of(&row)?;
             let (winner, reason) = if row.ply < 2 {
                 (None, EndReason::Aborted)

@@ -73,6 +73,26 @@ pub const fn from_db(id: i64) -> u64 {
     id as u64
 }
 
+/// The servers whose games and challenges a sweep, or the AI's turn, looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Servers {
+    #[default]
+    All,
+    Only(u64),
+    AllBut(u64),
+}
+
+impl Servers {
+    /// The two parameters a query filters on: the one server, and the server left out.
+    fn binds(self) -> (Option<i64>, Option<i64>) {
+        match self {
+            Servers::All => (None, None),
+            Servers::Only(g) => (Some(to_db(g)), None),
+            Servers::AllBut(g) => (None, Some(to_db(g))),
+        }
+    }
+}
+
 pub(crate) fn id_of(row: &SqliteRow, column: &str) -> sqlx::Result<u64> {
     Ok(from_db(row.try_get::<i64, _>(column)?))
 }
@@ -304,23 +324,21 @@ impl Store {
     }
 
     /// Active games against the AI where the AI is to move and has been since `turn_began_by`
-    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in one
-    /// server when `guild` is given. Oldest first. Black moves at even plies, White at odd ones.
-    pub async fn ai_games_to_move(
-        &self,
-        turn_began_by: i64,
-        guild: Option<u64>,
-    ) -> Result<Vec<i64>> {
+    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in
+    /// `servers`. Oldest first. Black moves at even plies, White at odd ones.
+    pub async fn ai_games_to_move(&self, turn_began_by: i64, servers: Servers) -> Result<Vec<i64>> {
         Ok(sqlx::query_scalar(
             "SELECT g.id FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              WHERE g.state = 'active' AND g.ai_level IS NOT NULL
                AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
-               AND g.deadline - g.time_limit <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
+               AND g.deadline - g.time_limit <= ?1
+               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
              ORDER BY g.id",
         )
         .bind(turn_began_by)
-        .bind(guild.map(to_db))
+        .bind(servers.binds().0)
+        .bind(servers.binds().1)
         .fetch_all(&self.read)
         .await?)
     }
@@ -412,14 +430,16 @@ impl Store {
         Ok((find(a), find(b)))
     }
 
-    /// Active games whose side to move has run out of time, in one server when `guild` is given.
-    pub async fn overdue_games(&self, now: i64, guild: Option<u64>) -> Result<Vec<GameRow>> {
+    /// Active games in `servers` whose side to move has run out of time.
+    pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= ?1 AND (?2 IS NULL OR g.guild_id = ?2)
+            "WHERE g.state = 'active' AND g.deadline <= ?1
+               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
              ORDER BY g.deadline, g.id"
         ))
         .bind(now)
-        .bind(guild.map(to_db))
+        .bind(servers.binds().0)
+        .bind(servers.binds().1)
         .fetch_all(&self.read)
         .await?)
     }
@@ -818,20 +838,21 @@ impl WriteTx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Marks every pending challenge past its expiry as expired, in one server when `guild` is
-    /// given, and returns them.
+    /// Marks every pending challenge in `servers` past its expiry as expired, and returns them.
     pub async fn expire_challenges(
         &mut self,
         now: i64,
-        guild: Option<u64>,
+        servers: Servers,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
             "UPDATE challenges SET state = 'expired', resolved_at = ?1
-             WHERE state = 'pending' AND expires_at <= ?1 AND (?2 IS NULL OR guild_id = ?2)
+             WHERE state = 'pending' AND expires_at <= ?1
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
              RETURNING *",
         )
         .bind(now)
-        .bind(guild.map(to_db))
+        .bind(servers.binds().0)
+        .bind(servers.binds().1)
         .fetch_all(self.tx.conn())
         .await?)
     }
@@ -858,24 +879,24 @@ impl WriteTx {
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
-    /// the deadline (and not yet reminded), in one server when `guild` is given, and returns
-    /// the ids of those games.
+    /// the deadline (and not yet reminded), in `servers`, and returns the ids of those games.
     pub async fn take_due_reminders(
         &mut self,
         now: i64,
         fraction: f64,
-        guild: Option<u64>,
+        servers: Servers,
     ) -> Result<Vec<i64>> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
-               AND (?3 IS NULL OR guild_id = ?3)
+               AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
              RETURNING id",
         )
         .bind(now)
         .bind(fraction)
-        .bind(guild.map(to_db))
+        .bind(servers.binds().0)
+        .bind(servers.binds().1)
         .fetch_all(self.tx.conn())
         .await?;
         for &id in &ids {
