@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use breakthrough_bot::store::Store;
 
+mod common;
+use common::overdue;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
     c.env_remove("DATABASE_URL").env("RUST_LOG", "warn");
@@ -302,13 +305,7 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
 /// server's overdue game, expired challenge and game waiting for the AI are left to the bot.
 #[test]
 fn the_console_leaves_the_games_of_discord_servers_alone() {
-    use breakthrough_bot::engine::Level;
-    use breakthrough_bot::game::{
-        AiRequest, ChallengeRef, ChallengeRequest, Games, Limits, ManualClock, Member, Place,
-        TimeControl,
-    };
-    use breakthrough_bot::rules::{BoardSize, Color};
-    use std::sync::Arc;
+    use breakthrough_bot::game::{Member, Place};
 
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("shared.db").display());
@@ -316,53 +313,8 @@ fn the_console_leaves_the_games_of_discord_servers_alone() {
         guild: 777_000_000_000_000_001,
         channel: 777_000_000_000_000_002,
     };
-    let (alice, bob, carol) = (
-        Member::new(9001, "zelda"),
-        Member::new(9002, "yusuf"),
-        Member::new(9003, "xenia"),
-    );
-    // Two days ago, with one-hour clocks: everything is overdue by now.
-    let then = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
-        - 2 * 86_400;
-    let request = |from: &Member, to: &Member| ChallengeRequest {
-        place: discord,
-        challenger: from.clone(),
-        opponent: Some(to.clone()),
-        size: BoardSize::DEFAULT,
-        color: Some(Color::Black),
-        time: TimeControl::OneHour,
-        rated: true,
-    };
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let (game, challenge, ai_game) = rt.block_on(async {
-        let store = Store::open(&db).await.unwrap();
-        let games = Games::new(
-            store.clone(),
-            Arc::new(ManualClock::new(then)),
-            Limits::default(),
-        );
-        let c = games.challenge(request(&alice, &bob)).await.unwrap();
-        let game = games.accept(&bob, ChallengeRef::Id(c.id)).await.unwrap();
-        let pending = games.challenge(request(&alice, &carol)).await.unwrap();
-        let ai_game = games
-            .challenge_ai(AiRequest {
-                place: discord,
-                challenger: carol.clone(),
-                ai: Member::new(9999, "the bot"),
-                level: Level::DEFAULT,
-                size: BoardSize::DEFAULT,
-                color: Some(Color::White),
-                time: TimeControl::OneHour,
-            })
-            .await
-            .unwrap();
-        assert!(ai_game.ai_to_move());
-        store.close().await;
-        (game.id, pending.id, ai_game.id)
-    });
+    let seeded = rt.block_on(overdue::seed(&db, discord, Member::new(9999, "the bot")));
 
     let out = run_script(&db, "help\nwait 1h\n@dave /games\n", true);
     for name in ["zelda", "yusuf", "xenia"] {
@@ -370,14 +322,5 @@ fn the_console_leaves_the_games_of_discord_servers_alone() {
     }
     assert!(!out.contains("The AI"), "{out}");
 
-    rt.block_on(async {
-        let store = Store::open(&db).await.unwrap();
-        let game = store.game(game).await.unwrap().unwrap();
-        assert_eq!((game.state.as_str(), game.ply), ("active", 0));
-        let ai_game = store.game(ai_game).await.unwrap().unwrap();
-        assert_eq!((ai_game.state.as_str(), ai_game.ply), ("active", 0));
-        let challenge = store.challenge(challenge).await.unwrap().unwrap();
-        assert_eq!(challenge.state, "pending");
-        store.close().await;
-    });
+    rt.block_on(overdue::assert_untouched(&db, &seeded));
 }

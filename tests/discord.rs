@@ -11,6 +11,9 @@ use serde_json::Value;
 
 use breakthrough_bot::store::Store;
 
+#[path = "common/overdue.rs"]
+mod overdue;
+
 const BOT: &str = env!("CARGO_BIN_EXE_breakthrough-bot");
 /// Discord's EPHEMERAL message flag.
 const EPHEMERAL: u64 = 1 << 6;
@@ -786,17 +789,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
             .unwrap();
         pool.close().await;
     }
-    let fake = FakeDiscord::start().await;
-    let guild_id = GUILD_ID.to_string();
-    let _process = BotProcess::spawn(
-        BOT,
-        &fake,
-        &[
-            ("DATABASE_URL", db.as_str()),
-            ("DISCORD_GUILD_ID", guild_id.as_str()),
-            ("SWEEP_INTERVAL_SECS", "1"),
-        ],
-    );
+    let (fake, _process) = bot_on(&db).await;
     let posted = fake.wait_channel_message(CHANNEL_ID).await;
     let body = posted.body.clone().expect("a body");
     let content = body["content"].as_str().unwrap();
@@ -813,101 +806,62 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
 /// alone (its clocks, challenges and AI replies are the console's), while it looks after its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sweeper_leaves_the_console_server_to_the_console() {
-    use breakthrough_bot::game::{
-        AiRequest, ChallengeRef, ChallengeRequest, Games, Limits, ManualClock, Member, Place,
-        TimeControl, LOCAL_SERVER,
-    };
-    use breakthrough_bot::rules::{BoardSize, Color};
+    use breakthrough_bot::game::{ChallengeRef, Member, Place, LOCAL_SERVER};
     let dir = tempfile::tempdir().expect("temp dir");
     let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let discord = Place {
-        guild: GUILD_ID,
-        channel: CHANNEL_ID,
-    };
     let local = Place {
         guild: LOCAL_SERVER,
         channel: 1,
     };
-    let (zelda, yusuf, xenia) = (
-        Member::new(9001, "zelda"),
-        Member::new(9002, "yusuf"),
-        Member::new(9003, "xenia"),
-    );
-    let request = |place: Place, from: &Member, to: &Member| ChallengeRequest {
-        place,
-        challenger: from.clone(),
-        opponent: Some(to.clone()),
-        size: BoardSize::DEFAULT,
-        color: Some(Color::Black),
-        time: TimeControl::OneHour,
-        rated: true,
-    };
-    // Two days ago, with one-hour clocks: everything is overdue by now.
-    let then = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
-        - 2 * 86_400;
-    let (ours, game, challenge, ai_game) = {
+    let seeded = overdue::seed(
+        &db,
+        local,
+        Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
+    )
+    .await;
+    // And a game of the bot's own server, as overdue.
+    let ours = {
         let store = Store::open(&db).await.unwrap();
-        let games = Games::new(
-            store.clone(),
-            std::sync::Arc::new(ManualClock::new(then)),
-            Limits::default(),
-        );
+        let games = overdue::games_back_then(&store);
+        let here = Place {
+            guild: GUILD_ID,
+            channel: CHANNEL_ID,
+        };
+        let (zelda, yusuf) = (Member::new(9001, "zelda"), Member::new(9002, "yusuf"));
         let c = games
-            .challenge(request(discord, &zelda, &yusuf))
-            .await
-            .unwrap();
-        let ours = games.accept(&yusuf, ChallengeRef::Id(c.id)).await.unwrap();
-        let c = games
-            .challenge(request(local, &zelda, &yusuf))
+            .challenge(overdue::request(here, &zelda, &yusuf))
             .await
             .unwrap();
         let game = games.accept(&yusuf, ChallengeRef::Id(c.id)).await.unwrap();
-        let challenge = games
-            .challenge(request(local, &zelda, &xenia))
-            .await
-            .unwrap();
-        let ai_game = games
-            .challenge_ai(AiRequest {
-                place: local,
-                challenger: xenia.clone(),
-                ai: Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
-                level: breakthrough_bot::engine::Level::DEFAULT,
-                size: BoardSize::DEFAULT,
-                color: Some(Color::White),
-                time: TimeControl::OneHour,
-            })
-            .await
-            .unwrap();
-        assert!(ai_game.ai_to_move());
         store.close().await;
-        (ours.id, game.id, challenge.id, ai_game.id)
+        game.id
     };
-    let fake = FakeDiscord::start().await;
-    let guild_id = GUILD_ID.to_string();
-    let _process = BotProcess::spawn(
-        BOT,
-        &fake,
-        &[
-            ("DATABASE_URL", db.as_str()),
-            ("DISCORD_GUILD_ID", guild_id.as_str()),
-            ("SWEEP_INTERVAL_SECS", "1"),
-        ],
-    );
+    let (fake, _process) = bot_on(&db).await;
     // The sweep that ends the bot's own game has looked at everything.
     let posted = fake.wait_channel_message(CHANNEL_ID).await;
     let text = embed_text(posted.body.as_ref().unwrap());
     assert!(text.contains("Aborted"), "{text}");
     let store = Store::open(&db).await.unwrap();
     assert_eq!(store.game(ours).await.unwrap().unwrap().state, "aborted");
-    let game = store.game(game).await.unwrap().unwrap();
-    assert_eq!((game.state.as_str(), game.ply), ("active", 0));
-    let ai_game = store.game(ai_game).await.unwrap().unwrap();
-    assert_eq!((ai_game.state.as_str(), ai_game.ply), ("active", 0));
-    let challenge = store.challenge(challenge).await.unwrap().unwrap();
-    assert_eq!(challenge.state, "pending");
+    store.close().await;
+    overdue::assert_untouched(&db, &seeded).await;
     fake.assert_spec_ok();
     fake.assert_no_problems();
+}
+
+/// The fake Discord, and the bot on the database at `db` in the fake's server, sweeping every
+/// second.
+async fn bot_on(db: &str) -> (FakeDiscord, BotProcess) {
+    let fake = FakeDiscord::start().await;
+    let guild_id = GUILD_ID.to_string();
+    let process = BotProcess::spawn(
+        BOT,
+        &fake,
+        &[
+            ("DATABASE_URL", db),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+            ("SWEEP_INTERVAL_SECS", "1"),
+        ],
+    );
+    (fake, process)
 }

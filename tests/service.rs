@@ -69,13 +69,18 @@ fn request(from: &Member, to: Option<&Member>, size: &str) -> ChallengeRequest {
 
 /// alice (Black) against bob (White) on 3x5, started.
 async fn started(w: &World) -> i64 {
+    started_between(w, &alice(), &bob()).await
+}
+
+/// `black` against `white` on 3x5, started.
+async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
     let c = w
         .games
-        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .challenge(request(black, Some(white), "3x5"))
         .await
         .expect("challenge");
     w.games
-        .accept(&bob(), ChallengeRef::Id(c.id))
+        .accept(white, ChallengeRef::Id(c.id))
         .await
         .expect("accept")
         .id
@@ -599,17 +604,7 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
         // alice (Black) against bob and against carol, each a move from her win.
         let mut ids = Vec::new();
         for opponent in [bob(), carol()] {
-            let c = w
-                .games
-                .challenge(request(&alice(), Some(&opponent), "3x5"))
-                .await
-                .unwrap();
-            let id = w
-                .games
-                .accept(&opponent, ChallengeRef::Id(c.id))
-                .await
-                .unwrap()
-                .id;
+            let id = started_between(&w, &alice(), &opponent).await;
             for (i, mv) in BLACK_WINS[..4].iter().enumerate() {
                 let who = if i % 2 == 0 {
                     alice()
@@ -773,17 +768,7 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
 async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
     let w = world().await;
     let stale = started(&w).await;
-    let c = w
-        .games
-        .challenge(request(&carol(), Some(&alice()), "3x5"))
-        .await
-        .unwrap();
-    let fresh = w
-        .games
-        .accept(&alice(), ChallengeRef::Id(c.id))
-        .await
-        .unwrap()
-        .id;
+    let fresh = started_between(&w, &carol(), &alice()).await;
     play_all(&w, stale, &["a4-a3"]).await;
     // A second process moves for bob; this process has not seen it yet.
     let other = Store::open(&w.url).await.unwrap();
