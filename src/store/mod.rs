@@ -83,12 +83,19 @@ pub enum Servers {
 }
 
 impl Servers {
-    /// The two parameters a query filters on: the one server, and the server left out.
-    fn binds(self) -> (Option<i64>, Option<i64>) {
+    /// The one server looked at, as a query parameter (`NULL`: no such limit).
+    fn only(self) -> Option<i64> {
         match self {
-            Servers::All => (None, None),
-            Servers::Only(g) => (Some(to_db(g)), None),
-            Servers::AllBut(g) => (None, Some(to_db(g))),
+            Servers::Only(g) => Some(to_db(g)),
+            _ => None,
+        }
+    }
+
+    /// The one server left out, as a query parameter (`NULL`: none).
+    fn left_out(self) -> Option<i64> {
+        match self {
+            Servers::AllBut(g) => Some(to_db(g)),
+            _ => None,
         }
     }
 }
@@ -337,8 +344,8 @@ impl Store {
              ORDER BY g.id",
         )
         .bind(turn_began_by)
-        .bind(servers.binds().0)
-        .bind(servers.binds().1)
+        .bind(servers.only())
+        .bind(servers.left_out())
         .fetch_all(&self.read)
         .await?)
     }
@@ -438,8 +445,8 @@ impl Store {
              ORDER BY g.deadline, g.id"
         ))
         .bind(now)
-        .bind(servers.binds().0)
-        .bind(servers.binds().1)
+        .bind(servers.only())
+        .bind(servers.left_out())
         .fetch_all(&self.read)
         .await?)
     }
@@ -485,10 +492,8 @@ impl Store {
         self.cache.forget(e.game);
         match done {
             Ok(_) => Ok(Ended::Done),
-            Err(e) if moved_on(&e) => Ok(Ended::GameMovedOn),
-            Err(sqlx::Error::Database(db)) if db.message() == RATINGS_MOVED_ON => {
-                Ok(Ended::RatingsMovedOn)
-            }
+            Err(e) if refused(&e, GAME_MOVED_ON) => Ok(Ended::GameMovedOn),
+            Err(e) if refused(&e, RATINGS_MOVED_ON) => Ok(Ended::RatingsMovedOn),
             Err(e) => Err(conflict_or(e)),
         }
     }
@@ -623,11 +628,11 @@ async fn apply_moves(writer: Writer, cache: GameCache, batch: Vec<MoveWrite>) ->
 async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     match moves_statement(group).execute(&mut *conn).await {
         Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
-        Err(e) if !moved_on(&e) => Err(Arc::new(e)),
-        refused => {
+        Err(e) if !refused(&e, GAME_MOVED_ON) => Err(Arc::new(e)),
+        short_or_refused => {
             // Refused: nothing was written. Otherwise some game of the group does not exist
             // (the others applied), which no move validated against a stored game can meet.
-            let wrote = refused.is_ok();
+            let wrote = short_or_refused.is_ok();
             let mut applied = Vec::with_capacity(group.len());
             for &m in group {
                 applied.push(if wrote {
@@ -640,7 +645,7 @@ async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Share
                 } else {
                     match moves_statement(&[m]).execute(&mut *conn).await {
                         Ok(done) => done.rows_affected() == 1,
-                        Err(e) if moved_on(&e) => false,
+                        Err(e) if refused(&e, GAME_MOVED_ON) => false,
                         Err(e) => return Err(Arc::new(e)),
                     }
                 });
@@ -674,9 +679,9 @@ fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, 
     q
 }
 
-/// Whether a write was refused because a game was no longer where the writer saw it.
-fn moved_on(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.message() == GAME_MOVED_ON)
+/// Whether a write was refused by a trigger's check with the message `why`.
+fn refused(e: &sqlx::Error, why: &str) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.message() == why)
 }
 
 /// Serves a batch of game reads by id.
@@ -851,8 +856,8 @@ impl WriteTx {
              RETURNING *",
         )
         .bind(now)
-        .bind(servers.binds().0)
-        .bind(servers.binds().1)
+        .bind(servers.only())
+        .bind(servers.left_out())
         .fetch_all(self.tx.conn())
         .await?)
     }
@@ -895,8 +900,8 @@ impl WriteTx {
         )
         .bind(now)
         .bind(fraction)
-        .bind(servers.binds().0)
-        .bind(servers.binds().1)
+        .bind(servers.only())
+        .bind(servers.left_out())
         .fetch_all(self.tx.conn())
         .await?;
         for &id in &ids {
