@@ -42,10 +42,13 @@ pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<
         .map(|(_, v)| v.as_str())
 }
 
-/// An answer: a status and an optional JSON body.
+/// An answer: a status, an optional JSON body, extra headers, and how long to wait before
+/// answering (a stub's way of making the bot's request time out).
 pub(crate) struct HttpResponse {
     pub status: u16,
     pub body: Option<Value>,
+    pub headers: Vec<(String, String)>,
+    pub delay: Option<std::time::Duration>,
 }
 
 impl HttpResponse {
@@ -53,11 +56,18 @@ impl HttpResponse {
         Self {
             status,
             body: Some(body),
+            headers: Vec::new(),
+            delay: None,
         }
     }
 
     pub fn empty(status: u16) -> Self {
-        Self { status, body: None }
+        Self {
+            status,
+            body: None,
+            headers: Vec::new(),
+            delay: None,
+        }
     }
 }
 
@@ -157,6 +167,9 @@ async fn handle_connection(mut stream: TcpStream, shared: Arc<Shared>) -> io::Re
             body,
         };
         let response = rest::handle(&shared, request);
+        if let Some(delay) = response.delay {
+            tokio::time::sleep(delay).await;
+        }
         write_response(&mut stream, &response, close).await?;
         if close {
             return Ok(());
@@ -288,6 +301,9 @@ async fn write_response(
     if response.status != 204 {
         head.push_str("Content-Type: application/json\r\n");
         head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    for (name, value) in &response.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
     if close {
         head.push_str("Connection: close\r\n");

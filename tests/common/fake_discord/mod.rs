@@ -254,12 +254,99 @@ pub(crate) struct Store {
     pub stubs: Vec<Stub>,
 }
 
+/// A stubbed answer for [`FakeDiscord::add_stub`].
+#[derive(Clone, Debug)]
+pub struct StubAnswer {
+    status: u16,
+    body: Option<Value>,
+    headers: Vec<(String, String)>,
+    delay: Option<Duration>,
+    times: Option<usize>,
+}
+
+impl StubAnswer {
+    pub fn new(status: u16, body: Option<Value>) -> StubAnswer {
+        StubAnswer {
+            status,
+            body,
+            headers: Vec::new(),
+            delay: None,
+            times: None,
+        }
+    }
+
+    /// Discord's 500.
+    pub fn server_error() -> StubAnswer {
+        StubAnswer::new(
+            500,
+            Some(serde_json::json!({"message": "500: Internal Server Error", "code": 0})),
+        )
+    }
+
+    /// Discord's 429 with `retry_after` seconds, in the body and the headers.
+    pub fn rate_limited(retry_after: f64) -> StubAnswer {
+        StubAnswer::new(
+            429,
+            Some(serde_json::json!({
+                "message": "You are being rate limited.",
+                "retry_after": retry_after,
+                "global": false
+            })),
+        )
+        .header("Retry-After", &format!("{}", retry_after.ceil() as u64))
+        .header("X-RateLimit-Limit", "5")
+        .header("X-RateLimit-Remaining", "0")
+        .header("X-RateLimit-Reset-After", &format!("{retry_after}"))
+        .header("X-RateLimit-Bucket", "fake-bucket")
+        .header("X-RateLimit-Scope", "user")
+    }
+
+    /// Discord's 403 Missing Access (code 50001).
+    pub fn missing_access() -> StubAnswer {
+        StubAnswer::new(
+            403,
+            Some(serde_json::json!({"message": "Missing Access", "code": 50001})),
+        )
+    }
+
+    /// Discord's 401 for a rejected token.
+    pub fn unauthorized() -> StubAnswer {
+        StubAnswer::new(
+            401,
+            Some(serde_json::json!({"message": "401: Unauthorized", "code": 0})),
+        )
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> StubAnswer {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Answer only after `delay`.
+    pub fn delay(mut self, delay: Duration) -> StubAnswer {
+        self.delay = Some(delay);
+        self
+    }
+
+    /// Only for the next `times` matching requests.
+    pub fn times(mut self, times: usize) -> StubAnswer {
+        self.times = Some(times.max(1));
+        self
+    }
+}
+
 pub(crate) struct Stub {
     pub method: String,
     /// Path segments; `None` matches any one segment.
     pub segments: Vec<Option<String>>,
     pub status: u16,
     pub body: Option<Value>,
+    /// Extra response headers (`Retry-After`, `X-RateLimit-*`, ...).
+    pub headers: Vec<(String, String)>,
+    /// Answered after this long (to make the bot's request time out).
+    pub delay: Option<Duration>,
+    /// How many more requests it answers before it is removed; `None`: all of them.
+    pub times: Option<usize>,
 }
 
 impl Stub {
@@ -808,6 +895,28 @@ impl FakeDiscord {
     /// no body), before the built-in routes. The request is still recorded and spec-checked.
     /// A later stub for the same route wins.
     pub fn stub(&self, method: &str, path_template: &str, status: u16, body: Option<Value>) {
+        self.add_stub(method, path_template, StubAnswer::new(status, body));
+    }
+
+    /// Like [`FakeDiscord::stub`], but only for the next `times` requests that match; after
+    /// them the route answers as before (a transient failure).
+    pub fn stub_times(
+        &self,
+        method: &str,
+        path_template: &str,
+        status: u16,
+        body: Option<Value>,
+        times: usize,
+    ) {
+        self.add_stub(
+            method,
+            path_template,
+            StubAnswer::new(status, body).times(times),
+        );
+    }
+
+    /// Answers `method` on `path_template` as `answer` says (see [`StubAnswer`]).
+    pub fn add_stub(&self, method: &str, path_template: &str, answer: StubAnswer) {
         let segments = path_template
             .split('/')
             .filter(|s| !s.is_empty())
@@ -819,8 +928,11 @@ impl FakeDiscord {
         let stub = Stub {
             method: method.to_ascii_uppercase(),
             segments,
-            status,
-            body,
+            status: answer.status,
+            body: answer.body,
+            headers: answer.headers,
+            delay: answer.delay,
+            times: answer.times,
         };
         self.shared.store.lock().unwrap().stubs.insert(0, stub);
     }

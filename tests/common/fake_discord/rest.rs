@@ -124,17 +124,29 @@ pub(crate) fn handle(shared: &Shared, req: HttpRequest) -> HttpResponse {
         ));
         not_found()
     } else {
-        let stubbed = shared
-            .store
-            .lock()
-            .unwrap()
-            .stubs
-            .iter()
-            .find(|s| s.matches(&req.method, &path))
-            .map(|s| HttpResponse {
-                status: s.status,
-                body: s.body.clone(),
-            });
+        let stubbed = {
+            let mut store = shared.store.lock().unwrap();
+            let found = store
+                .stubs
+                .iter()
+                .position(|s| s.matches(&req.method, &path));
+            found.map(|i| {
+                let s = &mut store.stubs[i];
+                let response = HttpResponse {
+                    status: s.status,
+                    body: s.body.clone(),
+                    headers: s.headers.clone(),
+                    delay: s.delay,
+                };
+                if let Some(left) = s.times.as_mut() {
+                    *left -= 1;
+                    if *left == 0 {
+                        store.stubs.remove(i);
+                    }
+                }
+                response
+            })
+        };
         stubbed.unwrap_or_else(|| route(shared, &req.method, &path, body.as_ref(), &files))
     };
 
