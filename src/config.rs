@@ -20,18 +20,31 @@ pub struct DatabaseConfig {
 pub struct BotConfig {
     #[command(flatten)]
     pub db: DatabaseConfig,
-    /// The bot's token, from the Discord developer portal (Bot → Reset Token). Never logged.
-    #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
+    /// The bot's token. Read from `DISCORD_TOKEN` only (see [`BotConfig::with_token_from_env`]):
+    /// a flag would show it to every user of the machine in the process list.
+    #[arg(skip)]
     pub token: Option<String>,
     /// Register the commands in this server only (instant; for development). Globally when unset.
-    #[arg(long, env = "DISCORD_GUILD_ID")]
+    #[arg(long, env = "DISCORD_GUILD_ID", value_parser = guild_id)]
     pub guild_id: Option<u64>,
     /// A Discord-compatible API base URL, such as http://127.0.0.1:8080: for tests and proxies.
-    #[arg(long, env = "DISCORD_API_BASE")]
+    /// https, or http on a loopback address only (the token travels with every request).
+    #[arg(long, env = "DISCORD_API_BASE", value_parser = api_base)]
     pub api_base: Option<String>,
     /// Seconds between two checks of the clocks (expiries, time-outs, reminders).
     #[arg(long, env = "SWEEP_INTERVAL_SECS", default_value_t = 30)]
     pub sweep_interval_secs: u64,
+}
+
+impl BotConfig {
+    /// The token from `DISCORD_TOKEN` (set and not blank), the one place it is read from.
+    pub fn with_token_from_env(mut self) -> BotConfig {
+        self.token = std::env::var("DISCORD_TOKEN")
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty());
+        self
+    }
 }
 
 impl std::fmt::Debug for BotConfig {
@@ -46,6 +59,69 @@ impl std::fmt::Debug for BotConfig {
     }
 }
 
+/// Checks `DISCORD_API_BASE`: every request carries the bot's token, so it goes over https, or
+/// over plain http only to this machine (a test's fake Discord, a local proxy).
+fn api_base(text: &str) -> Result<String, String> {
+    let url = url::Url::parse(text.trim()).map_err(|e| {
+        format!(
+            "{e}: DISCORD_API_BASE must be a URL such as https://proxy.example or \
+                 http://127.0.0.1:8080"
+        )
+    })?;
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        None => false,
+    };
+    match url.scheme() {
+        "https" if url.host().is_some() => {}
+        "http" if loopback => {}
+        "http" => {
+            return Err(
+                "plain http would send the token in clear: DISCORD_API_BASE must be https, or \
+                 http on a loopback address (127.0.0.1, [::1], localhost)"
+                    .into(),
+            )
+        }
+        other => {
+            return Err(format!(
+                "the scheme must be https (or http on loopback), not {other}: check \
+                 DISCORD_API_BASE"
+            ))
+        }
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("DISCORD_API_BASE is a base URL alone, without ?query or #fragment".into());
+    }
+    Ok(url.as_str().trim_end_matches('/').to_string())
+}
+
+/// Checks `DISCORD_GUILD_ID`: a server id is a positive number (a snowflake).
+fn guild_id(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(id) if id > 0 => Ok(id),
+        _ => Err(
+            "DISCORD_GUILD_ID must be a server id (Developer Mode, right-click the server, \
+             Copy Server ID), or empty to register the commands globally"
+                .into(),
+        ),
+    }
+}
+
+/// Removes every variable among `names` whose value is empty or blank: in a copied `.env.example`
+/// an empty setting means "not set", so its default applies (clap would otherwise try to read
+/// the empty string as a value).
+pub fn forget_empty_settings<'a>(names: impl IntoIterator<Item = &'a str>) {
+    for name in names {
+        let empty = std::env::var_os(name).is_some_and(|v| v.to_string_lossy().trim().is_empty());
+        if empty {
+            // Called at start-up, before any other thread exists.
+            std::env::remove_var(name);
+        }
+    }
+}
+
 /// What to say when the bot is started without a token.
 pub const MISSING_TOKEN: &str = "\
 DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
@@ -53,3 +129,38 @@ DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
      Reset Token to get one.
   2. Put it in .env as DISCORD_TOKEN=... (see .env.example), or in the environment.
 To try the game without Discord, run: breakthrough-bot console";
+
+#[cfg(test)]
+mod tests {
+    use super::api_base;
+
+    #[test]
+    fn the_api_base_is_https_or_loopback_http() {
+        for ok in [
+            "https://proxy.example.com",
+            "https://proxy.example.com:8443/discord/",
+            "http://127.0.0.1:8080",
+            "http://127.3.4.5",
+            "http://[::1]:9000",
+            "http://localhost:1234",
+        ] {
+            assert!(api_base(ok).is_ok(), "{ok} should be accepted");
+        }
+        for bad in [
+            "http://example.com",
+            "http://10.0.0.1:8080",
+            "http://192.168.1.2",
+            "ftp://127.0.0.1",
+            "ws://127.0.0.1",
+            "127.0.0.1:8080",
+            "https://x.example?token=1",
+            "",
+        ] {
+            assert!(api_base(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert_eq!(
+            api_base("http://127.0.0.1:8080/").as_deref(),
+            Ok("http://127.0.0.1:8080")
+        );
+    }
+}

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use breakthrough_bot::config::{BotConfig, DatabaseConfig};
 use breakthrough_bot::console::{Console, ConsoleClock};
@@ -116,14 +116,42 @@ enum Command {
     },
 }
 
+/// Every variable a setting is read from: the ones clap knows (on every subcommand), the token,
+/// and the log filter.
+fn setting_names() -> Vec<String> {
+    fn walk(cmd: &clap::Command, out: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            if let Some(name) = arg.get_env() {
+                out.push(name.to_string_lossy().into_owned());
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, out);
+        }
+    }
+    let mut names = vec!["DISCORD_TOKEN".to_string(), "RUST_LOG".to_string()];
+    walk(&Cli::command(), &mut names);
+    names.sort();
+    names.dedup();
+    names
+}
+
 fn main() -> ExitCode {
+    // An empty setting, in the environment or in .env (as in a copied .env.example), means
+    // "not set": it is removed before .env is read (so .env can fill it) and again after.
+    let names = setting_names();
+    let forget =
+        || breakthrough_bot::config::forget_empty_settings(names.iter().map(String::as_str));
+    forget();
     // A missing .env is fine: the environment and flags may say it all.
     let _ = dotenvy::dotenv();
+    forget();
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Run { config: cli.bot });
     match command {
         Command::Run { config } => {
-            if config.token.as_deref().is_none_or(|t| t.trim().is_empty()) {
+            let config = config.with_token_from_env();
+            if config.token.is_none() {
                 eprintln!("{}", breakthrough_bot::config::MISSING_TOKEN);
                 return ExitCode::from(2);
             }
@@ -163,10 +191,30 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs go to stderr, filtered by `RUST_LOG` (warnings and errors by default).
+/// Crates whose detailed logs carry what must never reach a log: the websocket crates print
+/// every gateway frame they send (IDENTIFY carries the token) as bytes at `trace`, and the HTTP
+/// stack can print request headers (`Authorization`). Their levels are capped whatever
+/// `RUST_LOG` says.
+const LOG_CAPS: [&str; 7] = [
+    "tungstenite=info",
+    "tokio_tungstenite=info",
+    "async_tungstenite=info",
+    "hyper=info",
+    "hyper_util=info",
+    "reqwest=info",
+    "h2=info",
+];
+
+/// Logs go to stderr, filtered by `RUST_LOG` (warnings and errors by default), with
+/// [`LOG_CAPS`] on top.
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    for cap in LOG_CAPS {
+        if let Ok(directive) = cap.parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -39,7 +39,7 @@ fn arrow(mv: Move) -> &'static str {
 }
 
 fn is_dark(square: Square) -> bool {
-    (square.col() + square.row()) % 2 == 0
+    (square.col() + square.row()).is_multiple_of(2)
 }
 
 /// Regional-indicator letter for a column (🇦 for `a`).

@@ -76,7 +76,7 @@ fn mix(seed: u64, i: u64) -> u64 {
 /// Plays game `index` of a match: pair `index / 2`'s opening, `first` with Black on even indexes.
 fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: usize) -> Game {
     let pair = (index / 2) as u64;
-    let first_is_black = index % 2 == 0;
+    let first_is_black = index.is_multiple_of(2);
     let mut position = Position::new(size);
     // The opening: two random plies, the same for both games of a pair.
     for k in 0..2 {

@@ -159,3 +159,156 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
     ]);
     assert!(stderr(&o).contains("over"), "{}", stderr(&o));
 }
+
+// ----- the newcomer's path: a copied .env.example ----------------------------------------------
+
+/// Every variable the binary reads, removed from the test's own environment.
+const SETTINGS: [&str; 6] = [
+    "DISCORD_TOKEN",
+    "DISCORD_GUILD_ID",
+    "DISCORD_API_BASE",
+    "DATABASE_URL",
+    "SWEEP_INTERVAL_SECS",
+    "RUST_LOG",
+];
+
+/// A directory holding the project's own `.env.example` copied as `.env`.
+fn copied_env_example() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.env.example"),
+        dir.path().join(".env"),
+    )
+    .expect("copy .env.example");
+    dir
+}
+
+/// Runs the binary in `dir` with `args`, `stdin` as its input, and only `env` of the settings.
+fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
+    cmd.current_dir(dir).args(args);
+    for k in SETTINGS {
+        cmd.env_remove(k);
+    }
+    cmd.envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn a_copied_env_example_runs_the_console_and_perft() {
+    let dir = copied_env_example();
+    let o = run_in(dir.path(), &["perft", "1"], &[], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "22\n");
+    let o = run_in(
+        dir.path(),
+        &["console", "--plain"],
+        &[],
+        "@alice /challenge opponent:@bob\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("alice"), "{}", stdout(&o));
+    assert!(dir.path().join("breakthrough.db").exists());
+}
+
+#[test]
+fn empty_settings_in_the_environment_mean_not_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty: Vec<(&str, &str)> = SETTINGS.iter().map(|k| (*k, "")).collect();
+    let o = run_in(dir.path(), &["perft", "1"], &empty, "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    // No token, so `run` says what to set, not that a value is invalid.
+    let o = run_in(dir.path(), &["run"], &empty, "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("DISCORD_TOKEN is not set"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = copied_env_example();
+    let o = run_in(dir.path(), &[], &[], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("DISCORD_TOKEN is not set"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_token_is_not_a_flag_and_the_api_base_must_keep_it_safe() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = run_in(dir.path(), &["run", "--token", "abc"], &[], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unexpected argument '--token'"),
+        "{}",
+        stderr(&o)
+    );
+    for (base, why) in [
+        (
+            "http://example.com",
+            "plain http would send the token in clear",
+        ),
+        (
+            "http://192.168.1.2:8080",
+            "plain http would send the token in clear",
+        ),
+        ("ftp://127.0.0.1", "the scheme must be https"),
+    ] {
+        let o = run_in(
+            dir.path(),
+            &["run"],
+            &[("DISCORD_TOKEN", "x"), ("DISCORD_API_BASE", base)],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{base}");
+        assert!(stderr(&o).contains(why), "{base}: {}", stderr(&o));
+        assert!(stderr(&o).contains("DISCORD_API_BASE"), "{}", stderr(&o));
+    }
+    let o = run_in(
+        dir.path(),
+        &["run"],
+        &[("DISCORD_TOKEN", "x"), ("DISCORD_GUILD_ID", "0")],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("DISCORD_GUILD_ID"), "{}", stderr(&o));
+}
+
+#[test]
+fn processes_started_together_on_a_fresh_file_all_get_a_migrated_database() {
+    for round in 0..3 {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = format!("sqlite://{}", dir.path().join("fresh.db").display());
+        let children: Vec<_> = (0..6)
+            .map(|_| {
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
+                for k in SETTINGS {
+                    cmd.env_remove(k);
+                }
+                cmd.args(["console", "--db", db.as_str()])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("the binary starts")
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().expect("the binary ends");
+            assert!(o.status.success(), "round {round}: {}", stderr(&o));
+        }
+    }
+}
