@@ -12,6 +12,7 @@
 
 mod batch;
 mod cache;
+mod instance;
 mod rows;
 mod writer;
 
@@ -42,6 +43,7 @@ use batch::Batcher;
 use cache::{GameCache, Touched};
 use writer::Writer;
 
+pub use instance::InstanceLock;
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
 };
@@ -59,6 +61,19 @@ pub enum StoreError {
     /// A failed statement shared by every request of its batch.
     #[error("database: {0}")]
     Batch(Arc<sqlx::Error>),
+    /// Another bot process serves this database.
+    #[error(
+        "another bot process already serves this database ({holder}; lock file {}): stop it \
+         first, or give this one its own DATABASE_URL",
+        lock.display()
+    )]
+    InUse {
+        lock: std::path::PathBuf,
+        holder: String,
+    },
+    /// The lock file beside the database could not be used.
+    #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
+    Lock(std::path::PathBuf, std::io::Error),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -164,6 +179,39 @@ fn spawn_checkpointer(pool: SqlitePool, alive: std::sync::Weak<()>) {
     });
 }
 
+/// How many times the migrations are tried before their error is final.
+const MIGRATION_ATTEMPTS: u32 = 20;
+
+/// Applies the migrations not applied yet. Each one is a transaction of its own, recorded in the
+/// same transaction, so two processes starting at once on a fresh file cannot apply one twice:
+/// the one that loses the race has its transaction rolled back (`table already exists`, or the
+/// lock still held), and tries again, finding that migration done.
+async fn migrate(conn: &mut SqliteConnection) -> Result<()> {
+    let migrator = sqlx::migrate!("./migrations");
+    let mut attempt = 1;
+    loop {
+        match migrator.run(&mut *conn).await {
+            Ok(()) => return Ok(()),
+            Err(e) if attempt < MIGRATION_ATTEMPTS && raced(&e) => {
+                tracing::debug!(error = %e, attempt, "migrations raced another process; trying again");
+                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
+                attempt += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Whether a migration failed the way a concurrent migration makes it fail.
+fn raced(e: &sqlx::migrate::MigrateError) -> bool {
+    use sqlx::migrate::MigrateError;
+    matches!(
+        e,
+        MigrateError::Execute(sqlx::Error::Database(_))
+            | MigrateError::ExecuteMigration(sqlx::Error::Database(_), _)
+    )
+}
+
 impl Store {
     /// Opens (creating if missing) the database at `url`, such as `sqlite://breakthrough.db`, and
     /// applies the migrations. WAL, foreign keys on, 5 s busy timeout, `synchronous = NORMAL`:
@@ -185,7 +233,7 @@ impl Store {
             .pragma("wal_autocheckpoint", "0")
             .connect()
             .await?;
-        sqlx::migrate!("./migrations").run(&mut write).await?;
+        migrate(&mut write).await?;
         let write = Writer::new(write);
         let checkpoint = SqlitePoolOptions::new()
             .max_connections(1)
