@@ -6,7 +6,9 @@
 #[path = "common/fake_discord/mod.rs"]
 mod fake_discord;
 
-use fake_discord::{BotProcess, FakeDiscord, InteractionBuilder, TestUser, CHANNEL_ID, GUILD_ID};
+use fake_discord::{
+    BotProcess, FakeDiscord, InteractionBuilder, StubAnswer, TestUser, CHANNEL_ID, GUILD_ID,
+};
 use serde_json::Value;
 
 use breakthrough_bot::store::Store;
@@ -864,4 +866,271 @@ async fn bot_on(db: &str) -> (FakeDiscord, BotProcess) {
         ],
     );
     (fake, process)
+}
+
+// ----- start-up: it serves, or it exits saying what to fix -------------------------------------
+
+/// Whether the bot answers `/help`: it serves.
+async fn answers_help(fake: &FakeDiscord) {
+    let sent = fake
+        .send_interaction(InteractionBuilder::slash("help").by(&alice()))
+        .await;
+    let reply = fake.callback_for(sent.id).await;
+    assert_eq!(reply["type"], 4, "{reply}");
+}
+
+/// A bot on a fresh database in the fake's server, not waited for.
+fn spawn_on_fresh_db(fake: &FakeDiscord, dir: &tempfile::TempDir) -> BotProcess {
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let guild_id = GUILD_ID.to_string();
+    BotProcess::spawn(
+        BOT,
+        fake,
+        &[
+            ("DATABASE_URL", db.as_str()),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+        ],
+    )
+}
+
+/// Waits for the bot to give up, and returns what it said.
+fn exit_and_log(bot: &BotProcess) -> String {
+    let status = bot
+        .wait_exit(std::time::Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("the bot is still running:\n{}", bot.log()));
+    assert!(!status.success(), "it exited 0:\n{}", bot.log());
+    bot.log()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transient_failures_at_start_up_are_retried_and_the_bot_serves() {
+    let fake = FakeDiscord::start().await;
+    fake.add_stub("GET", "/users/@me", StubAnswer::rate_limited(0.2).times(1));
+    fake.add_stub(
+        "PUT",
+        "/applications/{app}/guilds/{guild}/commands",
+        StubAnswer::server_error().times(2),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _bot = spawn_on_fresh_db(&fake, &dir);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let puts: Vec<u16> = fake
+        .requests_to("PUT", "/applications/")
+        .iter()
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(puts, [500, 500, 200]);
+    answers_help(&fake).await;
+    fake.assert_spec_ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_the_bot_cannot_access_ends_start_up_saying_what_to_fix() {
+    let fake = FakeDiscord::start().await;
+    fake.add_stub(
+        "PUT",
+        "/applications/{app}/guilds/{guild}/commands",
+        StubAnswer::missing_access(),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = spawn_on_fresh_db(&fake, &dir);
+    let log = exit_and_log(&bot);
+    assert!(
+        log.contains(&format!(
+            "error: the bot cannot access the server DISCORD_GUILD_ID={GUILD_ID} (403 Missing Access)"
+        )),
+        "{log}"
+    );
+    assert_eq!(fake.gateway_stats().connections, 0, "it went online anyway");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_server_ends_start_up_saying_what_to_fix() {
+    let fake = FakeDiscord::start().await;
+    fake.add_stub(
+        "PUT",
+        "/applications/{app}/guilds/{guild}/commands",
+        StubAnswer::new(
+            404,
+            Some(serde_json::json!({"message": "Unknown Guild", "code": 10004})),
+        ),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = exit_and_log(&spawn_on_fresh_db(&fake, &dir));
+    assert!(
+        log.contains(&format!(
+            "error: Discord knows no server DISCORD_GUILD_ID={GUILD_ID}"
+        )),
+        "{log}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_token_ends_start_up_saying_what_to_fix() {
+    let fake = FakeDiscord::start().await;
+    fake.add_stub("GET", "/users/@me", StubAnswer::unauthorized());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = exit_and_log(&spawn_on_fresh_db(&fake, &dir));
+    assert!(
+        log.contains("error: Discord rejected DISCORD_TOKEN (401 Unauthorized)"),
+        "{log}"
+    );
+    assert!(fake.requests_to("PUT", "/applications/").is_empty());
+    assert_eq!(fake.gateway_stats().connections, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_bot_on_the_same_database_refuses_and_names_the_first() {
+    let first = start().await;
+    let pid = first._process.id();
+    let other_fake = FakeDiscord::start().await;
+    let guild_id = GUILD_ID.to_string();
+    let second = BotProcess::spawn(
+        BOT,
+        &other_fake,
+        &[
+            ("DATABASE_URL", first.db.as_str()),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+        ],
+    );
+    let log = exit_and_log(&second);
+    assert!(
+        log.contains(&format!(
+            "another bot process already serves this database (process {pid}, running for"
+        )),
+        "{log}"
+    );
+    assert!(other_fake.requests_to("PUT", "/applications/").is_empty());
+    // The console may still run beside it, and the first bot goes on serving.
+    let console = std::process::Command::new(BOT)
+        .args(["console", "--db", first.db.as_str()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .expect("stdin")
+                .write_all(b"@alice /games\n")?;
+            c.wait_with_output()
+        })
+        .expect("run the console");
+    assert!(
+        console.status.success(),
+        "{}",
+        String::from_utf8_lossy(&console.stderr)
+    );
+    answers_help(&first.fake).await;
+    first.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copied_env_example_with_only_the_token_filled_in_registers_globally_and_serves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.env.example"))
+        .expect("read .env.example");
+    assert!(example.contains("\nDISCORD_TOKEN=\n"), "{example}");
+    let env = example.replace("\nDISCORD_TOKEN=\n", "\nDISCORD_TOKEN=fake-token\n");
+    std::fs::write(dir.path().join(".env"), env).expect("write .env");
+    let fake = FakeDiscord::start().await;
+    let _bot = BotProcess::spawn_in_dir(BOT, &fake, dir.path(), &[("RUST_LOG", "info")]);
+    fake.wait_for_commands(None).await;
+    answers_help(&fake).await;
+    assert!(
+        dir.path().join("breakthrough.db").exists(),
+        "the database of .env.example"
+    );
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_never_reaches_the_log_even_at_trace() {
+    const TOKEN: &str = "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let guild_id = GUILD_ID.to_string();
+    let fake = FakeDiscord::start().await;
+    fake.set_heartbeat_interval(std::time::Duration::from_millis(300));
+    let bot = BotProcess::spawn(
+        BOT,
+        &fake,
+        &[
+            ("DATABASE_URL", db.as_str()),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+            ("DISCORD_TOKEN", TOKEN),
+            ("RUST_LOG", "trace"),
+        ],
+    );
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    answers_help(&fake).await;
+    // IDENTIFY carries the token; so does RESUME after a dropped connection.
+    fake.close_gateway_connection();
+    fake.wait_gateway("the bot resumed", |g| g.resumes >= 1)
+        .await;
+    answers_help(&fake).await;
+    let identify = fake.identify_payloads();
+    assert_eq!(
+        identify[0]["d"]["token"],
+        format!("Bot {TOKEN}"),
+        "the fake saw the token"
+    );
+    bot.kill();
+    let log = bot.log();
+    assert!(log.contains("TRACE"), "not a trace log:\n{log}");
+    assert!(log.len() > 10_000, "too little was logged to tell:\n{log}");
+    let secret = TOKEN.split('.').next_back().unwrap_or(TOKEN);
+    assert!(!log.contains(secret), "the token is in the log");
+    for text in [TOKEN, secret] {
+        let bytes: Vec<String> = text.bytes().map(|b| b.to_string()).collect();
+        assert!(
+            !log.contains(&bytes.join(", ")),
+            "the token is in the log as bytes"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_the_gateway_drops_and_is_invalidated_commands_are_answered_and_results_posted_once()
+{
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let (fake, _process) = bot_on(&db).await;
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    fake.wait_ready().await;
+    fake.close_gateway_connection();
+    fake.wait_gateway("the bot resumed", |g| g.resumes >= 1)
+        .await;
+    answers_help(&fake).await;
+    fake.invalidate_session();
+    fake.wait_gateway("a new READY", |g| g.readies >= 2).await;
+    answers_help(&fake).await;
+    // A game whose clock ran out while all that happened: announced once.
+    let store = Store::open(&db).await.expect("open");
+    let games = overdue::games_back_then(&store);
+    let here = breakthrough_bot::game::Place {
+        guild: GUILD_ID,
+        channel: CHANNEL_ID,
+    };
+    let (zelda, yusuf) = (
+        breakthrough_bot::game::Member::new(9001, "zelda"),
+        breakthrough_bot::game::Member::new(9002, "yusuf"),
+    );
+    let c = games
+        .challenge(overdue::request(here, &zelda, &yusuf))
+        .await
+        .expect("challenge");
+    games
+        .accept(&yusuf, breakthrough_bot::game::ChallengeRef::Id(c.id))
+        .await
+        .expect("accept");
+    store.close().await;
+    let posted = fake.wait_channel_message(CHANNEL_ID).await;
+    assert!(embed_text(posted.body.as_ref().unwrap()).contains("Aborted"));
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    assert_eq!(fake.channel_messages(CHANNEL_ID).len(), 1);
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
 }

@@ -4,6 +4,7 @@
 mod challenge;
 mod info;
 mod play;
+mod startup;
 pub mod view;
 
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use tracing::{error, info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{GameError, Games, Limits, Member, Place, SystemClock, LOCAL_SERVER};
-use crate::store::Store;
+use crate::store::{InstanceLock, Store};
 
 /// What every command can reach: the game service, and nothing else (no game state in memory).
 pub struct Data {
@@ -285,52 +286,62 @@ async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
     }
 }
 
+/// How long one request to Discord may take before it counts as failed (and is tried again
+/// where that is safe).
+const HTTP_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Runs the bot until SIGINT or SIGTERM.
+///
+/// Start-up claims the database (one bot per database), opens it, checks the token and
+/// registers the commands before connecting to the gateway, and only then starts the one
+/// sweeper: it either serves or returns an error that says what to fix.
 pub async fn run(config: BotConfig) -> anyhow::Result<()> {
     let Some(token) = config.token.clone().filter(|t| !t.trim().is_empty()) else {
         anyhow::bail!("{MISSING_TOKEN}");
     };
+    let _claim = InstanceLock::acquire(&config.db.database_url)?;
     let store = Store::open(&config.db.database_url).await?;
     // The console's local server, should it share this database, is the console's to look after.
     let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default())
         .all_servers_but(LOCAL_SERVER);
-    let guild = config.guild_id;
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
+
+    let client_http = reqwest::Client::builder()
+        .use_rustls_tls()
+        .timeout(HTTP_TIMEOUT)
+        .build()?;
+    let mut http = serenity::HttpBuilder::new(&token).client(client_http);
+    if let Some(base) = &config.api_base {
+        // Both are needed: with the rate limiter on, requests ignore the proxy.
+        http = http.proxy(base).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let commands = commands();
+    startup::prepare(&http, &commands, config.guild_id).await?;
 
     let setup_games = games.clone();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: commands(),
+            commands,
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             ..Default::default()
         })
-        .setup(move |ctx, ready, framework| {
+        .setup(move |_ctx, ready, _framework| {
             Box::pin(async move {
                 info!(user = %ready.user.name, "connected to Discord");
-                let commands = &framework.options().commands;
-                match guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
-                }
-                spawn_sweeper(ctx.http.clone(), setup_games.clone(), sweep_every);
                 Ok(Data { games: setup_games })
             })
         })
         .build();
 
-    let mut http = serenity::HttpBuilder::new(&token);
-    if let Some(base) = &config.api_base {
-        // Both are needed: with the rate limiter on, requests ignore the proxy.
-        http = http.proxy(base).ratelimiter_disabled(true);
-    }
     let intents = serenity::GatewayIntents::GUILDS;
-    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await?;
+    // Spawned here, once, not on READY: a resumed or re-identified gateway session never
+    // starts a second one.
+    spawn_sweeper(client.http.clone(), games.clone(), sweep_every);
 
     let shards = client.shard_manager.clone();
     tokio::spawn(async move {

@@ -48,6 +48,25 @@ impl BotProcess {
     /// Starts `bin` with exactly these variables on top of the inherited environment (less
     /// the Discord and database ones). Later entries win.
     pub fn spawn_with_env(bin: impl AsRef<Path>, env: &[(&str, &str)]) -> BotProcess {
+        Self::spawn_in(bin, None, env)
+    }
+
+    /// Like [`BotProcess::spawn`], in the working directory `dir` (where it finds a `.env`).
+    pub fn spawn_in_dir(
+        bin: impl AsRef<Path>,
+        fake: &FakeDiscord,
+        dir: &Path,
+        env: &[(&str, &str)],
+    ) -> BotProcess {
+        let api_base = fake.api_base();
+        let mut all: Vec<(&str, &str)> = vec![("DISCORD_API_BASE", api_base.as_str())];
+        all.extend_from_slice(env);
+        let bot = Self::spawn_in(bin, Some(dir), &all);
+        fake.watch_bot(&bot);
+        bot
+    }
+
+    fn spawn_in(bin: impl AsRef<Path>, dir: Option<&Path>, env: &[(&str, &str)]) -> BotProcess {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let bin = bin.as_ref();
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -65,6 +84,9 @@ impl BotProcess {
         }
         for (k, v) in env {
             cmd.env(k, v);
+        }
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
         }
         cmd.stdin(Stdio::null())
             .stdout(Stdio::from(log))
@@ -95,6 +117,21 @@ impl BotProcess {
     /// Whether the process is still running.
     pub fn is_running(&self) -> bool {
         matches!(self.child.lock().unwrap().try_wait(), Ok(None))
+    }
+
+    /// Waits up to `timeout` for the process to end by itself; its exit status, or `None` if it
+    /// is still running.
+    pub fn wait_exit(&self, timeout: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.lock().unwrap().try_wait() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// Kills the process (if still running) and reaps it.

@@ -539,6 +539,17 @@ impl FakeDiscord {
     /// Closes the bot's live gateway connection with close code 4000, as Discord does now and
     /// then. serenity reconnects and RESUMEs; the fake answers RESUMED and goes on with the same
     /// sequence numbers.
+    /// Sends op 9 INVALID_SESSION (not resumable) on the live session and forgets its id, so the
+    /// bot must identify again and gets a new READY.
+    pub fn invalidate_session(&self) {
+        let mut g = self.shared.gateway.lock().unwrap();
+        g.session_id = None;
+        if let Some(session) = &g.current {
+            let nine = serde_json::json!({"op": 9, "s": null, "t": null, "d": false});
+            let _ = session.tx.send(gateway::Outgoing::Text(nine.to_string()));
+        }
+    }
+
     pub fn close_gateway_connection(&self) {
         if let Some(session) = self.shared.gateway.lock().unwrap().current.take() {
             let _ = session.tx.send(gateway::Outgoing::Close);
