@@ -1134,3 +1134,50 @@ async fn after_the_gateway_drops_and_is_invalidated_commands_are_answered_and_re
     fake.assert_spec_ok();
     fake.assert_no_problems();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_that_commits_after_the_answer_window_still_reaches_the_channel() {
+    use sqlx::{Connection, Executor};
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "5x5").await;
+    bot.click(&bob(), "challenge:accept:1").await;
+    // Another process holds the database's write lock past Discord's 3 seconds.
+    let mut other = sqlx::SqliteConnection::connect(&bot.db)
+        .await
+        .expect("connect");
+    other.execute("BEGIN IMMEDIATE").await.expect("lock");
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::slash("move")
+                .by(&alice())
+                .string("move", "a4-a3"),
+        )
+        .await;
+    let lock_for = fake_discord::ANSWER_WINDOW + std::time::Duration::from_millis(300);
+    tokio::time::sleep(lock_for).await;
+    other.execute("COMMIT").await.expect("unlock");
+    // Deferred in time, privately; the board in the channel; the note completes the answer.
+    let reply = bot.fake.callback_for(sent.id).await;
+    assert_eq!(reply["type"], 5, "{reply}");
+    assert!(is_ephemeral(&reply));
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    assert!(
+        posted
+            .str_at("/content")
+            .is_some_and(|c| c.starts_with(&bob().mention())),
+        "{}",
+        posted.summary()
+    );
+    assert!(embed_text(posted.body.as_ref().unwrap()).contains("a4-a3"));
+    let note = bot.fake.wait_original_edit(&sent.token).await;
+    assert_eq!(
+        note.str_at("/content"),
+        Some("Your move a4-a3 in game #1 is played; the board is posted in the channel.")
+    );
+    let store = bot.store().await;
+    let moves = store.moves(1).await.expect("moves");
+    assert_eq!(moves.len(), 1);
+    store.close().await;
+    bot.finish();
+}

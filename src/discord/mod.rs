@@ -6,6 +6,7 @@ mod info;
 mod play;
 mod startup;
 pub mod view;
+mod window;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,8 +2,9 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::window::{self, Done};
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{Game, GameRef, Member};
+use crate::game::{text, Game, GameRef, Member, Played};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -57,16 +58,41 @@ pub async fn play_move(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
-    // AI's thinking needs the response deferred.
-    let played = games
-        .play(&caller(ctx).await, game_ref(ctx, game), &text)
-        .await?;
+    // AI's thinking needs the response deferred (or a write that waits, see `window`).
+    let who = caller(ctx).await;
+    let work = async { Ok(games.play(&who, game_ref(ctx, game), &text).await?) };
+    let played = match window::run(ctx, work).await? {
+        Done::InTime(played) => played,
+        Done::Late(played) => return late_move(ctx, &played).await,
+        Done::Refused => return Ok(()),
+    };
     if played.game.ai_to_move() {
         return answer_ai(ctx, &played.game).await;
     }
     ctx.send(view::game(&played.game, games.now()).reply(false))
         .await?;
     Ok(())
+}
+
+/// A move that went through after its response was deferred: the board (after the AI's reply,
+/// in a game against the AI) goes to the channel, and the member gets a private note.
+async fn late_move(ctx: Context<'_>, played: &Played) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let v = if played.game.ai_to_move() {
+        match games.ai_reply(played.game.id).await {
+            Ok(Some(reply)) => view::ai_move(&reply, games.now()),
+            Ok(None) => view::game(&games.game(played.game.id).await?, games.now()),
+            Err(e) => {
+                // The sweeper answers games left waiting for the AI.
+                tracing::error!(error = ?e, game = played.game.id, "the AI could not reply");
+                view::game(&played.game, games.now())
+            }
+        }
+    } else {
+        view::game(&played.game, games.now())
+    };
+    ctx.channel_id().send_message(ctx, v.message()).await?;
+    window::note(ctx, text::played_late(played.mv, played.game.id)).await
 }
 
 /// Defers the response, lets the AI reply in `game` (off the async runtime: up to 2 seconds),

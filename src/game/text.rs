@@ -1,11 +1,11 @@
 //! Words for players: status lines, results, rating changes, move-list exports and help.
 //! Shared by every front end, so the console and Discord say the same things.
 
-use crate::rules::Color;
+use crate::rules::{Color, Move};
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member, Played,
-    RatingCard, RatingChange, RatingValue,
+    Challenge, ChallengeState, EndReason, Game, GameId, GameState, History, Leaderboard, Member,
+    Played, RatingCard, RatingChange, RatingValue,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
@@ -49,6 +49,12 @@ pub fn ai_played(played: &Played) -> String {
         Some(ai) => format!("The AI (level {}) played {}.", ai.level, played.mv),
         None => format!("{} was played.", played.mv),
     }
+}
+
+/// The private note for a move that went through after its answer was deferred: the board
+/// goes to the channel as an ordinary message.
+pub fn played_late(mv: Move, game: GameId) -> String {
+    format!("Your move {mv} in game #{game} is played; the board is posted in the channel.")
 }
 
 /// Where the game stands: whose move and the time left, or the result.

@@ -35,7 +35,8 @@
 //! (panic) if serenity would drop it as `Event::Unknown`. REST requests are recorded, checked
 //! against Discord's OpenAPI description (see [`spec_path`]; a body that does not fit is
 //! answered 400 `Invalid Form Body` and listed by [`FakeDiscord::spec_violations`]) and answered
-//! like Discord: interaction callbacks 204 (a second one 400 "already acknowledged"), webhook and
+//! like Discord: interaction callbacks 204 (a second one 400 "already acknowledged", one later than
+//! [`ANSWER_WINDOW`] 404 "Unknown interaction"), webhook and
 //! channel message routes a full Message object, command registration the commands with ids,
 //! unknown routes 404 (also listed by [`FakeDiscord::problems`]).
 //!
@@ -240,7 +241,12 @@ pub(crate) struct InteractionInfo {
     pub acknowledged: Option<u64>,
     /// The message `@original` refers to.
     pub original: Option<u64>,
+    /// When it was sent: Discord takes the first answer only within 3 seconds of that.
+    pub created: std::time::Instant,
 }
+
+/// How long Discord waits for the first answer to an interaction.
+pub const ANSWER_WINDOW: Duration = Duration::from_secs(3);
 
 #[derive(Default)]
 pub(crate) struct Store {
@@ -652,6 +658,7 @@ impl FakeDiscord {
                 message: payload.get("message").cloned(),
                 acknowledged: None,
                 original: None,
+                created: std::time::Instant::now(),
             },
         );
         (payload, sent)

@@ -474,6 +474,10 @@ fn callback(
     if info.acknowledged.is_some() {
         return error(400, 40060, "Interaction has already been acknowledged.");
     }
+    if info.created.elapsed() > super::ANSWER_WINDOW {
+        // Discord forgets an interaction not answered in time.
+        return error(404, 10062, "Unknown interaction");
+    }
     let kind = body["type"].as_u64().unwrap_or(0);
     let channel_id = info.channel_id;
     let component_message = info.message.clone();
