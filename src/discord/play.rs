@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{Game, GameRef, Member};
+use crate::game::{AiSlot, Game, GameRef, Member};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -57,24 +57,26 @@ pub async fn play_move(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
-    // AI's thinking needs the response deferred.
-    let played = games
-        .play(&caller(ctx).await, game_ref(ctx, game), &text)
+    // AI's thinking needs the response deferred. Against the AI, the move is only played with a
+    // place in the AI's queue for its reply.
+    let (played, slot) = games
+        .play_with_slot(&caller(ctx).await, game_ref(ctx, game), &text)
         .await?;
-    if played.game.ai_to_move() {
-        return answer_ai(ctx, &played.game).await;
+    if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
+        return answer_ai(ctx, &played.game, slot).await;
     }
     ctx.send(view::game(&played.game, games.now()).reply(false))
         .await?;
     Ok(())
 }
 
-/// Defers the response, lets the AI reply in `game` (off the async runtime: up to 2 seconds),
-/// and completes the response with the board after its move.
-pub async fn answer_ai(ctx: Context<'_>, game: &Game) -> Result<(), BotError> {
+/// Defers the response, lets the AI reply in `game` with its place in the queue (off the async
+/// runtime: up to 2 seconds, after the searches ahead of it), and completes the response with
+/// the board after its move. A reply lost on the way is left to the sweeper.
+pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
     let games = &ctx.data().games;
-    let v = match games.ai_reply(game.id).await {
+    let v = match games.ai_reply_with(slot).await {
         Ok(Some(played)) => view::ai_move(&played, games.now()),
         // Another reply (the sweeper's) got there first: show the game as it stands.
         Ok(None) => view::game(&games.game(game.id).await?, games.now()),
