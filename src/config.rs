@@ -34,6 +34,20 @@ pub struct BotConfig {
     /// Seconds between two checks of the clocks (expiries, time-outs, reminders).
     #[arg(long, env = "SWEEP_INTERVAL_SECS", default_value_t = 30)]
     pub sweep_interval_secs: u64,
+    /// Slash commands and button clicks a member may send in a burst, refilled over
+    /// `RATE_LIMIT_PERIOD_SECS`; past it they are asked to slow down. Autocomplete is not counted.
+    #[arg(long, env = "RATE_LIMIT_COMMANDS", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit_commands: u32,
+    /// Seconds in which a member's whole burst of commands is refilled.
+    #[arg(long, env = "RATE_LIMIT_PERIOD_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rate_limit_period_secs: u64,
+    /// Games against the AI a member may have in progress at once.
+    #[arg(long, env = "AI_GAMES_PER_MEMBER", default_value_t = 3, value_parser = clap::value_parser!(i64).range(1..))]
+    pub ai_games_per_member: i64,
+    /// AI searches queued or running at once, all members together (one per member); past it a
+    /// move against the AI is refused with "try again in a moment". The searches run one per core.
+    #[arg(long, env = "AI_QUEUE", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ai_queue: u64,
 }
 
 impl BotConfig {
@@ -55,6 +69,10 @@ impl std::fmt::Debug for BotConfig {
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
             .field("sweep_interval_secs", &self.sweep_interval_secs)
+            .field("rate_limit_commands", &self.rate_limit_commands)
+            .field("rate_limit_period_secs", &self.rate_limit_period_secs)
+            .field("ai_games_per_member", &self.ai_games_per_member)
+            .field("ai_queue", &self.ai_queue)
             .finish()
     }
 }

@@ -1181,3 +1181,145 @@ async fn a_move_that_commits_after_the_answer_window_still_reaches_the_channel()
     store.close().await;
     bot.finish();
 }
+
+// ----- the per-member rate limit ---------------------------------------------------------------
+
+/// The default burst of 8 commands, refilled over 80 s instead of 10 (one back every 10 s), so
+/// that a slow machine still sends the 9th before a token comes back.
+const SLOW_REFILL: [(&str, &str); 1] = [("RATE_LIMIT_PERIOD_SECS", "80")];
+
+fn assert_slow_down(reply: &Value) {
+    assert_eq!(reply["type"], 4, "{reply}");
+    assert!(is_ephemeral(reply), "{reply}");
+    let text = reply["data"]["content"].as_str().unwrap_or_default();
+    let wait = text
+        .strip_prefix("you are sending commands too fast: try again in ")
+        .and_then(|rest| rest.strip_suffix(" s"))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(
+        wait.is_some_and(|n| (1..=10).contains(&n)),
+        "not a slow-down reply: {reply}"
+    );
+}
+
+impl Bot {
+    async fn help(&self, who: &TestUser) {
+        let help = self.slash(InteractionBuilder::slash("help").by(who)).await;
+        assert!(
+            help["data"]["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("/challenge")),
+            "help was not served: {help}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ninth_quick_command_is_refused_and_does_nothing_while_others_are_served() {
+    let bot = start_with(true, &SLOW_REFILL).await;
+    let reply = bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    assert!(!is_ephemeral(&reply), "{reply}");
+    for _ in 0..7 {
+        bot.help(&alice()).await;
+    }
+    // The 9th: /cancel would end the challenge.
+    let refused = bot
+        .slash(InteractionBuilder::slash("cancel").by(&alice()))
+        .await;
+    assert_slow_down(&refused);
+    let store = bot.store().await;
+    let challenge = store.challenge(1).await.unwrap().unwrap();
+    assert_eq!(challenge.state, "pending");
+    // bob has his own bucket: his /accept starts the game.
+    let game = bot
+        .slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    assert!(!is_ephemeral(&game), "{game}");
+    assert!(embed_text(&game["data"]).contains("Game #1"), "{game}");
+    assert_eq!(store.game(1).await.unwrap().unwrap().state, "active");
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_is_never_rate_limited() {
+    let bot = start_with(true, &SLOW_REFILL).await;
+    bot.challenge(&alice(), Some(&bob()), "8x8").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    let suggest = || async {
+        let r = bot
+            .slash(
+                InteractionBuilder::autocomplete("move")
+                    .by(&alice())
+                    .focused("move", "e7"),
+            )
+            .await;
+        assert_eq!(r["type"], 8, "{r}");
+        assert_eq!(
+            r["data"]["choices"].as_array().map(Vec::len),
+            Some(3),
+            "{r}"
+        );
+    };
+    // More suggestions than the whole burst: none of them is counted.
+    for _ in 0..12 {
+        suggest().await;
+    }
+    for _ in 0..7 {
+        bot.help(&alice()).await;
+    }
+    let refused = bot.play(&alice(), "e7-e6").await;
+    assert_slow_down(&refused);
+    let store = bot.store().await;
+    assert!(store.moves(1).await.unwrap().is_empty());
+    // Over the limit, she is still offered her moves.
+    suggest().await;
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_click_over_the_limit_is_refused_the_same_way() {
+    let bot = start_with(true, &SLOW_REFILL).await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    for _ in 0..8 {
+        bot.help(&bob()).await;
+    }
+    let (refused, _) = bot.click(&bob(), "challenge:accept:1").await;
+    assert_slow_down(&refused);
+    let store = bot.store().await;
+    assert_eq!(store.challenge(1).await.unwrap().unwrap().state, "pending");
+    assert!(store.game(1).await.unwrap().is_none());
+    // alice, within her limit, can still use the buttons.
+    let (cancelled, _) = bot.click(&alice(), "challenge:cancel:1").await;
+    assert_eq!(cancelled["type"], 7, "{cancelled}");
+    assert_eq!(
+        store.challenge(1).await.unwrap().unwrap().state,
+        "cancelled"
+    );
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ai_games_setting_limits_games_against_the_ai() {
+    let bot = start_with(true, &[("AI_GAMES_PER_MEMBER", "1")]).await;
+    let against_the_ai = || {
+        InteractionBuilder::slash("challenge")
+            .by(&alice())
+            .user("opponent", &the_bot())
+            .string("size", "5x5")
+            .integer("color", 0)
+    };
+    let first = bot.slash(against_the_ai()).await;
+    assert!(!is_ephemeral(&first), "{first}");
+    let second = bot.slash(against_the_ai()).await;
+    assert_eq!(second["type"], 4, "{second}");
+    assert!(is_ephemeral(&second), "{second}");
+    assert_eq!(
+        second["data"]["content"],
+        "you already have 1 game against the AI in progress, the most allowed: finish or resign one first"
+    );
+    let store = bot.store().await;
+    assert!(store.game(1).await.unwrap().is_some());
+    assert!(store.game(2).await.unwrap().is_none());
+    bot.finish();
+}

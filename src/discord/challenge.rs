@@ -144,9 +144,9 @@ pub async fn challenge(
 /// first move.
 async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let game = games.challenge_ai(request).await?;
-    if game.ai_to_move() {
-        return super::play::answer_ai(ctx, &game).await;
+    let (game, slot) = games.challenge_ai_with_slot(request).await?;
+    if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
+        return super::play::answer_ai(ctx, &game, slot).await;
     }
     ctx.send(view::game(&game, games.now()).reply(false))
         .await?;

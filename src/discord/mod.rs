@@ -4,10 +4,12 @@
 mod challenge;
 mod info;
 mod play;
+mod rate;
 mod startup;
 pub mod view;
 mod window;
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,9 +20,11 @@ use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{GameError, Games, Limits, Member, Place, SystemClock, LOCAL_SERVER};
 use crate::store::{InstanceLock, Store};
 
-/// What every command can reach: the game service, and nothing else (no game state in memory).
+/// What every command can reach: the game service, and nothing else (no game state in memory);
+/// and the members' rate limit.
 pub struct Data {
     pub games: Games,
+    pub rate: rate::RateLimit,
 }
 
 /// Why a command or a click did not go through.
@@ -102,6 +106,12 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
 async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
     let (ctx, message) = match err {
         poise::FrameworkError::Command { error, ctx, .. } => (ctx, error.for_member()),
+        // The rate limit's refusal, before the command ran (autocomplete is never refused).
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(error),
+            ctx,
+            ..
+        } => (ctx, error.for_member()),
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
@@ -167,6 +177,7 @@ async fn components(
         Some(m) => Member::new(m.user.id.get(), m.display_name().to_string()),
         None => user_member(&click.user),
     };
+    data.rate.take(who.id)?;
     let id = click.data.custom_id.as_str();
     let (kind, rest) = id.split_once(':').unwrap_or((id, ""));
     match kind {
@@ -303,8 +314,15 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
     let _claim = InstanceLock::acquire(&config.db.database_url)?;
     let store = Store::open(&config.db.database_url).await?;
     // The console's local server, should it share this database, is the console's to look after.
-    let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default())
-        .all_servers_but(LOCAL_SERVER);
+    let limits = Limits {
+        ai_games: config.ai_games_per_member,
+        ai_queue: usize::try_from(config.ai_queue).unwrap_or(usize::MAX),
+        ..Limits::default()
+    };
+    let games =
+        Games::new(store.clone(), Arc::new(SystemClock), limits).all_servers_but(LOCAL_SERVER);
+    let burst = NonZeroU32::new(config.rate_limit_commands).unwrap_or(NonZeroU32::MIN);
+    let rate_period = Duration::from_secs(config.rate_limit_period_secs.max(1));
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
 
     let client_http = reqwest::Client::builder()
@@ -324,6 +342,7 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
+            command_check: Some(|ctx| Box::pin(rate::check(ctx))),
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             ..Default::default()
@@ -331,7 +350,10 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
         .setup(move |_ctx, ready, _framework| {
             Box::pin(async move {
                 info!(user = %ready.user.name, "connected to Discord");
-                Ok(Data { games: setup_games })
+                Ok(Data {
+                    games: setup_games,
+                    rate: rate::RateLimit::new(burst, rate_period),
+                })
             })
         })
         .build();

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{text, Game, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameRef, Member, Played};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -59,15 +59,20 @@ pub async fn play_move(
     let games = &ctx.data().games;
     // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
     // AI's thinking needs the response deferred (or a write that waits, see `window`).
+    // Against the AI, the move is only played with a place in the AI's queue for its reply.
     let who = caller(ctx).await;
-    let work = async { Ok(games.play(&who, game_ref(ctx, game), &text).await?) };
-    let played = match window::run(ctx, work).await? {
+    let work = async {
+        Ok(games
+            .play_with_slot(&who, game_ref(ctx, game), &text)
+            .await?)
+    };
+    let (played, slot) = match window::run(ctx, work).await? {
         Done::InTime(played) => played,
-        Done::Late(played) => return late_move(ctx, &played).await,
+        Done::Late((played, slot)) => return late_move(ctx, &played, slot).await,
         Done::Refused => return Ok(()),
     };
-    if played.game.ai_to_move() {
-        return answer_ai(ctx, &played.game).await;
+    if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
+        return answer_ai(ctx, &played.game, slot).await;
     }
     ctx.send(view::game(&played.game, games.now()).reply(false))
         .await?;
@@ -76,10 +81,14 @@ pub async fn play_move(
 
 /// A move that went through after its response was deferred: the board (after the AI's reply,
 /// in a game against the AI) goes to the channel, and the member gets a private note.
-async fn late_move(ctx: Context<'_>, played: &Played) -> Result<(), BotError> {
+async fn late_move(
+    ctx: Context<'_>,
+    played: &Played,
+    slot: Option<AiSlot>,
+) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let v = if played.game.ai_to_move() {
-        match games.ai_reply(played.game.id).await {
+    let v = if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
+        match games.ai_reply_with(slot).await {
             Ok(Some(reply)) => view::ai_move(&reply, games.now()),
             Ok(None) => view::game(&games.game(played.game.id).await?, games.now()),
             Err(e) => {
@@ -95,12 +104,13 @@ async fn late_move(ctx: Context<'_>, played: &Played) -> Result<(), BotError> {
     window::note(ctx, text::played_late(played.mv, played.game.id)).await
 }
 
-/// Defers the response, lets the AI reply in `game` (off the async runtime: up to 2 seconds),
-/// and completes the response with the board after its move.
-pub async fn answer_ai(ctx: Context<'_>, game: &Game) -> Result<(), BotError> {
+/// Defers the response, lets the AI reply in `game` with its place in the queue (off the async
+/// runtime: up to 2 seconds, after the searches ahead of it), and completes the response with
+/// the board after its move. A reply lost on the way is left to the sweeper.
+pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
     let games = &ctx.data().games;
-    let v = match games.ai_reply(game.id).await {
+    let v = match games.ai_reply_with(slot).await {
         Ok(Some(played)) => view::ai_move(&played, games.now()),
         // Another reply (the sweeper's) got there first: show the game as it stands.
         Ok(None) => view::game(&games.game(game.id).await?, games.now()),

@@ -63,6 +63,14 @@ pub enum GameError {
         "the position changed while your move was on its way: look at the board and try again"
     )]
     PositionChanged,
+    #[error("you already have {0} {noun} against the AI in progress, the most allowed: finish or resign one first", noun = if *.0 == 1 { "game" } else { "games" })]
+    TooManyAiGames(i64),
+    #[error(
+        "the AI is still answering your move in game #{0}: wait for its reply, then try again"
+    )]
+    AiBusyForYou(GameId),
+    #[error("the AI is busy answering other players: try again in a moment")]
+    AiQueueFull,
     #[error("{0}")]
     Move(#[from] MoveError),
     #[error("{0}")]

@@ -9,8 +9,9 @@ pub mod ratings;
 pub mod text;
 mod types;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::engine::{self, Level};
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
@@ -86,6 +87,12 @@ pub struct Limits {
     pub reminder_fraction: f64,
     /// Players per leaderboard page.
     pub page_size: usize,
+    /// Games against the AI a member may have in progress at once (counted in `active_games`
+    /// too).
+    pub ai_games: i64,
+    /// AI searches queued or running at once, all members together; each member has at most one.
+    /// The searches run one per core, so this many replies are at most a few rounds away.
+    pub ai_queue: usize,
 }
 
 impl Default for Limits {
@@ -97,6 +104,8 @@ impl Default for Limits {
             rated_per_pair_per_day: 3,
             reminder_fraction: 0.2,
             page_size: 10,
+            ai_games: 3,
+            ai_queue: 8,
         }
     }
 }
@@ -127,8 +136,41 @@ pub struct Games {
     /// One AI search per core at a time: more would only share the cores (each search then
     /// reaching its time cap before its budget) and hold a table in memory each.
     thinkers: Arc<tokio::sync::Semaphore>,
+    /// Places in the AI's queue ([`Limits::ai_queue`]): searches queued or running. Taken without
+    /// waiting, so only their holders ever wait for `thinkers`, and that wait is bounded.
+    ai_queue: Arc<tokio::sync::Semaphore>,
+    /// The member each queued or running search answers, with its game: one per member.
+    ai_members: Arc<Mutex<HashMap<u64, GameId>>>,
     /// The servers whose clocks and AI replies this service looks after.
     servers: Servers,
+}
+
+/// A place in the AI's queue, held for one member's game from before the move the AI must
+/// answer is written until its reply is: a move is never taken that the AI cannot answer. Given
+/// back when dropped, whatever happened; a game whose reply was lost waits for
+/// [`Games::ai_games_to_move`].
+#[derive(Debug)]
+pub struct AiSlot {
+    game: GameId,
+    member: u64,
+    members: Arc<Mutex<HashMap<u64, GameId>>>,
+    _place: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl AiSlot {
+    /// The game whose reply this place is for.
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+}
+
+impl Drop for AiSlot {
+    fn drop(&mut self) {
+        let mut members = self.members.lock().unwrap_or_else(PoisonError::into_inner);
+        if members.get(&self.member) == Some(&self.game) {
+            members.remove(&self.member);
+        }
+    }
 }
 
 impl Games {
@@ -139,6 +181,8 @@ impl Games {
             clock,
             limits,
             thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
+            ai_queue: Arc::new(tokio::sync::Semaphore::new(limits.ai_queue.max(1))),
+            ai_members: Arc::default(),
             servers: Servers::All,
         }
     }
@@ -243,9 +287,16 @@ impl Games {
     }
 
     /// Starts a game against the built-in AI at once: no accept step, never rated. Allowed in
-    /// direct messages too (`place.guild == 0`). The challenger's game limit applies; the AI has
-    /// none. When the AI has Black it is to move: call [`Games::ai_reply`] next.
+    /// direct messages too (`place.guild == 0`). The challenger's game limits apply (all games,
+    /// and games against the AI); the AI has none. When the AI has Black it is to move: call
+    /// [`Games::ai_reply`] next.
     pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
+        Ok(self.challenge_ai_with_slot(req).await?.0)
+    }
+
+    /// [`Games::challenge_ai`], keeping the AI's place in the queue when it has Black: pass it to
+    /// [`Games::ai_reply_with`]. With the queue full, no game is started.
+    pub async fn challenge_ai_with_slot(&self, req: AiRequest) -> Result<(Game, Option<AiSlot>)> {
         let now = self.now();
         if req.ai.id == req.challenger.id {
             return Err(GameError::SelfChallenge);
@@ -253,6 +304,9 @@ impl Games {
         let mut tx = self.store.begin().await?;
         self.check_game_limit(&mut tx, &req.challenger, true)
             .await?;
+        if tx.count_active_ai_games(req.challenger.id).await? >= self.limits.ai_games {
+            return Err(GameError::TooManyAiGames(self.limits.ai_games));
+        }
         tx.upsert_member(req.challenger.id, &req.challenger.name, false, now)
             .await?;
         tx.upsert_member(req.ai.id, &req.ai.name, true, now).await?;
@@ -282,16 +336,71 @@ impl Games {
                 ai_level: Some(req.level.number()),
             })
             .await?;
+        // Before the commit: a game the AI could not open is not started.
+        let slot = match color {
+            Color::White => Some(self.ai_slot(req.challenger.id, id)?),
+            Color::Black => None,
+        };
         tx.commit().await?;
-        self.game(id).await
+        Ok((self.game(id).await?, slot))
+    }
+
+    /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
+    /// refused when the member already has a search queued or running, or when the queue is full.
+    fn ai_slot(&self, member: u64, game: GameId) -> Result<AiSlot> {
+        let mut members = self
+            .ai_members
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(&busy) = members.get(&member) {
+            return Err(GameError::AiBusyForYou(busy));
+        }
+        let place = self
+            .ai_queue
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| GameError::AiQueueFull)?;
+        members.insert(member, game);
+        Ok(AiSlot {
+            game,
+            member,
+            members: self.ai_members.clone(),
+            _place: place,
+        })
     }
 
     /// The AI's answer in game `id`, if it is an active game against the AI with the AI to move:
     /// the engine thinks on the blocking thread pool (the same seed for the same game and ply),
     /// and its move is written like a member's, with the ply check. `Ok(None)` when there is
-    /// nothing to answer, or when another reply to the same position got there first: of two
-    /// replies racing, exactly one applies.
+    /// nothing to answer, or when another reply to the same position got there first or is
+    /// already on its way: of two replies racing, exactly one applies.
+    ///
+    /// Takes a place in the AI's queue first, without waiting: [`GameError::AiQueueFull`] or
+    /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
+    /// listed by [`Games::ai_games_to_move`], to be answered again later.
     pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(GameError::NoSuchGame(id))?;
+        let game = self.game_from_row(row).await?;
+        let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
+            return Ok(None);
+        };
+        let member = game.player(ai.color.opposite()).id;
+        let slot = match self.ai_slot(member, id) {
+            Ok(slot) => slot,
+            Err(GameError::AiBusyForYou(busy)) if busy == id => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        self.ai_reply_with(slot).await
+    }
+
+    /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
+    /// written: as [`Games::ai_reply`], with the place in the queue already held.
+    pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
+        let id = slot.game;
         let row = self
             .store
             .game(id)
@@ -674,7 +783,21 @@ impl Games {
     /// The move is checked against the position read before the write; the write applies only if
     /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
     /// exactly one applies; the other gets [`GameError::PositionChanged`].
+    ///
+    /// Against the AI, a move it must answer is only written if the AI can take the reply: else
+    /// [`GameError::AiQueueFull`] or [`GameError::AiBusyForYou`], and nothing changes.
     pub async fn play(&self, who: &Member, which: GameRef, text: &str) -> Result<Played> {
+        Ok(self.play_with_slot(who, which, text).await?.0)
+    }
+
+    /// [`Games::play`], keeping the AI's place in the queue for its reply, when it has one to
+    /// make: pass it to [`Games::ai_reply_with`].
+    pub async fn play_with_slot(
+        &self,
+        who: &Member,
+        which: GameRef,
+        text: &str,
+    ) -> Result<(Played, Option<AiSlot>)> {
         let now = self.now();
         let syntax: MoveText = text
             .parse()
@@ -706,7 +829,12 @@ impl Games {
         let mv = syntax
             .resolve(&position)
             .map_err(|e| GameError::Move(e.into()))?;
-        self.apply(row, &position, mv, now).await
+        let game_goes_on = position.play(mv).is_ok_and(|next| next.outcome().is_none());
+        let slot = match row.ai_level {
+            Some(_) if game_goes_on => Some(self.ai_slot(who.id, id)?),
+            _ => None,
+        };
+        Ok((self.apply(row, &position, mv, now).await?, slot))
     }
 
     /// Writes `mv`, checked legal in `position` (the position of `row`), if the game is still at

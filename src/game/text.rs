@@ -20,6 +20,14 @@ pub fn duration(seconds: i64) -> String {
     }
 }
 
+/// The answer to a member over the rate limit, who may send again in `seconds` (at least 1).
+pub fn slow_down(seconds: u64) -> String {
+    format!(
+        "you are sending commands too fast: try again in {} s",
+        seconds.max(1)
+    )
+}
+
 fn capitalized(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",

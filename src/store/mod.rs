@@ -843,6 +843,17 @@ impl WriteTx {
         .await?)
     }
 
+    /// Games against the AI in progress for a member.
+    pub async fn count_active_ai_games(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE state = 'active' AND ai_level IS NOT NULL
+               AND (black_id = ?1 OR white_id = ?1)",
+        )
+        .bind(to_db(member))
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
     /// Rated games between two members in a server created after `since`.
     pub async fn count_rated_games_between(
         &mut self,
