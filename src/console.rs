@@ -409,7 +409,7 @@ impl Console {
         let game_ref = |o: &HashMap<&str, String>| -> Result<GameRef, Refusal> {
             Ok(match o.get("game") {
                 Some(v) => GameRef::Id(parse_game(v)?),
-                None => GameRef::Only(CONSOLE_PLACE),
+                None => GameRef::Only,
             })
         };
         let size = |o: &HashMap<&str, String>| -> Result<BoardSize, Refusal> {
@@ -528,7 +528,7 @@ impl Console {
                 let text = o.get("move").ok_or_else(|| {
                     Refusal::Input("which move? write it like /move e7-e6".into())
                 })?;
-                let played = g.play(who, game_ref(o)?, text).await?;
+                let played = g.play(who, CONSOLE_PLACE, game_ref(o)?, text).await?;
                 let mut reply = Reply::public(self.board(&played.game));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
@@ -536,7 +536,7 @@ impl Console {
                 reply
             }
             "board" => {
-                let game = g.find_game(who.id, game_ref(o)?).await?;
+                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(o)?).await?;
                 Reply::public(self.board(&game))
             }
             "resign" => {
@@ -546,17 +546,17 @@ impl Console {
                 };
                 let which = game_ref(o)?;
                 if !confirmed {
-                    let game = g.resignable(who.id, which).await?;
+                    let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
                     return Ok(Reply::private(format!(
                         "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
                         game.id, game.id
                     )));
                 }
-                let game = g.resign(who, which).await?;
+                let game = g.resign(who, CONSOLE_PLACE, which).await?;
                 Reply::public(self.board(&game))
             }
             "abort" => {
-                let game = g.abort(who, game_ref(o)?).await?;
+                let game = g.abort(who, CONSOLE_PLACE, game_ref(o)?).await?;
                 Reply::public(format!(
                     "Game #{} aborted by {}: no result.",
                     game.id, who.name
@@ -593,7 +593,7 @@ impl Console {
                     o.get("game")
                         .ok_or_else(|| Refusal::Input("which game? /history game:12".into()))?,
                 )?;
-                let h = g.history(id).await?;
+                let h = g.history(CONSOLE_PLACE, id).await?;
                 Reply::public(text::export(&h))
             }
             other => Reply::private(format!("unknown command /{other}: type help")),

@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
-use super::{caller, user_member, view, BotError, Context, Data};
+use super::{caller, place, user_member, view, BotError, Context, Data};
 use crate::game::text;
 use crate::rules::BoardSize;
 
@@ -90,7 +90,7 @@ pub async fn history(
     ctx: Context<'_>,
     #[description = "Game number"] game: i64,
 ) -> Result<(), BotError> {
-    let h = ctx.data().games.history(game).await?;
+    let h = ctx.data().games.history(place(ctx), game).await?;
     let moves = if h.moves.is_empty() {
         "No moves yet.".to_string()
     } else {

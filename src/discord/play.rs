@@ -3,15 +3,15 @@
 use poise::serenity_prelude as serenity;
 
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{Game, GameRef, Member};
+use crate::game::{Game, GameRef, Member, Place};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
 
-fn game_ref(ctx: Context<'_>, game: Option<i64>) -> GameRef {
+fn game_ref(game: Option<i64>) -> GameRef {
     match game {
         Some(id) => GameRef::Id(id),
-        None => GameRef::Only(place(ctx)),
+        None => GameRef::Only,
     }
 }
 
@@ -30,11 +30,16 @@ async fn legal_moves(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         }
         poise::Context::Prefix(_) => None,
     };
-    let which = game_ref(ctx, game);
     let moves = ctx
         .data()
         .games
-        .move_suggestions(ctx.author().id.get(), which, partial, MAX_CHOICES)
+        .move_suggestions(
+            ctx.author().id.get(),
+            place(ctx),
+            game_ref(game),
+            partial,
+            MAX_CHOICES,
+        )
         .await
         .unwrap_or_default();
     serenity::CreateAutocompleteResponse::new().set_choices(
@@ -59,7 +64,7 @@ pub async fn play_move(
     // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
     // AI's thinking needs the response deferred.
     let played = games
-        .play(&caller(ctx).await, game_ref(ctx, game), &text)
+        .play(&caller(ctx).await, place(ctx), game_ref(game), &text)
         .await?;
     if played.game.ai_to_move() {
         return answer_ai(ctx, &played.game).await;
@@ -108,7 +113,7 @@ pub async fn board(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let g = games
-        .find_game(ctx.author().id.get(), game_ref(ctx, game))
+        .find_game(ctx.author().id.get(), place(ctx), game_ref(game))
         .await?;
     let mut v = view::game(&g, games.now());
     // Looking at a board pings nobody.
@@ -129,7 +134,7 @@ pub async fn resign(
     let g = ctx
         .data()
         .games
-        .resignable(ctx.author().id.get(), game_ref(ctx, game))
+        .resignable(ctx.author().id.get(), place(ctx), game_ref(game))
         .await?;
     ctx.send(view::confirm_resign(&g).reply(true)).await?;
     Ok(())
@@ -142,7 +147,9 @@ pub async fn abort(
     #[description = "Game number, if you have several here"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let g = games.abort(&caller(ctx).await, game_ref(ctx, game)).await?;
+    let g = games
+        .abort(&caller(ctx).await, place(ctx), game_ref(game))
+        .await?;
     ctx.send(view::game(&g, games.now()).reply(false)).await?;
     Ok(())
 }
@@ -161,7 +168,11 @@ pub async fn on_button(
         super::update(ctx, click, view::View::text("You keep playing."), true).await?;
         return Ok(());
     }
-    let game = games.resign(who, GameRef::Id(id)).await?;
+    let at = Place {
+        guild: click.guild_id.map_or(0, |g| g.get()),
+        channel: click.channel_id.get(),
+    };
+    let game = games.resign(who, at, GameRef::Id(id)).await?;
     super::update(
         ctx,
         click,

@@ -3,7 +3,7 @@
 use crate::rules::{MoveError, SizeError};
 use crate::store::StoreError;
 
-use super::types::{ChallengeState, GameId, TimeControlError};
+use super::types::{Action, ChallengeState, GameId, Place, TimeControlError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
@@ -43,8 +43,15 @@ pub enum GameError {
     NotYourCancel(String),
     #[error("open challenges cannot be declined: leave it, or let it expire")]
     DeclineOpen,
-    #[error("there is no game #{0}")]
+    /// Also the answer for a game that exists but may not be shown where the member asks.
+    #[error("there is no game #{0} here")]
     NoSuchGame(GameId),
+    #[error("game #{game} is played in {}; {}", super::text::place(*.place), .action.there())]
+    PlayedElsewhere {
+        game: GameId,
+        place: Place,
+        action: Action,
+    },
     #[error("you have no game in progress in this channel")]
     NoActiveGame,
     #[error("you have several games in this channel; say which with game: {0}")]

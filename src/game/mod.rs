@@ -103,11 +103,12 @@ impl Default for Limits {
 
 const DAY: i64 = 86_400;
 
-/// Which game a command means: one by id, or the caller's only active game in a channel.
+/// Which game a command means: one by id, or the caller's only active game in the channel the
+/// command comes from.
 #[derive(Clone, Copy, Debug)]
 pub enum GameRef {
     Id(GameId),
-    Only(Place),
+    Only,
 }
 
 /// Which challenge an answer means: one by id (a button), or one found from its challenger.
@@ -623,13 +624,20 @@ impl Games {
         self.game_from_row(row).await
     }
 
-    async fn game_row(&self, who: u64, which: GameRef) -> Result<GameRow> {
+    /// The game a command from `who`, sent from `at`, means. A game by id that `at` may not see
+    /// is refused as if it did not exist.
+    async fn game_row(&self, who: u64, at: Place, which: GameRef) -> Result<GameRow> {
         match which {
-            GameRef::Id(id) => self.store.game(id).await?.ok_or(GameError::NoSuchGame(id)),
-            GameRef::Only(place) => {
+            GameRef::Id(id) => self
+                .store
+                .game(id)
+                .await?
+                .filter(|row| at.sees(row_place(row)) || is_player(row, who))
+                .ok_or(GameError::NoSuchGame(id)),
+            GameRef::Only => {
                 let mut rows = self
                     .store
-                    .active_games(who, Some(place.guild), Some(place.channel))
+                    .active_games(who, Some(at.guild), Some(at.channel))
                     .await?;
                 match rows.len() {
                     0 => Err(GameError::NoActiveGame),
@@ -651,9 +659,35 @@ impl Games {
         }
     }
 
-    /// The game a command from `who` means (any game by id; their only one here otherwise).
-    pub async fn find_game(&self, who: u64, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who, which).await?;
+    /// The game a command from `who`, sent from `at`, means, if it may act on it there: a game is
+    /// played in its own channel (a game against the AI in a direct message, in that message).
+    async fn game_row_to_act(
+        &self,
+        who: u64,
+        at: Place,
+        which: GameRef,
+        action: Action,
+    ) -> Result<GameRow> {
+        let row = self.game_row(who, at, which).await?;
+        let place = row_place(&row);
+        if place != at {
+            return Err(GameError::PlayedElsewhere {
+                game: row.id,
+                place,
+                action,
+            });
+        }
+        Ok(row)
+    }
+
+    /// The game a command from `who`, sent from `at`, means, to look at: any game of the server
+    /// `at` is in, or the game of the direct message it is. A game from elsewhere is refused as
+    /// if it did not exist, whoever asks.
+    pub async fn find_game(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who, at, which).await?;
+        if !at.sees(row_place(&row)) {
+            return Err(GameError::NoSuchGame(row.id));
+        }
         self.game_from_row(row).await
     }
 
@@ -669,17 +703,25 @@ impl Games {
         game_from_parts(row, change)
     }
 
-    /// Plays `text` (any accepted notation) for `who` in the game they mean.
+    /// Plays `text` (any accepted notation) for `who`, sent from `at`, in the game they mean.
     ///
     /// The move is checked against the position read before the write; the write applies only if
     /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
     /// exactly one applies; the other gets [`GameError::PositionChanged`].
-    pub async fn play(&self, who: &Member, which: GameRef, text: &str) -> Result<Played> {
+    pub async fn play(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+        text: &str,
+    ) -> Result<Played> {
         let now = self.now();
         let syntax: MoveText = text
             .parse()
             .map_err(|e| GameError::Move(crate::rules::MoveError::Parse(e)))?;
-        let row = self.game_row(who.id, which).await?;
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Move)
+            .await?;
         let id = row.id;
         if row.state != "active" {
             return Err(GameError::GameOver(id));
@@ -812,15 +854,17 @@ impl Games {
     }
 
     /// The game `who` means, if they may resign it now: before asking them to confirm.
-    pub async fn resignable(&self, who: u64, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who, which).await?;
+    pub async fn resignable(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+        let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
         self.game_from_row(row).await
     }
 
     /// Resigns the game for `who`: the opponent wins.
-    pub async fn resign(&self, who: &Member, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who.id, which).await?;
+    pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Resign)
+            .await?;
         let color = self.check_player(&row, who.id)?;
         let now = self.now();
         match self
@@ -841,8 +885,10 @@ impl Games {
     }
 
     /// Ends a game without a result, allowed only before both sides have moved.
-    pub async fn abort(&self, who: &Member, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who.id, which).await?;
+    pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Abort)
+            .await?;
         self.check_player(&row, who.id)?;
         if row.ply >= 2 {
             return Err(GameError::AbortTooLate);
@@ -876,9 +922,13 @@ impl Games {
         Ok(out)
     }
 
-    /// The move list of a game.
-    pub async fn history(&self, id: GameId) -> Result<History> {
+    /// The move list of a game, asked for from `at`: as [`Games::find_game`], a game from
+    /// elsewhere is refused as if it did not exist.
+    pub async fn history(&self, at: Place, id: GameId) -> Result<History> {
         let game = self.game(id).await?;
+        if !at.sees(game.place) {
+            return Err(GameError::NoSuchGame(id));
+        }
         let moves = self
             .store
             .moves(id)
@@ -890,15 +940,21 @@ impl Games {
     }
 
     /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
-    /// those starting with `prefix` (case and separators ignored), at most `limit`.
+    /// those starting with `prefix` (case and separators ignored), at most `limit`. None for a
+    /// game played elsewhere than `at`, where the move would be refused.
     pub async fn move_suggestions(
         &self,
         who: u64,
+        at: Place,
         which: GameRef,
         prefix: &str,
         limit: usize,
     ) -> Result<Vec<String>> {
-        let game = self.find_game(who, which).await?;
+        let row = self.game_row(who, at, which).await?;
+        if row_place(&row) != at {
+            return Ok(Vec::new());
+        }
+        let game = self.game_from_row(row).await?;
         if !game.is_active() || game.color_of(who) != Some(game.position.turn()) {
             return Ok(Vec::new());
         }
@@ -1061,6 +1117,18 @@ impl Games {
         }
         Ok(report)
     }
+}
+
+/// Where the game of `row` is played.
+fn row_place(row: &GameRow) -> Place {
+    Place {
+        guild: row.guild_id,
+        channel: row.channel_id,
+    }
+}
+
+fn is_player(row: &GameRow, who: u64) -> bool {
+    row.black_id == who || row.white_id == who
 }
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.

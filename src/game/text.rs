@@ -4,8 +4,8 @@
 use crate::rules::Color;
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member, Played,
-    RatingCard, RatingChange, RatingValue,
+    Challenge, ChallengeState, EndReason, Game, GameState, History, Leaderboard, Member, Place,
+    Played, RatingCard, RatingChange, RatingValue,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
@@ -17,6 +17,16 @@ pub fn duration(seconds: i64) -> String {
         (0, 0, m) => format!("{m}m"),
         (0, h, m) => format!("{h}h {m}m"),
         (d, h, _) => format!("{d}d {h}h"),
+    }
+}
+
+/// Where a game is played, as a player is pointed to it: the channel as `<#123>` (a link on
+/// Discord), or `our direct messages`.
+pub fn place(place: Place) -> String {
+    if place.is_direct() {
+        "our direct messages".to_string()
+    } else {
+        format!("<#{}>", place.channel)
     }
 }
 
