@@ -1306,3 +1306,81 @@ async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
         .await
         .unwrap();
 }
+
+#[tokio::test]
+async fn a_resignation_before_both_sides_have_moved_is_unrated() {
+    let w = world().await;
+    // At the first move (ply 0), and after Black's first move (ply 1): a win, but unrated.
+    for (opening, resigner) in [(&[][..], alice()), (&["a4-a3"][..], bob())] {
+        let id = started(&w).await;
+        play_all(&w, id, opening).await;
+        let game = w
+            .games
+            .resign(&resigner, PLACE, GameRef::Id(id))
+            .await
+            .unwrap();
+        assert_eq!(game.state, GameState::Finished);
+        assert_eq!(game.result.map(|r| r.1), Some(EndReason::Resignation));
+        assert_eq!(game.rating_change, None);
+        let status = breakthrough_bot::game::text::status(&game, T0);
+        assert!(
+            status.ends_with("resigned · unrated: it ended before both sides had moved"),
+            "{status}"
+        );
+        assert!(
+            breakthrough_bot::game::text::title(&game).contains(" · unrated · "),
+            "{}",
+            breakthrough_bot::game::text::title(&game)
+        );
+        assert_eq!(w.store.rating_change(id).await.unwrap(), None);
+    }
+    for who in [alice(), bob()] {
+        assert_eq!(
+            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            None
+        );
+    }
+    // Once both have moved, a resignation is rated as before.
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    let game = w
+        .games
+        .resign(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
+    assert!(game.rating_change.is_some());
+    assert!(!breakthrough_bot::game::text::status(&game, T0).contains("unrated"));
+    let card = w
+        .games
+        .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!((card.games, card.wins), (1, 1));
+}
+
+#[tokio::test]
+async fn aborts_and_early_time_outs_say_unrated() {
+    let w = world().await;
+    let id = started(&w).await;
+    let game = w
+        .games
+        .abort(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(
+        breakthrough_bot::game::text::status(&game, T0),
+        "Aborted: no result · unrated: it ended before both sides had moved"
+    );
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3"]).await;
+    w.clock.advance(3_600);
+    let report = w.games.sweep(w.games.now()).await.unwrap();
+    assert_eq!(report.aborted.len(), 1);
+    assert!(breakthrough_bot::game::text::status(&report.aborted[0], T0).contains("unrated"));
+    for who in [alice(), bob()] {
+        assert_eq!(
+            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            None
+        );
+    }
+}

@@ -809,7 +809,7 @@ impl Games {
     /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with
     /// `last`, the move that ended it and the position after it, if there is one; won by
     /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
-    /// and returns the change. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    /// and returns the change; a game ending before both sides have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
     async fn end(
         &self,
         row: &GameRow,
@@ -819,11 +819,14 @@ impl Games {
         reason: EndReason,
         now: i64,
     ) -> Result<Option<RatingChange>> {
+        // A game that ends before both sides have moved is unrated, whoever wins it.
+        let plies = row.ply + i64::from(last.is_some());
+        let rated_result = row.rated && plies >= i64::from(BOTH_SIDES_MOVED);
         // Ratings are read before the write and checked by it; another game of one of the
         // players ending in between sends the ending round again with fresh ratings.
         for _ in 0..ENDING_ATTEMPTS {
             let (rated, change) = match winner {
-                Some(w) if row.rated => {
+                Some(w) if rated_result => {
                     let (black, white) = self
                         .store
                         .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
@@ -890,7 +893,7 @@ impl Games {
             .game_row_to_act(who.id, at, which, Action::Abort)
             .await?;
         self.check_player(&row, who.id)?;
-        if row.ply >= 2 {
+        if row.ply >= i64::from(BOTH_SIDES_MOVED) {
             return Err(GameError::AbortTooLate);
         }
         let now = self.now();
@@ -1083,7 +1086,7 @@ impl Games {
         let mut ended = Vec::new();
         for row in self.store.overdue_games(now, self.servers).await? {
             let position = position_of(&row)?;
-            let (winner, reason) = if row.ply < 2 {
+            let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
                 (None, EndReason::Aborted)
             } else {
                 (Some(position.turn().opposite()), EndReason::Timeout)

@@ -48,7 +48,13 @@ pub fn title(game: &Game) -> String {
         "Game #{} · {} · {ai}{} · {}",
         game.id,
         game.size,
-        if game.rated { "rated" } else { "casual" },
+        if game.ended_early() {
+            "unrated"
+        } else if game.rated {
+            "rated"
+        } else {
+            "casual"
+        },
         game.time.label()
     )
 }
@@ -61,8 +67,21 @@ pub fn ai_played(played: &Played) -> String {
     }
 }
 
-/// Where the game stands: whose move and the time left, or the result.
+/// Said of a game that ended before both sides had moved.
+pub const UNRATED_EARLY: &str = "unrated: it ended before both sides had moved";
+
+/// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
+/// before both sides had moved).
 pub fn status(game: &Game, now: i64) -> String {
+    let standing = standing(game, now);
+    if game.ended_early() {
+        format!("{standing} · {UNRATED_EARLY}")
+    } else {
+        standing
+    }
+}
+
+fn standing(game: &Game, now: i64) -> String {
     match (game.state, game.result) {
         (GameState::Active, _) => {
             let turn = game.position.turn();

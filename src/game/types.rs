@@ -366,6 +366,10 @@ impl RatingChange {
     }
 }
 
+/// Plies after which both sides have moved. A game that ends sooner (an abort, a time-out, a
+/// resignation at the first move) changes no rating; until then it may be aborted.
+pub const BOTH_SIDES_MOVED: u32 = 2;
+
 /// A game as the front ends show it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
@@ -421,6 +425,12 @@ impl Game {
 
     pub fn is_active(&self) -> bool {
         self.state == GameState::Active
+    }
+
+    /// Whether the game is over and ended before both sides had moved: unrated, whatever was
+    /// agreed.
+    pub fn ended_early(&self) -> bool {
+        !self.is_active() && self.ply < BOTH_SIDES_MOVED
     }
 
     /// Whether the game is active, against the AI, and the AI is to move.
