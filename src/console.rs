@@ -212,7 +212,10 @@ fn parse_bool(v: &str) -> Result<bool, String> {
     }
 }
 
-/// `90s`, `10m`, `2h`, `3d`: seconds.
+/// The longest `wait`: far beyond any clock in the game, and far from overflowing one.
+pub const MAX_WAIT: i64 = 365 * 86_400;
+
+/// `90s`, `10m`, `2h`, `3d`: seconds. Only digits before the unit, so never negative.
 pub fn parse_duration(v: &str) -> Option<i64> {
     let v = v.trim();
     let (n, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit())?);
@@ -317,6 +320,10 @@ impl Console {
                 out.push(text::HELP.to_string());
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
+                Some(seconds) if seconds > MAX_WAIT => out.push(format!(
+                    "wait moves the clock at most a year ({}d) at a time",
+                    MAX_WAIT / 86_400
+                )),
                 Some(seconds) => {
                     self.clock.advance(seconds);
                     out.push(format!("(the clock moves on {})", text::duration(seconds)));
