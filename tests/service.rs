@@ -1384,3 +1384,91 @@ async fn aborts_and_early_time_outs_say_unrated() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_declined_challenge_means_no_for_an_hour() {
+    let w = world().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    w.clock.advance(60);
+    w.games
+        .decline(&bob(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    w.clock.advance(15 * 60);
+    let refusal = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .expect_err("a challenge soon after a decline");
+    assert_eq!(
+        refusal.to_string(),
+        "bob declined your challenge: you can challenge them again in 45m"
+    );
+    // Nothing was written; others are free to challenge bob, and bob alice.
+    assert_eq!(w.store.challenge(c.id + 1).await.unwrap(), None);
+    w.games
+        .challenge(request(&carol(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    w.games
+        .challenge(request(&bob(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    // An hour after the decline, alice may ask again.
+    w.clock.advance(45 * 60);
+    w.games
+        .challenge(request(&alice(), Some(&carol()), "3x5"))
+        .await
+        .unwrap();
+    w.games
+        .cancel(&bob(), ChallengeRef::Find(PLACE, None))
+        .await
+        .unwrap();
+    w.games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too() {
+    let w = world().await;
+    for _ in 0..5 {
+        w.games
+            .challenge(request(&alice(), Some(&bob()), "3x5"))
+            .await
+            .unwrap();
+        w.clock.advance(60);
+        w.games
+            .cancel(&alice(), ChallengeRef::Find(PLACE, None))
+            .await
+            .unwrap();
+    }
+    w.clock.advance(5 * 60);
+    let refusal = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .expect_err("a sixth challenge within the hour");
+    assert_eq!(
+        refusal.to_string(),
+        "you have challenged bob 5 times in the last hour, the most allowed: \
+         you can challenge them again in 50m"
+    );
+    assert_eq!(w.store.challenge(6).await.unwrap(), None);
+    // Others are not held back by it.
+    w.games
+        .challenge(request(&alice(), Some(&carol()), "3x5"))
+        .await
+        .unwrap();
+    // Once the first of the five is an hour old, one more may go out.
+    w.clock.advance(50 * 60);
+    w.games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+}

@@ -9,6 +9,10 @@ use super::types::{Action, ChallengeState, GameId, Place, TimeControlError};
 pub enum GameError {
     #[error("you cannot challenge yourself")]
     SelfChallenge,
+    #[error("{name} declined your challenge: you can challenge them again in {}", super::text::duration(*.wait))]
+    Declined { name: String, wait: i64 },
+    #[error("you have challenged {name} {limit} times in the last hour, the most allowed: you can challenge them again in {}", super::text::duration(*.wait))]
+    TooManyChallengesTo { name: String, limit: i64, wait: i64 },
     #[error("{0} is a bot: bots cannot play here")]
     BotOpponent(String),
     #[error("there is already a pending challenge between you and {0}")]

@@ -86,6 +86,10 @@ pub struct Limits {
     pub reminder_fraction: f64,
     /// Players per leaderboard page.
     pub page_size: usize,
+    /// Challenges one member may make to the same other member in an hour, cancelled ones too.
+    pub challenges_per_pair_per_hour: i64,
+    /// Seconds after a declined challenge before its challenger may challenge that member again.
+    pub decline_pause: i64,
 }
 
 impl Default for Limits {
@@ -97,11 +101,14 @@ impl Default for Limits {
             rated_per_pair_per_day: 3,
             reminder_fraction: 0.2,
             page_size: 10,
+            challenges_per_pair_per_hour: 5,
+            decline_pause: 3_600,
         }
     }
 }
 
 const DAY: i64 = 86_400;
+const HOUR: i64 = 3_600;
 
 /// Which game a command means: one by id, or the caller's only active game in the channel the
 /// command comes from.
@@ -182,6 +189,10 @@ impl Games {
             if tx.member_is_bot(o.id).await? {
                 return Err(GameError::BotOpponent(o.name.clone()));
             }
+        }
+        if let Some(o) = &req.opponent {
+            self.check_pair_challenges(&mut tx, &req.challenger, o, now)
+                .await?;
         }
         let pending = tx.count_pending_challenges_by(req.challenger.id).await?;
         if pending >= self.limits.pending_challenges {
@@ -360,6 +371,34 @@ impl Games {
                 },
                 self_: is_caller,
                 limit: self.limits.active_games,
+            });
+        }
+        Ok(())
+    }
+
+    /// A declined challenge means no for a while, and nobody may ping the same member with
+    /// challenge after challenge: both counted from the stored challenges.
+    async fn check_pair_challenges(
+        &self,
+        tx: &mut WriteTx,
+        from: &Member,
+        to: &Member,
+        now: i64,
+    ) -> Result<()> {
+        let found = tx
+            .challenges_to(from.id, to.id, now - HOUR, now - self.limits.decline_pause)
+            .await?;
+        if let Some(at) = found.declined_at {
+            return Err(GameError::Declined {
+                name: to.name.clone(),
+                wait: at + self.limits.decline_pause - now,
+            });
+        }
+        if found.count >= self.limits.challenges_per_pair_per_hour {
+            return Err(GameError::TooManyChallengesTo {
+                name: to.name.clone(),
+                limit: self.limits.challenges_per_pair_per_hour,
+                wait: found.oldest.map_or(HOUR, |t| t + HOUR - now),
             });
         }
         Ok(())
