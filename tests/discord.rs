@@ -474,9 +474,10 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
         "{text}"
     );
 
-    // Abort before both have moved; then abort is refused once both have.
-    bot.challenge(&alice(), Some(&bob()), "8x8").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+    // Abort before both have moved; then abort is refused once both have. (bob challenges:
+    // alice may not challenge bob again for an hour after he declined.)
+    bot.challenge(&bob(), Some(&alice()), "8x8").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&alice()))
         .await;
     let aborted = bot
         .slash(InteractionBuilder::slash("abort").by(&bob()))
