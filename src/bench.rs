@@ -127,7 +127,7 @@ pub async fn run(
                     };
                     let t = Instant::now();
                     let played = service
-                        .play(who, GameRef::Id(game.id), &mv.to_string())
+                        .play(who, game.place, GameRef::Id(game.id), &mv.to_string())
                         .await?;
                     mine.push(t.elapsed());
                     game = played.game;

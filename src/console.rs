@@ -212,7 +212,10 @@ fn parse_bool(v: &str) -> Result<bool, String> {
     }
 }
 
-/// `90s`, `10m`, `2h`, `3d`: seconds.
+/// The longest `wait`: far beyond any clock in the game, and far from overflowing one.
+pub const MAX_WAIT: i64 = 365 * 86_400;
+
+/// `90s`, `10m`, `2h`, `3d`: seconds. Only digits before the unit, so never negative.
 pub fn parse_duration(v: &str) -> Option<i64> {
     let v = v.trim();
     let (n, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit())?);
@@ -317,6 +320,10 @@ impl Console {
                 out.push(text::HELP.to_string());
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
+                Some(seconds) if seconds > MAX_WAIT => out.push(format!(
+                    "wait moves the clock at most a year ({}d) at a time",
+                    MAX_WAIT / 86_400
+                )),
                 Some(seconds) => {
                     self.clock.advance(seconds);
                     out.push(format!("(the clock moves on {})", text::duration(seconds)));
@@ -409,7 +416,7 @@ impl Console {
         let game_ref = |o: &HashMap<&str, String>| -> Result<GameRef, Refusal> {
             Ok(match o.get("game") {
                 Some(v) => GameRef::Id(parse_game(v)?),
-                None => GameRef::Only(CONSOLE_PLACE),
+                None => GameRef::Only,
             })
         };
         let size = |o: &HashMap<&str, String>| -> Result<BoardSize, Refusal> {
@@ -528,7 +535,7 @@ impl Console {
                 let text = o.get("move").ok_or_else(|| {
                     Refusal::Input("which move? write it like /move e7-e6".into())
                 })?;
-                let played = g.play(who, game_ref(o)?, text).await?;
+                let played = g.play(who, CONSOLE_PLACE, game_ref(o)?, text).await?;
                 let mut reply = Reply::public(self.board(&played.game));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
@@ -536,7 +543,7 @@ impl Console {
                 reply
             }
             "board" => {
-                let game = g.find_game(who.id, game_ref(o)?).await?;
+                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(o)?).await?;
                 Reply::public(self.board(&game))
             }
             "resign" => {
@@ -546,17 +553,17 @@ impl Console {
                 };
                 let which = game_ref(o)?;
                 if !confirmed {
-                    let game = g.resignable(who.id, which).await?;
+                    let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
                     return Ok(Reply::private(format!(
                         "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
                         game.id, game.id
                     )));
                 }
-                let game = g.resign(who, which).await?;
+                let game = g.resign(who, CONSOLE_PLACE, which).await?;
                 Reply::public(self.board(&game))
             }
             "abort" => {
-                let game = g.abort(who, game_ref(o)?).await?;
+                let game = g.abort(who, CONSOLE_PLACE, game_ref(o)?).await?;
                 Reply::public(format!(
                     "Game #{} aborted by {}: no result.",
                     game.id, who.name
@@ -593,7 +600,7 @@ impl Console {
                     o.get("game")
                         .ok_or_else(|| Refusal::Input("which game? /history game:12".into()))?,
                 )?;
-                let h = g.history(id).await?;
+                let h = g.history(CONSOLE_PLACE, id).await?;
                 Reply::public(text::export(&h))
             }
             other => Reply::private(format!("unknown command /{other}: type help")),

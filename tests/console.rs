@@ -324,3 +324,37 @@ fn the_console_leaves_the_games_of_discord_servers_alone() {
 
     rt.block_on(overdue::assert_untouched(&db, &seeded));
 }
+
+#[test]
+fn wait_moves_the_clock_at_most_a_year_and_refuses_what_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("w.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 5x5 black 1h\n@bob /accept\n\
+         wait 366d\nwait 53w\nwait 106751991167d\nwait 99999999999999999999d\nwait -5m\n\
+         wait 1y\n@alice /games\n",
+        true,
+    );
+    assert_eq!(
+        out.matches("wait moves the clock at most a year (365d) at a time")
+            .count(),
+        3,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("wait takes a duration such as 30m, 2h or 1d")
+            .count(),
+        3,
+        "{out}"
+    );
+    assert!(!out.contains("the clock moves on"), "{out}");
+    // The clock did not move: the game is still on, with its hour.
+    assert!(
+        out.contains("#1 against bob · Move 1 · Black to move: alice"),
+        "{out}"
+    );
+    let out = run_script(&db, "wait 365d\n@alice /games\n", true);
+    assert!(out.contains("(the clock moves on 365d 0h)"), "{out}");
+    assert!(out.contains("alice has no game in progress."), "{out}");
+}

@@ -476,9 +476,10 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
         "{text}"
     );
 
-    // Abort before both have moved; then abort is refused once both have.
-    bot.challenge(&alice(), Some(&bob()), "8x8").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+    // Abort before both have moved; then abort is refused once both have. (bob challenges:
+    // alice may not challenge bob again for an hour after he declined.)
+    bot.challenge(&bob(), Some(&alice()), "8x8").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&alice()))
         .await;
     let aborted = bot
         .slash(InteractionBuilder::slash("abort").by(&bob()))
@@ -866,6 +867,246 @@ async fn bot_on(db: &str) -> (FakeDiscord, BotProcess) {
         ],
     );
     (fake, process)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    let elsewhere = bot.fake.next_id();
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&alice())
+                .in_channel(elsewhere)
+                .string("move", "a4-a3")
+                .integer("game", 1),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(
+        r["data"]["content"],
+        format!("game #1 is played in <#{CHANNEL_ID}>; make your move there")
+    );
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("abort")
+                .by(&alice())
+                .dm(bot.fake.next_id())
+                .integer("game", 1),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(
+        r["data"]["content"],
+        format!("game #1 is played in <#{CHANNEL_ID}>; abort it there")
+    );
+    // The autocomplete offers nothing for it elsewhere, and its moves in its channel.
+    let typed = |channel: u64| {
+        InteractionBuilder::autocomplete("move")
+            .by(&alice())
+            .in_channel(channel)
+            .integer("game", 1)
+            .focused("move", "a4")
+    };
+    let r = bot.slash(typed(elsewhere)).await;
+    assert_eq!(r["data"]["choices"], serde_json::json!([]));
+    let r = bot.slash(typed(CHANNEL_ID)).await;
+    assert_eq!(r["data"]["choices"].as_array().unwrap().len(), 2, "{r}");
+    // Anyone in the server may look from any channel; from another server nothing shows.
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("board")
+                .by(&carol())
+                .in_channel(elsewhere)
+                .integer("game", 1),
+        )
+        .await;
+    assert!(!is_ephemeral(&r));
+    assert!(embed_text(&r["data"]).contains("Game #1 · 3x5"), "{r}");
+    let other_server = bot.fake.next_id();
+    for command in ["board", "history"] {
+        let r = bot
+            .slash(
+                InteractionBuilder::slash(command)
+                    .by(&alice())
+                    .in_guild(other_server)
+                    .in_channel(bot.fake.next_id())
+                    .integer("game", 1),
+            )
+            .await;
+        assert!(is_ephemeral(&r), "{r}");
+        assert_eq!(r["data"]["content"], "there is no game #1 here");
+        assert!(r["data"]["embeds"].as_array().is_none_or(|e| e.is_empty()));
+        assert!(!r.to_string().contains("bob"), "{r}");
+    }
+    let store = bot.store().await;
+    let game = store.game(1).await.unwrap().unwrap();
+    assert_eq!((game.state.as_str(), game.ply), ("active", 0));
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_message_shows_only_the_callers_own_games() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "3x5").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
+        .await;
+    let dm = bot.fake.next_id();
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("games")
+                .by(&carol())
+                .dm(dm)
+                .user("user", &alice()),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(
+        r["data"]["content"],
+        "in a direct message you can see your own games only: ask in a server for someone else's"
+    );
+    assert!(!r.to_string().contains("bob"), "{r}");
+    for user in [None, Some(alice())] {
+        let mut b = InteractionBuilder::slash("games").by(&alice()).dm(dm);
+        if let Some(u) = &user {
+            b = b.user("user", u);
+        }
+        let r = bot.slash(b).await;
+        let text = embed_text(&r["data"]);
+        assert!(text.contains("#1 against bob"), "{text}");
+    }
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("rating")
+                .by(&carol())
+                .dm(dm)
+                .user("user", &alice()),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(
+        r["data"]["content"],
+        "ratings belong to a server: ask in one"
+    );
+    // In another server, the game is not listed.
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("games")
+                .by(&alice())
+                .in_guild(bot.fake.next_id())
+                .in_channel(bot.fake.next_id()),
+        )
+        .await;
+    let text = embed_text(&r["data"]);
+    assert!(text.contains("alice has no game in progress."), "{text}");
+    bot.finish();
+}
+
+/// A display name made of markdown, a link and mentions.
+const HOSTILE: &str = "[free nitro](https://example.com) **x** @everyone <@1> `y` _z_ ~w~ |v|";
+/// The same name as every message must carry it.
+const HOSTILE_ESCAPED: &str = r"\[free nitro\]\(https\:\/\/example\.com\) \*\*x\*\* \@everyone \<\@1\> \`y\` \_z\_ \~w\~ \|v\|";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_name_stays_text_and_no_message_pings_anyone_else() {
+    let bot = start().await;
+    let mallory = TestUser::new(300_000_000_000_000_009, HOSTILE);
+    bot.challenge(&mallory, Some(&alice()), "3x5").await;
+    let (_, click) = bot.click(&alice(), "challenge:accept:1").await;
+    bot.fake.wait_followups(&click.token, 1).await;
+    let moves = [
+        ("a4-a3", &mallory),
+        ("c2-c3", &alice()),
+        ("a3xb2", &mallory),
+        ("c3xb4", &alice()),
+    ];
+    for (mv, by) in moves {
+        bot.play(by, mv).await;
+    }
+    // alice, not to move, is told whose turn it is.
+    let r = bot.play(&alice(), "a1-a2").await;
+    assert_eq!(
+        r["data"]["content"],
+        format!("it is not your turn: {HOSTILE_ESCAPED} is to move")
+    );
+    let last = bot.play(&mallory, "b2xa1").await;
+    let text = embed_text(&last["data"]);
+    assert!(
+        text.contains(&format!(
+            "Black ({HOSTILE_ESCAPED}) wins: a piece reached the far row"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{HOSTILE_ESCAPED}: 1500? → 1662? (+162)")),
+        "{text}"
+    );
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::slash("history")
+                .by(&alice())
+                .integer("game", 1),
+        )
+        .await;
+    let request = bot.fake.callback_request_for(sent.id).await;
+    let file = request.file("breakthrough-game-1.txt").expect("a file");
+    assert!(
+        file.text()
+            .contains(&format!("[Black \"{HOSTILE_ESCAPED}\"]")),
+        "{}",
+        file.text()
+    );
+    for user in [None, Some(&mallory)] {
+        let mut b = InteractionBuilder::slash("rating").by(&mallory);
+        if let Some(u) = user {
+            b = b.user("user", u);
+        }
+        let r = bot.slash(b).await;
+        assert!(embed_text(&r["data"]).contains(HOSTILE_ESCAPED), "{r}");
+    }
+    bot.slash(InteractionBuilder::slash("games").by(&alice()))
+        .await;
+    bot.slash(InteractionBuilder::slash("leaderboard").by(&alice()))
+        .await;
+
+    // Every message the bot sent: the name never raw, and no ping but the one meant.
+    let mut messages = 0;
+    for r in bot.fake.requests() {
+        let Some(body) = &r.body else { continue };
+        let message = if body.get("type").is_some() {
+            &body["data"]
+        } else {
+            body
+        };
+        if message.get("content").is_none() && message.get("embeds").is_none() {
+            continue;
+        }
+        messages += 1;
+        let all = message.to_string();
+        assert!(!all.contains("nitro]("), "{} {}: {all}", r.method, r.path);
+        assert!(!all.contains("**x**"), "{} {}: {all}", r.method, r.path);
+        let mentions = &message["allowed_mentions"];
+        assert!(mentions.is_object(), "{} {}: {all}", r.method, r.path);
+        assert!(
+            mentions["parse"].as_array().is_none_or(|p| p.is_empty()),
+            "{} {}: {all}",
+            r.method,
+            r.path
+        );
+        for user in mentions["users"].as_array().into_iter().flatten() {
+            let id = user.as_str().unwrap_or("");
+            assert!(
+                id == alice().id.to_string() || id == mallory.id.to_string(),
+                "{all}"
+            );
+        }
+    }
+    assert!(messages >= 12, "{messages}");
+    bot.finish();
 }
 
 // ----- start-up: it serves, or it exits saying what to fix -------------------------------------

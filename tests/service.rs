@@ -93,7 +93,7 @@ async fn play_all(w: &World, id: i64, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         w.games
-            .play(&who, GameRef::Id(id), mv)
+            .play(&who, PLACE, GameRef::Id(id), mv)
             .await
             .unwrap_or_else(|e| panic!("{mv}: {e}"));
     }
@@ -132,7 +132,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
     for (i, mv) in BLACK_WINS.iter().enumerate() {
         w.clock.advance(60);
         let who = if i % 2 == 0 { alice() } else { bob() };
-        let played = w.games.play(&who, GameRef::Only(PLACE), mv).await.unwrap();
+        let played = w.games.play(&who, PLACE, GameRef::Only, mv).await.unwrap();
         assert_eq!(played.mv.to_string(), *mv);
         assert_eq!(played.game.ply as usize, i + 1);
     }
@@ -165,7 +165,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
     assert_eq!((card.games, card.wins, card.losses), (1, 0, 1));
 
     // The stored moves replay to the stored position.
-    let history = w.games.history(game.id).await.unwrap();
+    let history = w.games.history(PLACE, game.id).await.unwrap();
     assert_eq!(history.moves, BLACK_WINS);
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
@@ -305,31 +305,35 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     };
     let err = w
         .games
-        .play(&bob(), GameRef::Id(id), "a2-a3")
+        .play(&bob(), PLACE, GameRef::Id(id), "a2-a3")
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), "it is not your turn: alice is to move");
     refused!(
-        w.games.play(&carol(), GameRef::Id(id), "a4-a3").await,
+        w.games
+            .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
+            .await,
         GameError::NotAPlayer(_)
     );
     refused!(
-        w.games.play(&carol(), GameRef::Only(PLACE), "a4-a3").await,
+        w.games.play(&carol(), PLACE, GameRef::Only, "a4-a3").await,
         GameError::NoActiveGame
     );
     refused!(
-        w.games.play(&alice(), GameRef::Id(77), "a4-a3").await,
+        w.games
+            .play(&alice(), PLACE, GameRef::Id(77), "a4-a3")
+            .await,
         GameError::NoSuchGame(77)
     );
     let err = w
         .games
-        .play(&alice(), GameRef::Id(id), "a4-a2")
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a2")
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), "a piece moves one square at a time");
     let err = w
         .games
-        .play(&alice(), GameRef::Id(id), "a4xa3")
+        .play(&alice(), PLACE, GameRef::Id(id), "a4xa3")
         .await
         .unwrap_err();
     assert!(
@@ -338,7 +342,7 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     );
     let err = w
         .games
-        .play(&alice(), GameRef::Id(id), "hello")
+        .play(&alice(), PLACE, GameRef::Id(id), "hello")
         .await
         .unwrap_err();
     assert!(err.to_string().starts_with("cannot read `hello`"), "{err}");
@@ -347,21 +351,23 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     // After both have moved, abort is refused; resign ends it; then everything is refused.
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
     refused!(
-        w.games.abort(&alice(), GameRef::Id(id)).await,
+        w.games.abort(&alice(), PLACE, GameRef::Id(id)).await,
         GameError::AbortTooLate
     );
-    let over = w.games.resign(&bob(), GameRef::Only(PLACE)).await.unwrap();
+    let over = w.games.resign(&bob(), PLACE, GameRef::Only).await.unwrap();
     assert_eq!(
         over.result,
         Some((Some(Color::Black), EndReason::Resignation))
     );
     assert!(over.rating_change.is_some());
     refused!(
-        w.games.play(&alice(), GameRef::Id(id), "a3-a2").await,
+        w.games
+            .play(&alice(), PLACE, GameRef::Id(id), "a3-a2")
+            .await,
         GameError::GameOver(_)
     );
     refused!(
-        w.games.resign(&alice(), GameRef::Id(id)).await,
+        w.games.resign(&alice(), PLACE, GameRef::Id(id)).await,
         GameError::GameOver(_)
     );
     assert_eq!(ply(&w).await, 2);
@@ -372,7 +378,7 @@ async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
     let w = world().await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
-    let g = w.games.abort(&bob(), GameRef::Id(id)).await.unwrap();
+    let g = w.games.abort(&bob(), PLACE, GameRef::Id(id)).await.unwrap();
     assert_eq!(g.state, GameState::Aborted);
     assert_eq!(g.result, Some((None, EndReason::Aborted)));
     let card = w
@@ -398,7 +404,7 @@ async fn several_games_in_a_channel_need_a_game_number() {
         .unwrap();
     let err = w
         .games
-        .play(&alice(), GameRef::Only(PLACE), "a4-a3")
+        .play(&alice(), PLACE, GameRef::Only, "a4-a3")
         .await
         .unwrap_err();
     assert!(matches!(err, GameError::AmbiguousGame(_)), "{err:?}");
@@ -473,11 +479,11 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
         .id;
     // carol (Black) and bob both move; then carol runs out of time.
     w.games
-        .play(&carol(), GameRef::Id(late), "a4-a3")
+        .play(&carol(), PLACE, GameRef::Id(late), "a4-a3")
         .await
         .unwrap();
     w.games
-        .play(&bob(), GameRef::Id(late), "e2-e3")
+        .play(&bob(), PLACE, GameRef::Id(late), "e2-e3")
         .await
         .unwrap();
 
@@ -496,7 +502,9 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
 
     w.clock.set(T0 + 3600);
     refused!(
-        w.games.play(&carol(), GameRef::Id(late), "b4-b3").await,
+        w.games
+            .play(&carol(), PLACE, GameRef::Id(late), "b4-b3")
+            .await,
         GameError::OutOfTime
     );
     refused!(
@@ -554,7 +562,7 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
     for _ in 0..50 {
         let games = w.games.clone();
         tasks.push(tokio::spawn(async move {
-            games.play(&alice(), GameRef::Id(id), "a4-a3").await
+            games.play(&alice(), PLACE, GameRef::Id(id), "a4-a3").await
         }));
     }
     let mut applied = 0;
@@ -566,7 +574,7 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
         }
     }
     assert_eq!(applied, 1);
-    let h = w.games.history(id).await.unwrap();
+    let h = w.games.history(PLACE, id).await.unwrap();
     assert_eq!(h.moves, ["a4-a3"]);
     assert_eq!(h.game.ply, 1);
 
@@ -579,7 +587,7 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
     {
         let games = w.games.clone();
         tasks.push(tokio::spawn(async move {
-            games.play(&bob(), GameRef::Id(id), mv).await
+            games.play(&bob(), PLACE, GameRef::Id(id), mv).await
         }));
     }
     let mut applied = 0;
@@ -591,7 +599,7 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
         }
     }
     assert_eq!(applied, 1);
-    assert_eq!(w.games.history(id).await.unwrap().moves.len(), 2);
+    assert_eq!(w.games.history(PLACE, id).await.unwrap().moves.len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -611,13 +619,20 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
                 } else {
                     opponent.clone()
                 };
-                w.games.play(&who, GameRef::Id(id), mv).await.unwrap();
+                w.games
+                    .play(&who, PLACE, GameRef::Id(id), mv)
+                    .await
+                    .unwrap();
             }
             ids.push(id);
         }
         let finals = ids.iter().map(|&id| {
             let games = w.games.clone();
-            tokio::spawn(async move { games.play(&alice(), GameRef::Id(id), BLACK_WINS[4]).await })
+            tokio::spawn(async move {
+                games
+                    .play(&alice(), PLACE, GameRef::Id(id), BLACK_WINS[4])
+                    .await
+            })
         });
         for f in finals.collect::<Vec<_>>() {
             let played = f.await.unwrap().unwrap();
@@ -656,7 +671,10 @@ async fn three_rated_games_a_day_per_pair_then_casual() {
         let id = started(&w).await;
         let g = w.games.game(id).await.unwrap();
         assert!(g.rated);
-        w.games.abort(&alice(), GameRef::Id(id)).await.unwrap();
+        w.games
+            .abort(&alice(), PLACE, GameRef::Id(id))
+            .await
+            .unwrap();
     }
     let c = w
         .games
@@ -675,7 +693,10 @@ async fn three_rated_games_a_day_per_pair_then_casual() {
         .await
         .unwrap();
     assert!(!g.rated);
-    w.games.abort(&alice(), GameRef::Id(g.id)).await.unwrap();
+    w.games
+        .abort(&alice(), PLACE, GameRef::Id(g.id))
+        .await
+        .unwrap();
     // A day later the pair is rated again.
     w.clock.advance(86_400);
     let c = w
@@ -773,7 +794,7 @@ async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
     // A second process moves for bob; this process has not seen it yet.
     let other = Store::open(&w.url).await.unwrap();
     Games::new(other.clone(), w.clock.clone(), Limits::default())
-        .play(&bob(), GameRef::Id(stale), "c2-c3")
+        .play(&bob(), PLACE, GameRef::Id(stale), "c2-c3")
         .await
         .unwrap();
     other.close().await;
@@ -781,13 +802,16 @@ async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
     // Submitted at the same moment, the two moves go to the database in one statement.
     let (bob, carol) = (bob(), carol());
     let (late, on_time) = tokio::join!(
-        w.games.play(&bob, GameRef::Id(stale), "b2-b3"),
-        w.games.play(&carol, GameRef::Id(fresh), "a4-a3"),
+        w.games.play(&bob, PLACE, GameRef::Id(stale), "b2-b3"),
+        w.games.play(&carol, PLACE, GameRef::Id(fresh), "a4-a3"),
     );
     refused!(late, GameError::PositionChanged);
     assert_eq!(on_time.unwrap().game.ply, 1);
-    assert_eq!(w.games.history(fresh).await.unwrap().moves, ["a4-a3"]);
-    let h = w.games.history(stale).await.unwrap();
+    assert_eq!(
+        w.games.history(PLACE, fresh).await.unwrap().moves,
+        ["a4-a3"]
+    );
+    let h = w.games.history(PLACE, stale).await.unwrap();
     assert_eq!(h.moves, ["a4-a3", "c2-c3"]);
     assert_eq!(
         h.game.position,
@@ -808,13 +832,13 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
     let other = Store::open(&w.url).await.unwrap();
     let elsewhere = Games::new(other.clone(), w.clock.clone(), Limits::default());
     elsewhere
-        .play(&bob(), GameRef::Id(id), "c2-c3")
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();
     // bob's second copy of that move, here, is refused without writing anything, and from
     // then on this process sees the move.
     refused!(
-        w.games.play(&bob(), GameRef::Id(id), "c2-c3").await,
+        w.games.play(&bob(), PLACE, GameRef::Id(id), "c2-c3").await,
         GameError::PositionChanged
     );
     let seen = w.games.game(id).await.unwrap();
@@ -826,7 +850,9 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
     play_all(&w, id, &["b4-b3"]).await;
     // And the same the other way round.
     refused!(
-        elsewhere.play(&alice(), GameRef::Id(id), "b4-b3").await,
+        elsewhere
+            .play(&alice(), PLACE, GameRef::Id(id), "b4-b3")
+            .await,
         GameError::PositionChanged
     );
     assert_eq!(elsewhere.game(id).await.unwrap().ply, 3);
@@ -834,7 +860,10 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
 
     // The reminder, the resignation and the time-out of this process show at once.
     w.games.sweep(T0 + 49 * 60).await.unwrap();
-    w.games.resign(&alice(), GameRef::Id(id)).await.unwrap();
+    w.games
+        .resign(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
     let over = w.games.game(id).await.unwrap();
     assert_eq!(over.state, GameState::Finished);
     assert_eq!(
@@ -842,7 +871,7 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
         Some((Some(Color::White), EndReason::Resignation))
     );
     refused!(
-        w.games.play(&bob(), GameRef::Id(id), "c3-c4").await,
+        w.games.play(&bob(), PLACE, GameRef::Id(id), "c3-c4").await,
         GameError::GameOver(_)
     );
 
@@ -856,7 +885,9 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
         GameState::Finished
     );
     refused!(
-        w.games.play(&alice(), GameRef::Id(timed), "b4-b3").await,
+        w.games
+            .play(&alice(), PLACE, GameRef::Id(timed), "b4-b3")
+            .await,
         GameError::GameOver(_)
     );
 }
@@ -926,7 +957,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
             let mv = moves[rng.random_range(0..moves.len())];
             last = w
                 .games
-                .play(&alice(), GameRef::Id(last.id), &mv.to_string())
+                .play(&alice(), PLACE, GameRef::Id(last.id), &mv.to_string())
                 .await
                 .unwrap()
                 .game;
@@ -950,7 +981,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
         .unwrap()
         .is_none());
     // The stored moves replay to the final position; nothing to answer once it is over.
-    let history = w.games.history(game.id).await.unwrap();
+    let history = w.games.history(PLACE, game.id).await.unwrap();
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
     assert_eq!(replayed, game.position);
@@ -974,7 +1005,9 @@ async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
         assert_eq!(game.to_move().id, the_ai().id);
         // The member cannot move for the AI.
         refused!(
-            games.play(&alice(), GameRef::Id(game.id), "a2-a3").await,
+            games
+                .play(&alice(), PLACE, GameRef::Id(game.id), "a2-a3")
+                .await,
             GameError::NotYourTurn(_)
         );
         // Stopped before the AI answered.
@@ -998,7 +1031,7 @@ async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
         .turn()
         .eq(&Color::White));
     assert!(games.ai_games_to_move(0).await.unwrap().is_empty());
-    let h = games.history(id).await.unwrap();
+    let h = games.history(PLACE, id).await.unwrap();
     assert_eq!(h.moves, [played.mv.to_string()]);
 }
 
@@ -1024,7 +1057,7 @@ async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
     assert!(!game.ai_to_move());
     let played = w
         .games
-        .play(&alice(), GameRef::Only(dm), "e7-e6")
+        .play(&alice(), dm, GameRef::Only, "e7-e6")
         .await
         .unwrap();
     assert!(played.game.ai_to_move());
@@ -1097,7 +1130,7 @@ async fn concurrent_ai_replies_apply_one_move() {
         }
     }
     assert_eq!(applied, 1);
-    let h = w.games.history(game.id).await.unwrap();
+    let h = w.games.history(PLACE, game.id).await.unwrap();
     assert_eq!(h.moves.len(), 1);
     assert_eq!(h.game.ply, 1);
     assert_eq!(h.game.to_move().id, alice().id);
@@ -1128,6 +1161,316 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
         Some("elsewhere")
     );
     other.close().await;
+}
+
+/// Another channel of the same server as `PLACE`, another server, and a direct message.
+const NEXT_CHANNEL: Place = Place {
+    guild: 10,
+    channel: 21,
+};
+const OTHER_SERVER: Place = Place {
+    guild: 11,
+    channel: 30,
+};
+const A_DM: Place = Place {
+    guild: 0,
+    channel: 40,
+};
+
+#[tokio::test]
+async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server() {
+    let w = world().await;
+    let id = started(&w).await;
+    // Moves, resignations and aborts from anywhere else point to the game's channel.
+    for at in [NEXT_CHANNEL, OTHER_SERVER, A_DM] {
+        let refusal = w
+            .games
+            .play(&alice(), at, GameRef::Id(id), "a4-a3")
+            .await
+            .expect_err("a move from elsewhere");
+        assert_eq!(
+            refusal.to_string(),
+            format!("game #{id} is played in <#20>; make your move there")
+        );
+        refused!(
+            w.games.resign(&alice(), at, GameRef::Id(id)).await,
+            GameError::PlayedElsewhere { .. }
+        );
+        refused!(
+            w.games.resignable(alice().id, at, GameRef::Id(id)).await,
+            GameError::PlayedElsewhere { .. }
+        );
+        let refusal = w
+            .games
+            .abort(&bob(), at, GameRef::Id(id))
+            .await
+            .expect_err("an abort from elsewhere");
+        assert_eq!(
+            refusal.to_string(),
+            format!("game #{id} is played in <#20>; abort it there")
+        );
+        assert!(w
+            .games
+            .move_suggestions(alice().id, at, GameRef::Id(id), "", 25)
+            .await
+            .unwrap()
+            .is_empty());
+    }
+    let game = w.games.game(id).await.unwrap();
+    assert!(game.is_active());
+    assert_eq!(game.ply, 0);
+    assert!(!w
+        .games
+        .move_suggestions(alice().id, PLACE, GameRef::Id(id), "", 25)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // Anyone in the server may look at it from any channel; from elsewhere it is not there, for
+    // its own players too.
+    let seen = w
+        .games
+        .find_game(carol().id, NEXT_CHANNEL, GameRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(seen.id, id);
+    assert_eq!(w.games.history(NEXT_CHANNEL, id).await.unwrap().game.id, id);
+    for at in [OTHER_SERVER, A_DM] {
+        for who in [alice(), carol()] {
+            let refusal = w
+                .games
+                .find_game(who.id, at, GameRef::Id(id))
+                .await
+                .expect_err("a look from elsewhere");
+            assert_eq!(refusal.to_string(), format!("there is no game #{id} here"));
+        }
+        let refusal = w.games.history(at, id).await.expect_err("history");
+        assert_eq!(refusal.to_string(), format!("there is no game #{id} here"));
+    }
+    // Someone from another server acting on it learns nothing either.
+    refused!(
+        w.games
+            .play(&carol(), OTHER_SERVER, GameRef::Id(id), "a4-a3")
+            .await,
+        GameError::NoSuchGame(_)
+    );
+
+    // In its own channel all of it works.
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    assert_eq!(w.games.game(id).await.unwrap().ply, 1);
+}
+
+#[tokio::test]
+async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
+    let w = world().await;
+    let game = w
+        .games
+        .challenge_ai(ai_request(A_DM, Some(Color::Black), "8x8"))
+        .await
+        .unwrap();
+    let another_dm = Place {
+        guild: 0,
+        channel: 41,
+    };
+    for at in [PLACE, another_dm] {
+        let refusal = w
+            .games
+            .play(&alice(), at, GameRef::Id(game.id), "e7-e6")
+            .await
+            .expect_err("a move from elsewhere");
+        assert_eq!(
+            refusal.to_string(),
+            format!(
+                "game #{} is played in our direct messages; make your move there",
+                game.id
+            )
+        );
+        refused!(
+            w.games
+                .find_game(carol().id, at, GameRef::Id(game.id))
+                .await,
+            GameError::NoSuchGame(_)
+        );
+        refused!(w.games.history(at, game.id).await, GameError::NoSuchGame(_));
+    }
+    assert_eq!(w.games.game(game.id).await.unwrap().ply, 0);
+    w.games
+        .find_game(alice().id, A_DM, GameRef::Id(game.id))
+        .await
+        .unwrap();
+    w.games
+        .play(&alice(), A_DM, GameRef::Id(game.id), "e7-e6")
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_resignation_before_both_sides_have_moved_is_unrated() {
+    let w = world().await;
+    // At the first move (ply 0), and after Black's first move (ply 1): a win, but unrated.
+    for (opening, resigner) in [(&[][..], alice()), (&["a4-a3"][..], bob())] {
+        let id = started(&w).await;
+        play_all(&w, id, opening).await;
+        let game = w
+            .games
+            .resign(&resigner, PLACE, GameRef::Id(id))
+            .await
+            .unwrap();
+        assert_eq!(game.state, GameState::Finished);
+        assert_eq!(game.result.map(|r| r.1), Some(EndReason::Resignation));
+        assert_eq!(game.rating_change, None);
+        let status = breakthrough_bot::game::text::status(&game, T0);
+        assert!(
+            status.ends_with("resigned · unrated: it ended before both sides had moved"),
+            "{status}"
+        );
+        assert!(
+            breakthrough_bot::game::text::title(&game).contains(" · unrated · "),
+            "{}",
+            breakthrough_bot::game::text::title(&game)
+        );
+        assert_eq!(w.store.rating_change(id).await.unwrap(), None);
+    }
+    for who in [alice(), bob()] {
+        assert_eq!(
+            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            None
+        );
+    }
+    // Once both have moved, a resignation is rated as before.
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    let game = w
+        .games
+        .resign(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
+    assert!(game.rating_change.is_some());
+    assert!(!breakthrough_bot::game::text::status(&game, T0).contains("unrated"));
+    let card = w
+        .games
+        .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!((card.games, card.wins), (1, 1));
+}
+
+#[tokio::test]
+async fn aborts_and_early_time_outs_say_unrated() {
+    let w = world().await;
+    let id = started(&w).await;
+    let game = w
+        .games
+        .abort(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(
+        breakthrough_bot::game::text::status(&game, T0),
+        "Aborted: no result · unrated: it ended before both sides had moved"
+    );
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3"]).await;
+    w.clock.advance(3_600);
+    let report = w.games.sweep(w.games.now()).await.unwrap();
+    assert_eq!(report.aborted.len(), 1);
+    assert!(breakthrough_bot::game::text::status(&report.aborted[0], T0).contains("unrated"));
+    for who in [alice(), bob()] {
+        assert_eq!(
+            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            None
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_declined_challenge_means_no_for_an_hour() {
+    let w = world().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    w.clock.advance(60);
+    w.games
+        .decline(&bob(), ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    w.clock.advance(15 * 60);
+    let refusal = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .expect_err("a challenge soon after a decline");
+    assert_eq!(
+        refusal.to_string(),
+        "bob declined your challenge: you can challenge them again in 45m"
+    );
+    // Nothing was written; others are free to challenge bob, and bob alice.
+    assert_eq!(w.store.challenge(c.id + 1).await.unwrap(), None);
+    w.games
+        .challenge(request(&carol(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    w.games
+        .challenge(request(&bob(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    // An hour after the decline, alice may ask again.
+    w.clock.advance(45 * 60);
+    w.games
+        .challenge(request(&alice(), Some(&carol()), "3x5"))
+        .await
+        .unwrap();
+    w.games
+        .cancel(&bob(), ChallengeRef::Find(PLACE, None))
+        .await
+        .unwrap();
+    w.games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too() {
+    let w = world().await;
+    for _ in 0..5 {
+        w.games
+            .challenge(request(&alice(), Some(&bob()), "3x5"))
+            .await
+            .unwrap();
+        w.clock.advance(60);
+        w.games
+            .cancel(&alice(), ChallengeRef::Find(PLACE, None))
+            .await
+            .unwrap();
+    }
+    w.clock.advance(5 * 60);
+    let refusal = w
+        .games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .expect_err("a sixth challenge within the hour");
+    assert_eq!(
+        refusal.to_string(),
+        "you have challenged bob 5 times in the last hour, the most allowed: \
+         you can challenge them again in 50m"
+    );
+    assert_eq!(w.store.challenge(6).await.unwrap(), None);
+    // Others are not held back by it.
+    w.games
+        .challenge(request(&alice(), Some(&carol()), "3x5"))
+        .await
+        .unwrap();
+    // Once the first of the five is an hour old, one more may go out.
+    w.clock.advance(50 * 60);
+    w.games
+        .challenge(request(&alice(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
 }
 
 // ----- limits on the AI: games per member, one reply each, a bounded queue --------------------
@@ -1175,7 +1518,10 @@ async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit() {
     started(&w).await;
     ai_game_of(&w, &bob()).await;
     // Once one of the three is over, there is room for a new one.
-    w.games.resign(&alice(), GameRef::Id(ids[0])).await.unwrap();
+    w.games
+        .resign(&alice(), PLACE, GameRef::Id(ids[0]))
+        .await
+        .unwrap();
     ai_game_of(&w, &alice()).await;
 }
 
@@ -1186,7 +1532,7 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
     let second = ai_game_of(&w, &alice()).await;
     let (played, slot) = w
         .games
-        .play_with_slot(&alice(), GameRef::Id(first), "a4-a3")
+        .play_with_slot(&alice(), PLACE, GameRef::Id(first), "a4-a3")
         .await
         .unwrap();
     assert!(played.game.ai_to_move());
@@ -1196,7 +1542,7 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
     // While that reply is on its way, her move in her other game is refused and not played.
     let refusal = w
         .games
-        .play(&alice(), GameRef::Id(second), "b4-b3")
+        .play(&alice(), PLACE, GameRef::Id(second), "b4-b3")
         .await
         .unwrap_err();
     assert!(
@@ -1207,7 +1553,7 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
         refusal.to_string(),
         format!("the AI is still answering your move in game #{first}: wait for its reply, then try again")
     );
-    let untouched = w.games.history(second).await.unwrap();
+    let untouched = w.games.history(PLACE, second).await.unwrap();
     assert!(untouched.moves.is_empty());
     assert_eq!(untouched.game.to_move().id, alice().id);
     // Nor can she start a game the AI would open.
@@ -1224,7 +1570,7 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
     // Others are not held up by her.
     let bobs = ai_game_of(&w, &bob()).await;
     w.games
-        .play(&bob(), GameRef::Id(bobs), "a4-a3")
+        .play(&bob(), PLACE, GameRef::Id(bobs), "a4-a3")
         .await
         .unwrap();
     w.games
@@ -1242,7 +1588,7 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
         .expect("the AI replies");
     assert_eq!(reply.game.ply, 2);
     w.games
-        .play(&alice(), GameRef::Id(second), "b4-b3")
+        .play(&alice(), PLACE, GameRef::Id(second), "b4-b3")
         .await
         .unwrap();
     let reply = w.games.ai_reply(second).await.unwrap().expect("a reply");
@@ -1267,7 +1613,7 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
         let games = w.games.clone();
         async move {
             let (_, slot) = games
-                .play_with_slot(&who, GameRef::Id(id), "a4-a3")
+                .play_with_slot(&who, PLACE, GameRef::Id(id), "a4-a3")
                 .await
                 .unwrap();
             slot.expect("a place in the queue")
@@ -1277,16 +1623,19 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
     let bobs = take(bob(), b).await;
 
     // The queue is full: carol is answered at once, and her move is not played.
-    let refusal = tokio::time::timeout(at_once, w.games.play(&carol(), GameRef::Id(c), "a4-a3"))
-        .await
-        .expect("refused without waiting")
-        .unwrap_err();
+    let refusal = tokio::time::timeout(
+        at_once,
+        w.games.play(&carol(), PLACE, GameRef::Id(c), "a4-a3"),
+    )
+    .await
+    .expect("refused without waiting")
+    .unwrap_err();
     assert!(matches!(refusal, GameError::AiQueueFull), "{refusal:?}");
     assert_eq!(
         refusal.to_string(),
         "the AI is busy answering other players: try again in a moment"
     );
-    let untouched = w.games.history(c).await.unwrap();
+    let untouched = w.games.history(PLACE, c).await.unwrap();
     assert!(untouched.moves.is_empty());
     assert_eq!(untouched.game.to_move().id, carol().id);
     // A game the AI would open is not started either.
@@ -1337,7 +1686,7 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
     }
     // And the queue has room again.
     w.games
-        .play(&dave(), GameRef::Id(daves), "a4-a3")
+        .play(&dave(), PLACE, GameRef::Id(daves), "a4-a3")
         .await
         .unwrap();
     w.games.ai_reply(daves).await.unwrap().expect("a reply");
@@ -1366,7 +1715,9 @@ async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_nev
         let m = m.clone();
         let all_tried = all_tried.clone();
         tasks.push(tokio::spawn(async move {
-            let tried = games.play_with_slot(&m, GameRef::Id(id), "a4-a3").await;
+            let tried = games
+                .play_with_slot(&m, PLACE, GameRef::Id(id), "a4-a3")
+                .await;
             all_tried.wait().await;
             match tried {
                 Ok((_, Some(slot))) => games.ai_reply_with(slot).await.map(|r| r.is_some()),
@@ -1395,7 +1746,10 @@ async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_nev
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
     // Trying again later, each is played and answered.
     for (m, id) in refused {
-        w.games.play(&m, GameRef::Id(id), "a4-a3").await.unwrap();
+        w.games
+            .play(&m, PLACE, GameRef::Id(id), "a4-a3")
+            .await
+            .unwrap();
         w.games.ai_reply(id).await.unwrap().expect("a reply");
     }
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());

@@ -3,7 +3,8 @@
 use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
-use super::{caller, user_member, view, BotError, Context, Data};
+use super::view::Escaped;
+use super::{caller, place, user_member, view, BotError, Context, Data};
 use crate::game::text;
 use crate::rules::BoardSize;
 
@@ -15,6 +16,13 @@ pub async fn games(
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let whom = match &user {
+        // A direct message is private to its member: it shows their own games only.
+        Some(u) if ctx.guild_id().is_none() && u.id != ctx.author().id => {
+            return Err(BotError::Input(
+                "in a direct message you can see your own games only: ask in a server for someone else's"
+                    .into(),
+            ))
+        }
         Some(u) => user_member(u),
         None => caller(ctx).await,
     };
@@ -23,6 +31,8 @@ pub async fn games(
         .games_of(whom.id, ctx.guild_id().map(|g| g.get()))
         .await?;
     let now = data.games.now();
+    let whom = whom.escaped();
+    let list: Vec<_> = list.iter().map(Escaped::escaped).collect();
     let body = text::games_list(&whom, &list, now);
     let embed = serenity::CreateEmbed::new()
         .title(format!("Games of {}", whom.name))
@@ -76,7 +86,8 @@ pub async fn rating(
         .data()
         .games
         .rating(server(ctx)?, &whom, read_size(size)?)
-        .await?;
+        .await?
+        .escaped();
     let embed = serenity::CreateEmbed::new()
         .title(format!("{} · {}", card.member.name, card.size))
         .description(text::rating_card(&card));
@@ -90,7 +101,7 @@ pub async fn history(
     ctx: Context<'_>,
     #[description = "Game number"] game: i64,
 ) -> Result<(), BotError> {
-    let h = ctx.data().games.history(game).await?;
+    let h = ctx.data().games.history(place(ctx), game).await?.escaped();
     let moves = if h.moves.is_empty() {
         "No moves yet.".to_string()
     } else {

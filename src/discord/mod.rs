@@ -51,7 +51,7 @@ impl BotError {
     /// What the member is told. Faults on our side are logged, and the member gets an apology.
     fn for_member(&self) -> String {
         match self {
-            BotError::Game(e) if !e.is_internal() => e.to_string(),
+            BotError::Game(e) if !e.is_internal() => refusal(e),
             BotError::Input(s) => s.clone(),
             other => {
                 error!(error = ?other, "request failed");
@@ -59,6 +59,38 @@ impl BotError {
             }
         }
     }
+}
+
+/// A refusal's words with every member name in them escaped, so that a name shows as text and
+/// never as markdown. What a member typed is quoted as code already (see `rules::shorten`).
+fn refusal(e: &GameError) -> String {
+    use view::escape;
+    let safe = match e {
+        GameError::BotOpponent(n) => GameError::BotOpponent(escape(n)),
+        GameError::DuplicateChallenge(n) => GameError::DuplicateChallenge(escape(n)),
+        GameError::TooManyGames { who, self_, limit } => GameError::TooManyGames {
+            who: escape(who),
+            self_: *self_,
+            limit: *limit,
+        },
+        GameError::NoChallenge(s) => GameError::NoChallenge(escape(s)),
+        GameError::AmbiguousChallenge(s) => GameError::AmbiguousChallenge(escape(s)),
+        GameError::NotYourChallenge(n) => GameError::NotYourChallenge(escape(n)),
+        GameError::NotYourCancel(n) => GameError::NotYourCancel(escape(n)),
+        GameError::AmbiguousGame(s) => GameError::AmbiguousGame(escape(s)),
+        GameError::NotYourTurn(n) => GameError::NotYourTurn(escape(n)),
+        GameError::Declined { name, wait } => GameError::Declined {
+            name: escape(name),
+            wait: *wait,
+        },
+        GameError::TooManyChallengesTo { name, limit, wait } => GameError::TooManyChallengesTo {
+            name: escape(name),
+            limit: *limit,
+            wait: *wait,
+        },
+        other => return other.to_string(),
+    };
+    safe.to_string()
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;
@@ -157,6 +189,7 @@ async fn on_event(
             let refusal = serenity::CreateInteractionResponse::Message(
                 serenity::CreateInteractionResponseMessage::new()
                     .content(e.for_member())
+                    .allowed_mentions(serenity::CreateAllowedMentions::new())
                     .ephemeral(true),
             );
             if let Err(e) = click.create_response(&ctx.http, refusal).await {
@@ -345,6 +378,8 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
             command_check: Some(|ctx| Box::pin(rate::check(ctx))),
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
+            // Replies that name no one to ping (refusals, lists, ratings) ping no one.
+            allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
             ..Default::default()
         })
         .setup(move |_ctx, ready, _framework| {

@@ -4,15 +4,15 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameRef, Member, Place, Played};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
 
-fn game_ref(ctx: Context<'_>, game: Option<i64>) -> GameRef {
+fn game_ref(game: Option<i64>) -> GameRef {
     match game {
         Some(id) => GameRef::Id(id),
-        None => GameRef::Only(place(ctx)),
+        None => GameRef::Only,
     }
 }
 
@@ -31,11 +31,16 @@ async fn legal_moves(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         }
         poise::Context::Prefix(_) => None,
     };
-    let which = game_ref(ctx, game);
     let moves = ctx
         .data()
         .games
-        .move_suggestions(ctx.author().id.get(), which, partial, MAX_CHOICES)
+        .move_suggestions(
+            ctx.author().id.get(),
+            place(ctx),
+            game_ref(game),
+            partial,
+            MAX_CHOICES,
+        )
         .await
         .unwrap_or_default();
     serenity::CreateAutocompleteResponse::new().set_choices(
@@ -63,7 +68,7 @@ pub async fn play_move(
     let who = caller(ctx).await;
     let work = async {
         Ok(games
-            .play_with_slot(&who, game_ref(ctx, game), &text)
+            .play_with_slot(&who, place(ctx), game_ref(game), &text)
             .await?)
     };
     let (played, slot) = match window::run(ctx, work).await? {
@@ -144,7 +149,7 @@ pub async fn board(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let g = games
-        .find_game(ctx.author().id.get(), game_ref(ctx, game))
+        .find_game(ctx.author().id.get(), place(ctx), game_ref(game))
         .await?;
     let mut v = view::game(&g, games.now());
     // Looking at a board pings nobody.
@@ -165,7 +170,7 @@ pub async fn resign(
     let g = ctx
         .data()
         .games
-        .resignable(ctx.author().id.get(), game_ref(ctx, game))
+        .resignable(ctx.author().id.get(), place(ctx), game_ref(game))
         .await?;
     ctx.send(view::confirm_resign(&g).reply(true)).await?;
     Ok(())
@@ -178,7 +183,9 @@ pub async fn abort(
     #[description = "Game number, if you have several here"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let g = games.abort(&caller(ctx).await, game_ref(ctx, game)).await?;
+    let g = games
+        .abort(&caller(ctx).await, place(ctx), game_ref(game))
+        .await?;
     ctx.send(view::game(&g, games.now()).reply(false)).await?;
     Ok(())
 }
@@ -197,7 +204,11 @@ pub async fn on_button(
         super::update(ctx, click, view::View::text("You keep playing."), true).await?;
         return Ok(());
     }
-    let game = games.resign(who, GameRef::Id(id)).await?;
+    let at = Place {
+        guild: click.guild_id.map_or(0, |g| g.get()),
+        channel: click.channel_id.get(),
+    };
+    let game = games.resign(who, at, GameRef::Id(id)).await?;
     super::update(
         ctx,
         click,

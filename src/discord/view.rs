@@ -6,7 +6,10 @@ use serenity::{
     CreateEmbedFooter, UserId,
 };
 
-use crate::game::{text, Challenge, ChallengeState, Game, GameState, Leaderboard, Played};
+use crate::game::{
+    text, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member, Played,
+    RatingCard,
+};
 use crate::render;
 use crate::rules::Color;
 
@@ -79,6 +82,92 @@ impl View {
     }
 }
 
+/// Text as Discord shows it literally: every ASCII punctuation mark escaped with a backslash.
+/// That covers all of Discord's markdown (emphasis, code, spoilers, quotes, headings, lists,
+/// masked links and bare `https:` ones, mentions such as `<@1>` and `@everyone`); an escaped
+/// mark shows as itself, so nothing else changes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A value with every member name in it escaped: names are only ever text on Discord. The
+/// names are escaped on their way out, never stored so.
+pub trait Escaped {
+    fn escaped(&self) -> Self;
+}
+
+impl Escaped for Member {
+    fn escaped(&self) -> Self {
+        Member::new(self.id, escape(&self.name))
+    }
+}
+
+impl Escaped for Game {
+    fn escaped(&self) -> Self {
+        Game {
+            black: self.black.escaped(),
+            white: self.white.escaped(),
+            ..self.clone()
+        }
+    }
+}
+
+impl Escaped for Played {
+    fn escaped(&self) -> Self {
+        Played {
+            mv: self.mv,
+            game: self.game.escaped(),
+        }
+    }
+}
+
+impl Escaped for Challenge {
+    fn escaped(&self) -> Self {
+        Challenge {
+            challenger: self.challenger.escaped(),
+            opponent: self.opponent.as_ref().map(Member::escaped),
+            ..self.clone()
+        }
+    }
+}
+
+impl Escaped for History {
+    fn escaped(&self) -> Self {
+        History {
+            game: self.game.escaped(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
+impl Escaped for RatingCard {
+    fn escaped(&self) -> Self {
+        let mut card = self.clone();
+        card.member = card.member.escaped();
+        for r in &mut card.recent {
+            r.opponent = r.opponent.escaped();
+        }
+        card
+    }
+}
+
+impl Escaped for Leaderboard {
+    fn escaped(&self) -> Self {
+        let mut board = self.clone();
+        for s in &mut board.standings {
+            s.member = s.member.escaped();
+        }
+        board
+    }
+}
+
 const BLACK_COLOUR: u32 = 0x2b_2d_31;
 const WHITE_COLOUR: u32 = 0xe6_e6_e6;
 const END_COLOUR: u32 = 0xc9_a2_27;
@@ -89,6 +178,7 @@ fn mention(id: u64) -> String {
 
 /// A game's board with its players, turn, move number and time left, or its result.
 pub fn game(game: &Game, now: i64) -> View {
+    let game = &game.escaped();
     let mut embed = CreateEmbed::new()
         .title(text::title(game))
         .description(render::emoji_board(&game.position, game.last_move))
@@ -143,6 +233,7 @@ pub fn game(game: &Game, now: i64) -> View {
 
 /// The board after the AI's move, saying which move it played.
 pub fn ai_move(played: &Played, now: i64) -> View {
+    let played = &played.escaped();
     let mut v = game(&played.game, now);
     let said = text::ai_played(played);
     v.content = Some(match v.content {
@@ -165,6 +256,7 @@ pub mod ids {
 
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
 pub fn challenge(c: &Challenge, now: i64) -> View {
+    let c = &c.escaped();
     let embed = CreateEmbed::new()
         .title(format!("Challenge #{}", c.id))
         .description(text::challenge(c, now))
@@ -233,6 +325,7 @@ pub fn confirm_resign(game: &Game) -> View {
 
 /// A leaderboard page with Previous / Next buttons.
 pub fn leaderboard(board: &Leaderboard) -> View {
+    let board = &board.escaped();
     let embed = CreateEmbed::new()
         .title(format!("Leaderboard · {}", board.size))
         .description(text::leaderboard(board))
@@ -255,5 +348,27 @@ pub fn leaderboard(board: &Leaderboard) -> View {
             button("Next", board.page + 1, board.page >= board.pages),
         ])],
         mention: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markdown_mentions_and_links_are_escaped_and_words_are_not() {
+        assert_eq!(
+            escape("[free nitro](https://example.com) **x**"),
+            r"\[free nitro\]\(https\:\/\/example\.com\) \*\*x\*\*"
+        );
+        assert_eq!(escape("@everyone <@123>"), r"\@everyone \<\@123\>");
+        assert_eq!(
+            escape("`a` _b_ ~~c~~ ||d||"),
+            r"\`a\` \_b\_ \~\~c\~\~ \|\|d\|\|"
+        );
+        assert_eq!(escape("> quote"), r"\> quote");
+        assert_eq!(escape("# heading"), r"\# heading");
+        assert_eq!(escape(r"back\slash"), r"back\\slash");
+        assert_eq!(escape("alice Ünïcode 42"), "alice Ünïcode 42");
     }
 }

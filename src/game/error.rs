@@ -3,12 +3,16 @@
 use crate::rules::{MoveError, SizeError};
 use crate::store::StoreError;
 
-use super::types::{ChallengeState, GameId, TimeControlError};
+use super::types::{Action, ChallengeState, GameId, Place, TimeControlError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     #[error("you cannot challenge yourself")]
     SelfChallenge,
+    #[error("{name} declined your challenge: you can challenge them again in {}", super::text::duration(*.wait))]
+    Declined { name: String, wait: i64 },
+    #[error("you have challenged {name} {limit} times in the last hour, the most allowed: you can challenge them again in {}", super::text::duration(*.wait))]
+    TooManyChallengesTo { name: String, limit: i64, wait: i64 },
     #[error("{0} is a bot: bots cannot play here")]
     BotOpponent(String),
     #[error("there is already a pending challenge between you and {0}")]
@@ -43,8 +47,15 @@ pub enum GameError {
     NotYourCancel(String),
     #[error("open challenges cannot be declined: leave it, or let it expire")]
     DeclineOpen,
-    #[error("there is no game #{0}")]
+    /// Also the answer for a game that exists but may not be shown where the member asks.
+    #[error("there is no game #{0} here")]
     NoSuchGame(GameId),
+    #[error("game #{game} is played in {}; {}", super::text::place(*.place), .action.there())]
+    PlayedElsewhere {
+        game: GameId,
+        place: Place,
+        action: Action,
+    },
     #[error("you have no game in progress in this channel")]
     NoActiveGame,
     #[error("you have several games in this channel; say which with game: {0}")]

@@ -93,6 +93,10 @@ pub struct Limits {
     /// AI searches queued or running at once, all members together; each member has at most one.
     /// The searches run one per core, so this many replies are at most a few rounds away.
     pub ai_queue: usize,
+    /// Challenges one member may make to the same other member in an hour, cancelled ones too.
+    pub challenges_per_pair_per_hour: i64,
+    /// Seconds after a declined challenge before its challenger may challenge that member again.
+    pub decline_pause: i64,
 }
 
 impl Default for Limits {
@@ -106,17 +110,21 @@ impl Default for Limits {
             page_size: 10,
             ai_games: 3,
             ai_queue: 8,
+            challenges_per_pair_per_hour: 5,
+            decline_pause: 3_600,
         }
     }
 }
 
 const DAY: i64 = 86_400;
+const HOUR: i64 = 3_600;
 
-/// Which game a command means: one by id, or the caller's only active game in a channel.
+/// Which game a command means: one by id, or the caller's only active game in the channel the
+/// command comes from.
 #[derive(Clone, Copy, Debug)]
 pub enum GameRef {
     Id(GameId),
-    Only(Place),
+    Only,
 }
 
 /// Which challenge an answer means: one by id (a button), or one found from its challenger.
@@ -225,6 +233,10 @@ impl Games {
             if tx.member_is_bot(o.id).await? {
                 return Err(GameError::BotOpponent(o.name.clone()));
             }
+        }
+        if let Some(o) = &req.opponent {
+            self.check_pair_challenges(&mut tx, &req.challenger, o, now)
+                .await?;
         }
         let pending = tx.count_pending_challenges_by(req.challenger.id).await?;
         if pending >= self.limits.pending_challenges {
@@ -468,6 +480,34 @@ impl Games {
                 },
                 self_: is_caller,
                 limit: self.limits.active_games,
+            });
+        }
+        Ok(())
+    }
+
+    /// A declined challenge means no for a while, and nobody may ping the same member with
+    /// challenge after challenge: both counted from the stored challenges.
+    async fn check_pair_challenges(
+        &self,
+        tx: &mut WriteTx,
+        from: &Member,
+        to: &Member,
+        now: i64,
+    ) -> Result<()> {
+        let found = tx
+            .challenges_to(from.id, to.id, now - HOUR, now - self.limits.decline_pause)
+            .await?;
+        if let Some(at) = found.declined_at {
+            return Err(GameError::Declined {
+                name: to.name.clone(),
+                wait: at + self.limits.decline_pause - now,
+            });
+        }
+        if found.count >= self.limits.challenges_per_pair_per_hour {
+            return Err(GameError::TooManyChallengesTo {
+                name: to.name.clone(),
+                limit: self.limits.challenges_per_pair_per_hour,
+                wait: found.oldest.map_or(HOUR, |t| t + HOUR - now),
             });
         }
         Ok(())
@@ -732,13 +772,20 @@ impl Games {
         self.game_from_row(row).await
     }
 
-    async fn game_row(&self, who: u64, which: GameRef) -> Result<GameRow> {
+    /// The game a command from `who`, sent from `at`, means. A game by id that `at` may not see
+    /// is refused as if it did not exist.
+    async fn game_row(&self, who: u64, at: Place, which: GameRef) -> Result<GameRow> {
         match which {
-            GameRef::Id(id) => self.store.game(id).await?.ok_or(GameError::NoSuchGame(id)),
-            GameRef::Only(place) => {
+            GameRef::Id(id) => self
+                .store
+                .game(id)
+                .await?
+                .filter(|row| at.sees(row_place(row)) || is_player(row, who))
+                .ok_or(GameError::NoSuchGame(id)),
+            GameRef::Only => {
                 let mut rows = self
                     .store
-                    .active_games(who, Some(place.guild), Some(place.channel))
+                    .active_games(who, Some(at.guild), Some(at.channel))
                     .await?;
                 match rows.len() {
                     0 => Err(GameError::NoActiveGame),
@@ -760,9 +807,35 @@ impl Games {
         }
     }
 
-    /// The game a command from `who` means (any game by id; their only one here otherwise).
-    pub async fn find_game(&self, who: u64, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who, which).await?;
+    /// The game a command from `who`, sent from `at`, means, if it may act on it there: a game is
+    /// played in its own channel (a game against the AI in a direct message, in that message).
+    async fn game_row_to_act(
+        &self,
+        who: u64,
+        at: Place,
+        which: GameRef,
+        action: Action,
+    ) -> Result<GameRow> {
+        let row = self.game_row(who, at, which).await?;
+        let place = row_place(&row);
+        if place != at {
+            return Err(GameError::PlayedElsewhere {
+                game: row.id,
+                place,
+                action,
+            });
+        }
+        Ok(row)
+    }
+
+    /// The game a command from `who`, sent from `at`, means, to look at: any game of the server
+    /// `at` is in, or the game of the direct message it is. A game from elsewhere is refused as
+    /// if it did not exist, whoever asks.
+    pub async fn find_game(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+        let row = self.game_row(who, at, which).await?;
+        if !at.sees(row_place(&row)) {
+            return Err(GameError::NoSuchGame(row.id));
+        }
         self.game_from_row(row).await
     }
 
@@ -778,7 +851,7 @@ impl Games {
         game_from_parts(row, change)
     }
 
-    /// Plays `text` (any accepted notation) for `who` in the game they mean.
+    /// Plays `text` (any accepted notation) for `who`, sent from `at`, in the game they mean.
     ///
     /// The move is checked against the position read before the write; the write applies only if
     /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
@@ -786,8 +859,14 @@ impl Games {
     ///
     /// Against the AI, a move it must answer is only written if the AI can take the reply: else
     /// [`GameError::AiQueueFull`] or [`GameError::AiBusyForYou`], and nothing changes.
-    pub async fn play(&self, who: &Member, which: GameRef, text: &str) -> Result<Played> {
-        Ok(self.play_with_slot(who, which, text).await?.0)
+    pub async fn play(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+        text: &str,
+    ) -> Result<Played> {
+        Ok(self.play_with_slot(who, at, which, text).await?.0)
     }
 
     /// [`Games::play`], keeping the AI's place in the queue for its reply, when it has one to
@@ -795,6 +874,7 @@ impl Games {
     pub async fn play_with_slot(
         &self,
         who: &Member,
+        at: Place,
         which: GameRef,
         text: &str,
     ) -> Result<(Played, Option<AiSlot>)> {
@@ -802,7 +882,9 @@ impl Games {
         let syntax: MoveText = text
             .parse()
             .map_err(|e| GameError::Move(crate::rules::MoveError::Parse(e)))?;
-        let row = self.game_row(who.id, which).await?;
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Move)
+            .await?;
         let id = row.id;
         if row.state != "active" {
             return Err(GameError::GameOver(id));
@@ -895,7 +977,7 @@ impl Games {
     /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with
     /// `last`, the move that ended it and the position after it, if there is one; won by
     /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
-    /// and returns the change. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    /// and returns the change; a game ending before both sides have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
     async fn end(
         &self,
         row: &GameRow,
@@ -905,11 +987,14 @@ impl Games {
         reason: EndReason,
         now: i64,
     ) -> Result<Option<RatingChange>> {
+        // A game that ends before both sides have moved is unrated, whoever wins it.
+        let plies = row.ply + i64::from(last.is_some());
+        let rated_result = row.rated && plies >= i64::from(BOTH_SIDES_MOVED);
         // Ratings are read before the write and checked by it; another game of one of the
         // players ending in between sends the ending round again with fresh ratings.
         for _ in 0..ENDING_ATTEMPTS {
             let (rated, change) = match winner {
-                Some(w) if row.rated => {
+                Some(w) if rated_result => {
                     let (black, white) = self
                         .store
                         .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
@@ -940,15 +1025,17 @@ impl Games {
     }
 
     /// The game `who` means, if they may resign it now: before asking them to confirm.
-    pub async fn resignable(&self, who: u64, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who, which).await?;
+    pub async fn resignable(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+        let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
         self.game_from_row(row).await
     }
 
     /// Resigns the game for `who`: the opponent wins.
-    pub async fn resign(&self, who: &Member, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who.id, which).await?;
+    pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Resign)
+            .await?;
         let color = self.check_player(&row, who.id)?;
         let now = self.now();
         match self
@@ -969,10 +1056,12 @@ impl Games {
     }
 
     /// Ends a game without a result, allowed only before both sides have moved.
-    pub async fn abort(&self, who: &Member, which: GameRef) -> Result<Game> {
-        let row = self.game_row(who.id, which).await?;
+    pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Abort)
+            .await?;
         self.check_player(&row, who.id)?;
-        if row.ply >= 2 {
+        if row.ply >= i64::from(BOTH_SIDES_MOVED) {
             return Err(GameError::AbortTooLate);
         }
         let now = self.now();
@@ -1004,9 +1093,13 @@ impl Games {
         Ok(out)
     }
 
-    /// The move list of a game.
-    pub async fn history(&self, id: GameId) -> Result<History> {
+    /// The move list of a game, asked for from `at`: as [`Games::find_game`], a game from
+    /// elsewhere is refused as if it did not exist.
+    pub async fn history(&self, at: Place, id: GameId) -> Result<History> {
         let game = self.game(id).await?;
+        if !at.sees(game.place) {
+            return Err(GameError::NoSuchGame(id));
+        }
         let moves = self
             .store
             .moves(id)
@@ -1018,15 +1111,21 @@ impl Games {
     }
 
     /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
-    /// those starting with `prefix` (case and separators ignored), at most `limit`.
+    /// those starting with `prefix` (case and separators ignored), at most `limit`. None for a
+    /// game played elsewhere than `at`, where the move would be refused.
     pub async fn move_suggestions(
         &self,
         who: u64,
+        at: Place,
         which: GameRef,
         prefix: &str,
         limit: usize,
     ) -> Result<Vec<String>> {
-        let game = self.find_game(who, which).await?;
+        let row = self.game_row(who, at, which).await?;
+        if row_place(&row) != at {
+            return Ok(Vec::new());
+        }
+        let game = self.game_from_row(row).await?;
         if !game.is_active() || game.color_of(who) != Some(game.position.turn()) {
             return Ok(Vec::new());
         }
@@ -1155,7 +1254,7 @@ impl Games {
         let mut ended = Vec::new();
         for row in self.store.overdue_games(now, self.servers).await? {
             let position = position_of(&row)?;
-            let (winner, reason) = if row.ply < 2 {
+            let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
                 (None, EndReason::Aborted)
             } else {
                 (Some(position.turn().opposite()), EndReason::Timeout)
@@ -1189,6 +1288,18 @@ impl Games {
         }
         Ok(report)
     }
+}
+
+/// Where the game of `row` is played.
+fn row_place(row: &GameRow) -> Place {
+    Place {
+        guild: row.guild_id,
+        channel: row.channel_id,
+    }
+}
+
+fn is_player(row: &GameRow, who: u64) -> bool {
+    row.black_id == who || row.white_id == who
 }
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.

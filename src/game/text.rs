@@ -5,7 +5,7 @@ use crate::rules::{Color, Move};
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameState, History, Leaderboard, Member,
-    Played, RatingCard, RatingChange, RatingValue,
+    Place, Played, RatingCard, RatingChange, RatingValue,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
@@ -28,6 +28,16 @@ pub fn slow_down(seconds: u64) -> String {
     )
 }
 
+/// Where a game is played, as a player is pointed to it: the channel as `<#123>` (a link on
+/// Discord), or `our direct messages`.
+pub fn place(place: Place) -> String {
+    if place.is_direct() {
+        "our direct messages".to_string()
+    } else {
+        format!("<#{}>", place.channel)
+    }
+}
+
 fn capitalized(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
@@ -46,7 +56,13 @@ pub fn title(game: &Game) -> String {
         "Game #{} · {} · {ai}{} · {}",
         game.id,
         game.size,
-        if game.rated { "rated" } else { "casual" },
+        if game.ended_early() {
+            "unrated"
+        } else if game.rated {
+            "rated"
+        } else {
+            "casual"
+        },
         game.time.label()
     )
 }
@@ -65,8 +81,21 @@ pub fn played_late(mv: Move, game: GameId) -> String {
     format!("Your move {mv} in game #{game} is played; the board is posted in the channel.")
 }
 
-/// Where the game stands: whose move and the time left, or the result.
+/// Said of a game that ended before both sides had moved.
+pub const UNRATED_EARLY: &str = "unrated: it ended before both sides had moved";
+
+/// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
+/// before both sides had moved).
 pub fn status(game: &Game, now: i64) -> String {
+    let standing = standing(game, now);
+    if game.ended_early() {
+        format!("{standing} · {UNRATED_EARLY}")
+    } else {
+        standing
+    }
+}
+
+fn standing(game: &Game, now: i64) -> String {
     match (game.state, game.result) {
         (GameState::Active, _) => {
             let turn = game.position.turn();

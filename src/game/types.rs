@@ -32,6 +32,42 @@ pub struct Place {
     pub channel: u64,
 }
 
+impl Place {
+    /// Whether this is a direct message (server 0) rather than a server's channel.
+    pub const fn is_direct(self) -> bool {
+        self.guild == 0
+    }
+
+    /// Whether what happens at `other` may be shown here: anything in the same server, and in a
+    /// direct message only what happens in that same conversation.
+    pub fn sees(self, other: Place) -> bool {
+        if other.is_direct() {
+            self == other
+        } else {
+            self.guild == other.guild
+        }
+    }
+}
+
+/// What a member tries to do to a game, for a refusal that says where to do it instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move,
+    Resign,
+    Abort,
+}
+
+impl Action {
+    /// `make your move there`, `resign there`, `abort it there`.
+    pub const fn there(self) -> &'static str {
+        match self {
+            Action::Move => "make your move there",
+            Action::Resign => "resign there",
+            Action::Abort => "abort it there",
+        }
+    }
+}
+
 /// Time per move (correspondence play): the side to move loses when it runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TimeControl {
@@ -330,6 +366,10 @@ impl RatingChange {
     }
 }
 
+/// Plies after which both sides have moved. A game that ends sooner (an abort, a time-out, a
+/// resignation at the first move) changes no rating; until then it may be aborted.
+pub const BOTH_SIDES_MOVED: u32 = 2;
+
 /// A game as the front ends show it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
@@ -385,6 +425,12 @@ impl Game {
 
     pub fn is_active(&self) -> bool {
         self.state == GameState::Active
+    }
+
+    /// Whether the game is over and ended before both sides had moved: unrated, whatever was
+    /// agreed.
+    pub fn ended_early(&self) -> bool {
+        !self.is_active() && self.ply < BOTH_SIDES_MOVED
     }
 
     /// Whether the game is active, against the AI, and the AI is to move.

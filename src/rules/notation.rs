@@ -62,17 +62,24 @@ pub enum MoveText {
 #[error("cannot read `{0}` as a move: write it like e2-e3, or d4xe5 for a capture")]
 pub struct ParseMoveError(pub String);
 
-/// Cuts user text down to a size fit to quote back in a message.
+/// Cuts user text down to a size fit to quote back in a message, between backticks: a backtick
+/// in it becomes `'` and a line break a space, so the quote stays one piece of code on one line.
 pub(crate) fn shorten(s: &str) -> String {
     const MAX: usize = 24;
     let s = s.trim();
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(MAX).collect();
+    let mut t: String = s
+        .chars()
+        .take(MAX)
+        .map(|c| match c {
+            '`' => '\'',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    if s.chars().count() > MAX {
         t.push('…');
-        t
     }
+    t
 }
 
 struct Reader<'a> {

@@ -556,6 +556,14 @@ impl Store {
     }
 }
 
+/// What [`WriteTx::challenges_to`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengesTo {
+    pub count: i64,
+    pub oldest: Option<i64>,
+    pub declined_at: Option<i64>,
+}
+
 /// A move to record.
 #[derive(Clone, Debug)]
 pub struct MoveWrite {
@@ -823,6 +831,35 @@ impl WriteTx {
         .fetch_one(self.tx.conn())
         .await
         .map_err(conflict_or)
+    }
+
+    /// Challenges `from` made to `to`, in any server: how many since `made_since`, whatever
+    /// became of them, the oldest of those, and when `to` last declined one, if after
+    /// `declined_since`.
+    pub async fn challenges_to(
+        &mut self,
+        from: u64,
+        to: u64,
+        made_since: i64,
+        declined_since: i64,
+    ) -> Result<ChallengesTo> {
+        let (count, oldest, declined_at) = sqlx::query_as(
+            "SELECT count(CASE WHEN created_at > ?3 THEN 1 END),
+                    min(CASE WHEN created_at > ?3 THEN created_at END),
+                    max(CASE WHEN state = 'declined' AND resolved_at > ?4 THEN resolved_at END)
+             FROM challenges WHERE challenger_id = ?1 AND opponent_id = ?2",
+        )
+        .bind(to_db(from))
+        .bind(to_db(to))
+        .bind(made_since)
+        .bind(declined_since)
+        .fetch_one(self.tx.conn())
+        .await?;
+        Ok(ChallengesTo {
+            count,
+            oldest,
+            declined_at,
+        })
     }
 
     pub async fn count_pending_challenges_by(&mut self, member: u64) -> Result<i64> {
