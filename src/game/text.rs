@@ -51,6 +51,15 @@ pub fn ai_played(played: &Played) -> String {
     }
 }
 
+/// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
+pub fn reminder(game: &Game, now: i64) -> String {
+    format!(
+        "your move in game #{}: {} left.",
+        game.id,
+        duration(game.deadline - now)
+    )
+}
+
 /// Where the game stands: whose move and the time left, or the result.
 pub fn status(game: &Game, now: i64) -> String {
     match (game.state, game.result) {
