@@ -32,6 +32,10 @@ pub struct BotConfig {
     /// Seconds between two checks of the clocks (expiries, time-outs, reminders).
     #[arg(long, env = "SWEEP_INTERVAL_SECS", default_value_t = 30)]
     pub sweep_interval_secs: u64,
+    /// Milliseconds a post of an announcement (a time-out, a reminder, ...) may take before it is
+    /// given up and tried again later.
+    #[arg(long, env = "POST_TIMEOUT_MS", default_value_t = 10_000)]
+    pub post_timeout_ms: u64,
 }
 
 impl std::fmt::Debug for BotConfig {
@@ -42,6 +46,7 @@ impl std::fmt::Debug for BotConfig {
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
             .field("sweep_interval_secs", &self.sweep_interval_secs)
+            .field("post_timeout_ms", &self.post_timeout_ms)
             .finish()
     }
 }

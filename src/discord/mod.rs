@@ -3,6 +3,7 @@
 
 mod challenge;
 mod info;
+mod outbox;
 mod play;
 pub mod view;
 
@@ -202,52 +203,54 @@ fn id_after(rest: &str) -> Result<i64, BotError> {
         .ok_or_else(|| BotError::Input("this button no longer does anything".into()))
 }
 
-/// Checks the clocks every `every` and posts what happened in each game's channel.
-fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
+/// Starts the clock's tasks: the sweeper, the AI's answers to games a restart left waiting, and
+/// the outbox that posts what both queued. Each posts nothing itself, so a slow Discord cannot
+/// hold up the clocks, and a long AI search cannot hold up a reminder.
+fn spawn_clock_tasks(
+    http: Arc<serenity::Http>,
+    games: Games,
+    every: Duration,
+    post_timeout: Duration,
+) {
+    let wake = Arc::new(tokio::sync::Notify::new());
+    outbox::spawn_outbox(http, games.clone(), wake.clone(), post_timeout);
+    spawn_sweeper(games.clone(), every, wake.clone());
+    spawn_ai_answers(games, every, wake);
+}
+
+/// Checks the clocks every `every`: first records that the bot is alive (moving every clock on
+/// by the time it was away, after a silence of more than two sweeps), then sweeps. What the
+/// sweep did is queued in the outbox with it; `wake` tells the outbox.
+fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+    let grace = i64::try_from(every.as_secs().saturating_mul(2)).unwrap_or(i64::MAX);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            answer_waiting_ai(&http, &games).await;
             let now = games.now();
-            let report = match games.sweep(now).await {
-                Ok(r) => r,
-                Err(e) => {
-                    error!(error = ?e, "clock sweep failed");
-                    continue;
-                }
-            };
-            let mut posts = Vec::new();
-            for c in &report.expired {
-                posts.push((c.place.channel, view::challenge(c, now)));
+            // No sweep on clocks that may still have to move on.
+            if let Err(e) = games.keep_alive(now, grace).await {
+                error!(error = ?e, "could not record that the bot is alive");
+                continue;
             }
-            for g in report.timed_out.iter().chain(&report.aborted) {
-                posts.push((g.place.channel, view::game(g, now)));
+            match games.sweep(now).await {
+                Ok(report) if !report.is_empty() => wake.notify_one(),
+                Ok(_) => {}
+                Err(e) => error!(error = ?e, "clock sweep failed"),
             }
-            for g in &report.reminders {
-                let who = g.to_move().id;
-                posts.push((
-                    g.place.channel,
-                    view::View {
-                        content: Some(format!(
-                            "<@{who}>, your move in game #{}: {} left.",
-                            g.id,
-                            crate::game::text::duration(g.deadline - now)
-                        )),
-                        mention: Some(who),
-                        ..view::View::default()
-                    },
-                ));
-            }
-            for (channel, v) in posts {
-                let sent = serenity::ChannelId::new(channel)
-                    .send_message(&http, v.message())
-                    .await;
-                if let Err(e) = sent {
-                    warn!(error = %e, channel, "could not post a clock message");
-                }
-            }
+        }
+    });
+}
+
+/// Answers the games left waiting for the AI every `every`, on a task of its own.
+fn spawn_ai_answers(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            answer_waiting_ai(&games, &wake).await;
         }
     });
 }
@@ -256,8 +259,9 @@ fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
 /// reply in progress in a `/move` takes, so the sweeper only picks up what a restart left.
 const AI_STALLED_SECS: i64 = 10;
 
-/// Answers the games left waiting for the AI and posts its moves in their channels.
-async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
+/// Answers the games left waiting for the AI; each move is queued in the outbox with its
+/// announcement.
+async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
     let ids = match games.ai_games_to_move(AI_STALLED_SECS).await {
         Ok(ids) => ids,
         Err(e) => {
@@ -266,21 +270,10 @@ async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
         }
     };
     for id in ids {
-        let played = match games.ai_reply(id).await {
-            Ok(Some(played)) => played,
-            Ok(None) => continue,
-            Err(e) => {
-                error!(error = ?e, game = id, "the AI could not reply");
-                continue;
-            }
-        };
-        let channel = played.game.place.channel;
-        let v = view::ai_move(&played, games.now());
-        if let Err(e) = serenity::ChannelId::new(channel)
-            .send_message(http, v.message())
-            .await
-        {
-            warn!(error = %e, channel, "could not post the AI's move");
+        match games.ai_reply_announced(id).await {
+            Ok(Some(_)) => wake.notify_one(),
+            Ok(None) => {}
+            Err(e) => error!(error = ?e, game = id, "the AI could not reply"),
         }
     }
 }
@@ -293,9 +286,11 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
     let store = Store::open(&config.db.database_url).await?;
     // The console's local server, should it share this database, is the console's to look after.
     let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default())
-        .all_servers_but(LOCAL_SERVER);
+        .all_servers_but(LOCAL_SERVER)
+        .with_outbox();
     let guild = config.guild_id;
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
+    let post_timeout = Duration::from_millis(config.post_timeout_ms.max(1));
 
     let setup_games = games.clone();
     let framework = poise::Framework::builder()
@@ -316,7 +311,12 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
-                spawn_sweeper(ctx.http.clone(), setup_games.clone(), sweep_every);
+                spawn_clock_tasks(
+                    ctx.http.clone(),
+                    setup_games.clone(),
+                    sweep_every,
+                    post_timeout,
+                );
                 Ok(Data { games: setup_games })
             })
         })
