@@ -48,6 +48,10 @@ pub struct BotConfig {
     /// move against the AI is refused with "try again in a moment". The searches run one per core.
     #[arg(long, env = "AI_QUEUE", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub ai_queue: u64,
+    /// Milliseconds a post of an announcement (a time-out, a reminder, ...) may take before it is
+    /// given up and tried again later.
+    #[arg(long, env = "POST_TIMEOUT_MS", default_value_t = 10_000)]
+    pub post_timeout_ms: u64,
 }
 
 impl BotConfig {
@@ -73,6 +77,7 @@ impl std::fmt::Debug for BotConfig {
             .field("rate_limit_period_secs", &self.rate_limit_period_secs)
             .field("ai_games_per_member", &self.ai_games_per_member)
             .field("ai_queue", &self.ai_queue)
+            .field("post_timeout_ms", &self.post_timeout_ms)
             .finish()
     }
 }

@@ -1564,3 +1564,623 @@ async fn the_ai_games_setting_limits_games_against_the_ai() {
     assert!(store.game(2).await.unwrap().is_none());
     bot.finish();
 }
+
+// ----- outages: the outbox, clocks that stop while the bot is down, a sweeper that goes on -----
+
+mod outages {
+    use std::time::{Duration, Instant};
+
+    use breakthrough_bot::game::{
+        ChallengeRef, ChallengeRequest, GameRef, Games, Limits, Member, Place, SystemClock,
+        TimeControl,
+    };
+    use breakthrough_bot::rules::{Color, MoveText, Position};
+    use breakthrough_bot::store::Store;
+    use fake_discord::{RecordedRequest, StubAnswer};
+    use serde_json::json;
+    use sqlx::Row;
+
+    use super::*;
+
+    pub const HERE: Place = Place {
+        guild: GUILD_ID,
+        channel: CHANNEL_ID,
+    };
+
+    pub fn unix_now() -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+    }
+
+    /// A temporary database file and its URL.
+    pub fn database() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+        (dir, db)
+    }
+
+    /// The game service on the database at `db`, on the system clock.
+    pub async fn service(db: &str) -> (Store, Games) {
+        let store = Store::open(db).await.unwrap();
+        let games = Games::new(
+            store.clone(),
+            std::sync::Arc::new(SystemClock),
+            Limits::default(),
+        );
+        (store, games)
+    }
+
+    /// A rated 3x5 game with an hour per move between `black` and `white` in `place`, in which
+    /// both have moved once: running out of time now loses it.
+    pub async fn game_under_way(
+        games: &Games,
+        place: Place,
+        black: &Member,
+        white: &Member,
+    ) -> i64 {
+        let c = games
+            .challenge(ChallengeRequest {
+                place,
+                challenger: black.clone(),
+                opponent: Some(white.clone()),
+                size: "3x5".parse().unwrap(),
+                color: Some(Color::Black),
+                time: TimeControl::OneHour,
+                rated: true,
+            })
+            .await
+            .unwrap();
+        let id = games
+            .accept(white, ChallengeRef::Id(c.id))
+            .await
+            .unwrap()
+            .id;
+        games
+            .play(black, place, GameRef::Id(id), "a4-a3")
+            .await
+            .unwrap();
+        games
+            .play(white, place, GameRef::Id(id), "c2-c3")
+            .await
+            .unwrap();
+        id
+    }
+
+    pub async fn set_deadline(db: &str, game: i64, deadline: i64) {
+        let pool = sqlx::sqlite::SqlitePool::connect(db).await.unwrap();
+        sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
+            .bind(deadline)
+            .bind(game)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+
+    pub async fn scalar(db: &str, sql: &'static str) -> i64 {
+        let pool = sqlx::sqlite::SqlitePool::connect(db).await.unwrap();
+        let n: i64 = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+        pool.close().await;
+        n
+    }
+
+    /// The fake Discord, and the bot on `db` sweeping every second with `extra` settings; the
+    /// fake is returned before the bot is up, with `before` applied (stubs to set first).
+    pub async fn bot_with(
+        db: &str,
+        extra: &[(&str, &str)],
+        before: impl FnOnce(&FakeDiscord),
+    ) -> (FakeDiscord, BotProcess) {
+        let fake = FakeDiscord::start().await;
+        before(&fake);
+        let guild_id = GUILD_ID.to_string();
+        let mut env = vec![
+            ("DATABASE_URL", db),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+            ("SWEEP_INTERVAL_SECS", "1"),
+            ("POST_TIMEOUT_MS", "300"),
+        ];
+        env.extend_from_slice(extra);
+        let process = BotProcess::spawn(BOT, &fake, &env);
+        (fake, process)
+    }
+
+    pub fn posted(r: &RecordedRequest, channel: u64) -> bool {
+        r.method == "POST" && r.path == format!("/channels/{channel}/messages") && r.status == 200
+    }
+
+    /// A posted message's words: its content and its embed.
+    pub fn words(r: &RecordedRequest) -> String {
+        let body = r.body.clone().unwrap_or_default();
+        format!(
+            "{}\n{}",
+            body["content"].as_str().unwrap_or(""),
+            embed_text(&body)
+        )
+    }
+
+    pub fn count_posts(fake: &FakeDiscord, channel: u64, needle: &str) -> usize {
+        fake.requests()
+            .iter()
+            .filter(|r| posted(r, channel) && words(r).contains(needle))
+            .count()
+    }
+
+    pub async fn wait_outbox_empty(db: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scalar(db, "SELECT count(*) FROM outbox").await > 0 {
+            assert!(Instant::now() < deadline, "the outbox was never emptied");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn member(id: u64, name: &str) -> Member {
+        Member::new(id, name)
+    }
+
+    pub fn players() -> (Member, Member, Member, Member) {
+        (
+            member(alice().id, "alice"),
+            member(bob().id, "bob"),
+            member(carol().id, "carol"),
+            member(300_000_000_000_000_004, "dave"),
+        )
+    }
+
+    /// Discord answers 500 twice, then does not answer in time twice: the time-out result and
+    /// the reminder are posted once it answers again, once each.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn announcements_outlast_discord_failing_and_timing_out() {
+        let (_dir, db) = database();
+        let (alice, bob, carol, dave) = players();
+        let (store, games) = service(&db).await;
+        let lost = game_under_way(&games, HERE, &alice, &bob).await;
+        let reminded = game_under_way(&games, HERE, &carol, &dave).await;
+        store.close().await;
+        set_deadline(&db, lost, unix_now() - 10).await;
+        set_deadline(&db, reminded, unix_now() + 600).await;
+        let route = format!("/channels/{CHANNEL_ID}/messages");
+        let (fake, _bot) = bot_with(&db, &[], |fake| {
+            // Newest first: two 500s, then two answers later than the bot waits.
+            fake.add_stub(
+                "POST",
+                &route,
+                StubAnswer::server_error()
+                    .delay(Duration::from_secs(3))
+                    .times(2),
+            );
+            fake.add_stub("POST", &route, StubAnswer::server_error().times(2));
+        })
+        .await;
+        fake.wait_for_n(
+            "two posts that went through",
+            2,
+            Duration::from_secs(15),
+            |r| posted(r, CHANNEL_ID),
+        )
+        .await;
+        wait_outbox_empty(&db).await;
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(count_posts(&fake, CHANNEL_ID, "alice ran out of time"), 1);
+        assert_eq!(
+            count_posts(&fake, CHANNEL_ID, &format!("your move in game #{reminded}")),
+            1
+        );
+        assert_eq!(
+            fake.channel_messages(CHANNEL_ID).len(),
+            6,
+            "4 failed, 2 posted"
+        );
+        fake.assert_spec_ok();
+    }
+
+    /// A 429's `retry_after` is waited out before the post is tried again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rate_limited_post_waits_for_retry_after() {
+        let (_dir, db) = database();
+        let (alice, bob, _, _) = players();
+        let (store, games) = service(&db).await;
+        let lost = game_under_way(&games, HERE, &alice, &bob).await;
+        store.close().await;
+        set_deadline(&db, lost, unix_now() - 10).await;
+        let route = format!("/channels/{CHANNEL_ID}/messages");
+        let (fake, _bot) = bot_with(&db, &[], |fake| {
+            fake.add_stub("POST", &route, StubAnswer::rate_limited(2.0).times(1));
+        })
+        .await;
+        fake.wait_for("a rate-limited post", Duration::from_secs(10), |r| {
+            r.path == route && r.status == 429
+        })
+        .await;
+        let limited = Instant::now();
+        fake.wait_for("the post again", Duration::from_secs(10), |r| {
+            posted(r, CHANNEL_ID)
+        })
+        .await;
+        let waited = limited.elapsed();
+        assert!(
+            waited >= Duration::from_millis(1900),
+            "retried after {waited:?}"
+        );
+        assert_eq!(fake.channel_messages(CHANNEL_ID).len(), 2);
+        assert_eq!(count_posts(&fake, CHANNEL_ID, "alice ran out of time"), 1);
+    }
+
+    /// A post to a channel that is gone is dropped with a log line; the other channel's
+    /// announcement still arrives.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_post_to_a_gone_channel_is_dropped_and_the_rest_arrive() {
+        let gone = CHANNEL_ID + 1;
+        let (_dir, db) = database();
+        let (alice, bob, carol, dave) = players();
+        let (store, games) = service(&db).await;
+        let there = Place {
+            guild: GUILD_ID,
+            channel: gone,
+        };
+        let first = game_under_way(&games, there, &alice, &bob).await;
+        let second = game_under_way(&games, HERE, &carol, &dave).await;
+        store.close().await;
+        set_deadline(&db, first, unix_now() - 10).await;
+        set_deadline(&db, second, unix_now() - 10).await;
+        let (fake, bot) = bot_with(&db, &[], |fake| {
+            fake.stub(
+                "POST",
+                &format!("/channels/{gone}/messages"),
+                404,
+                Some(json!({"message": "Unknown Channel", "code": 10003})),
+            );
+        })
+        .await;
+        let post = fake.wait_channel_message(CHANNEL_ID).await;
+        assert!(
+            words(&post).contains("carol ran out of time"),
+            "{}",
+            words(&post)
+        );
+        wait_outbox_empty(&db).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            fake.channel_messages(gone).len(),
+            1,
+            "tried once, then dropped"
+        );
+        let log = bot.log();
+        assert!(
+            log.contains("dropping an announcement Discord will not accept"),
+            "{log}"
+        );
+    }
+
+    /// Another process holds the database's write lock while reminders and time-outs fall due:
+    /// once it lets go, everything is posted, once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_locked_database_delays_the_sweep_and_loses_nothing() {
+        use sqlx::Connection;
+        let (_dir, db) = database();
+        let (alice, bob, carol, dave) = players();
+        let (store, games) = service(&db).await;
+        let lost = game_under_way(&games, HERE, &alice, &bob).await;
+        let reminded = game_under_way(&games, HERE, &carol, &dave).await;
+        store.close().await;
+        let (fake, _bot) = bot_with(&db, &[], |_| {}).await;
+        fake.wait_for_commands(Some(GUILD_ID)).await;
+        // Both games fall due two seconds from now, while the lock is held (alice's reminder at
+        // once, her time-out then; carol's reminder then).
+        let mut lock = sqlx::sqlite::SqliteConnection::connect(&db).await.unwrap();
+        let soon = unix_now() + 2;
+        for (id, deadline) in [(lost, soon), (reminded, soon + 720)] {
+            sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
+                .bind(deadline)
+                .bind(id)
+                .execute(&mut lock)
+                .await
+                .unwrap();
+        }
+        sqlx::query("BEGIN EXCLUSIVE")
+            .execute(&mut lock)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(1800)).await;
+        sqlx::query("COMMIT").execute(&mut lock).await.unwrap();
+        lock.close().await.unwrap();
+        fake.wait_for_n("three posts", 3, Duration::from_secs(10), |r| {
+            posted(r, CHANNEL_ID)
+        })
+        .await;
+        wait_outbox_empty(&db).await;
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(count_posts(&fake, CHANNEL_ID, "alice ran out of time"), 1);
+        for id in [lost, reminded] {
+            let reminder = format!("your move in game #{id}");
+            assert_eq!(count_posts(&fake, CHANNEL_ID, &reminder), 1, "{reminder}");
+        }
+        assert_eq!(fake.channel_messages(CHANNEL_ID).len(), 3);
+    }
+
+    /// The bot is stopped for three hours, longer than the game's hour per move: after the
+    /// restart nobody has lost on time, and the deadline moved on by the time it was away.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn clocks_stop_while_the_bot_is_down() {
+        let (_dir, db) = database();
+        let (alice, bob, _, _) = players();
+        let (store, games) = service(&db).await;
+        let id = game_under_way(&games, HERE, &alice, &bob).await;
+        store.close().await;
+        {
+            let (fake, bot) = bot_with(&db, &[], |_| {}).await;
+            fake.wait_for_commands(Some(GUILD_ID)).await;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while scalar(&db, "SELECT count(*) FROM alive").await == 0 {
+                assert!(Instant::now() < deadline, "the bot never said it was alive");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            bot.kill();
+        }
+        // While it was away: three hours passed, and with them the game's deadline.
+        let pool = sqlx::sqlite::SqlitePool::connect(&db).await.unwrap();
+        sqlx::query("UPDATE alive SET seen_at = seen_at - 10800")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        let old_deadline = unix_now() - 60;
+        set_deadline(&db, id, old_deadline).await;
+        let (fake, _bot) = bot_with(&db, &[], |_| {}).await;
+        fake.wait_for_commands(Some(GUILD_ID)).await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scalar(&db, "SELECT min(seen_at) FROM alive").await < unix_now() - 60 {
+            assert!(Instant::now() < deadline, "the bot never said it was back");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        fake.assert_no_request("a time-out post", Duration::from_millis(1500), |r| {
+            r.path.starts_with("/channels/")
+        })
+        .await;
+        let store = Store::open(&db).await.unwrap();
+        let game = store.game(id).await.unwrap().unwrap();
+        assert_eq!(game.state, "active");
+        assert!(
+            game.deadline >= old_deadline + 10800,
+            "deadline {} was {old_deadline}",
+            game.deadline
+        );
+    }
+
+    /// A stored game's moves replay to its stored position.
+    async fn assert_replays(store: &Store, id: i64) {
+        let row = store.game(id).await.unwrap().unwrap();
+        let mut position = Position::new(row.size.parse().unwrap());
+        for m in store.moves(id).await.unwrap() {
+            let mv = m
+                .notation
+                .parse::<MoveText>()
+                .unwrap()
+                .resolve(&position)
+                .unwrap();
+            position = position.play(mv).unwrap();
+        }
+        assert_eq!(position.to_string(), row.position, "game {id}");
+    }
+
+    /// kill -9 while 32 rated games end on time and members' moves come in; after a restart,
+    /// every game replays to its position, every rating counts its rating changes, every
+    /// acknowledged move is there, and every owed announcement is posted.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_kill_in_a_burst_of_endings_loses_nothing() {
+        let (_dir, db) = database();
+        let (store, games) = service(&db).await;
+        let mut ending = Vec::new();
+        for i in 0..32u64 {
+            let black = Member::new(400_000_000_000_000_000 + 2 * i, format!("b{i}"));
+            let white = Member::new(400_000_000_000_000_001 + 2 * i, format!("w{i}"));
+            ending.push(game_under_way(&games, HERE, &black, &white).await);
+        }
+        let (alice, bob, carol, dave) = players();
+        let moving = [
+            game_under_way(&games, HERE, &alice, &bob).await,
+            game_under_way(&games, HERE, &carol, &dave).await,
+        ];
+        store.close().await;
+        for &id in &ending {
+            set_deadline(&db, id, unix_now() - 60).await;
+        }
+        let (fake, bot) = bot_with(&db, &[], |_| {}).await;
+        fake.wait_for_commands(Some(GUILD_ID)).await;
+        // Black (alice, carol) moves in both games while the endings are written; the bot is
+        // killed a few endings in.
+        let mut sent = Vec::new();
+        for (&id, who) in moving.iter().zip([super::alice(), super::carol()]) {
+            let move_ = fake
+                .send_interaction(
+                    InteractionBuilder::slash("move")
+                        .by(&who)
+                        .string("move", "b4-b3")
+                        .integer("game", id),
+                )
+                .await;
+            sent.push((id, move_.id));
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scalar(&db, "SELECT count(*) FROM games WHERE state = 'finished'").await < 4 {
+            assert!(Instant::now() < deadline, "no game ended");
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        bot.kill();
+        // A move is acknowledged when the bot answered it with the board.
+        let acknowledged: Vec<(i64, &str)> = sent
+            .iter()
+            .filter(|(_, interaction)| {
+                fake.requests().iter().any(|r| {
+                    r.path.starts_with(&format!("/interactions/{interaction}/"))
+                        && r.status == 204
+                        && r.body.as_ref().is_some_and(|b| !is_ephemeral(b))
+                })
+            })
+            .map(|&(id, _)| (id, "b4-b3"))
+            .collect();
+        let before: Vec<RecordedRequest> = fake.requests();
+        drop(fake);
+
+        let (fake, _bot) = bot_with(&db, &[], |_| {}).await;
+        fake.wait_for_commands(Some(GUILD_ID)).await;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let finished = scalar(&db, "SELECT count(*) FROM games WHERE state = 'finished'").await;
+            let queued = scalar(&db, "SELECT count(*) FROM outbox").await;
+            if finished == 32 && queued == 0 {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{finished} finished, {queued} queued"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let store = Store::open(&db).await.unwrap();
+        for id in ending.iter().chain(&moving) {
+            assert_replays(&store, *id).await;
+        }
+        for (id, mv) in acknowledged {
+            let moves = store.moves(id).await.unwrap();
+            assert_eq!(
+                moves.get(2).map(|m| m.notation.as_str()),
+                Some(mv),
+                "game {id}"
+            );
+        }
+        let pool = sqlx::sqlite::SqlitePool::connect(&db).await.unwrap();
+        for row in sqlx::query("SELECT guild_id, member_id, size, games FROM ratings")
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+        {
+            let (guild, member, size, games): (i64, i64, String, i64) =
+                (row.get(0), row.get(1), row.get(2), row.get(3));
+            let changes: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM rating_changes rc JOIN games g ON g.id = rc.game_id
+                 WHERE g.guild_id = ? AND g.size = ? AND (g.black_id = ?3 OR g.white_id = ?3)",
+            )
+            .bind(guild)
+            .bind(&size)
+            .bind(member)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            assert_eq!(games, changes, "member {member}");
+        }
+        pool.close().await;
+        // Every ending announced; at most the one post in flight at the kill twice, with the
+        // same nonce (Discord keeps one of the two).
+        let mut all = before;
+        all.extend(fake.requests());
+        let mut twice = 0;
+        for i in 0..32 {
+            let posts: Vec<&RecordedRequest> = all
+                .iter()
+                .filter(|r| {
+                    posted(r, CHANNEL_ID) && words(r).contains(&format!("b{i} ran out of time"))
+                })
+                .collect();
+            assert!(!posts.is_empty(), "game of b{i} never announced");
+            if posts.len() > 1 {
+                twice += 1;
+                assert_eq!(posts[0].at("/nonce"), posts[1].at("/nonce"));
+            }
+        }
+        assert!(twice <= 1, "{twice} announcements posted twice");
+    }
+
+    /// One member plays three level-5 AI games as fast as they can (and a restart left all
+    /// three waiting for the AI): a reminder in another server is still posted within a sweep
+    /// interval of falling due.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ai_games_do_not_hold_up_another_servers_reminder() {
+        use breakthrough_bot::engine::Level;
+        use breakthrough_bot::game::AiRequest;
+        let elsewhere = Place {
+            guild: GUILD_ID + 1,
+            channel: CHANNEL_ID + 1,
+        };
+        let (_dir, db) = database();
+        let (alice, _, carol, dave) = players();
+        let (store, games) = service(&db).await;
+        let mut ai_games = Vec::new();
+        for _ in 0..3 {
+            let g = games
+                .challenge_ai(AiRequest {
+                    place: HERE,
+                    challenger: alice.clone(),
+                    ai: Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
+                    level: Level::new(5).unwrap(),
+                    size: "8x8".parse().unwrap(),
+                    color: Some(Color::White),
+                    time: TimeControl::OneHour,
+                })
+                .await
+                .unwrap();
+            ai_games.push(g.id);
+        }
+        let reminded = game_under_way(&games, elsewhere, &carol, &dave).await;
+        store.close().await;
+        let pool = sqlx::sqlite::SqlitePool::connect(&db).await.unwrap();
+        // The AI's turns began a minute ago.
+        sqlx::query("UPDATE games SET deadline = deadline - 60 WHERE ai_level IS NOT NULL")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let (fake, _bot) = bot_with(&db, &[], |_| {}).await;
+        fake.wait_for_commands(Some(GUILD_ID)).await;
+        let due = unix_now() + 3;
+        set_deadline(&db, reminded, due + 720).await;
+        let mut sent: Vec<(i64, i64)> = Vec::new();
+        let limit = Instant::now() + Duration::from_secs(15);
+        let posted_at = loop {
+            if fake
+                .channel_messages(elsewhere.channel)
+                .iter()
+                .any(|r| posted(r, elsewhere.channel))
+            {
+                break unix_now_f64();
+            }
+            assert!(Instant::now() < limit, "the reminder was never posted");
+            // alice (White) moves wherever it is her turn.
+            for &id in &ai_games {
+                let row = sqlx::query("SELECT ply, position, state FROM games WHERE id = ?")
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                let (ply, position, state): (i64, String, String) =
+                    (row.get(0), row.get(1), row.get(2));
+                if state != "active" || ply % 2 == 0 || sent.contains(&(id, ply)) {
+                    continue;
+                }
+                let position: Position = position.parse().unwrap();
+                let mv = position.legal_moves()[0].to_string();
+                fake.send_interaction(
+                    InteractionBuilder::slash("move")
+                        .by(&super::alice())
+                        .string("move", &mv)
+                        .integer("game", id),
+                )
+                .await;
+                sent.push((id, ply));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        pool.close().await;
+        let late = posted_at - due as f64;
+        assert!(late <= 1.5, "posted {late:.2} s after it was due");
+        assert!(!sent.is_empty(), "alice never got to move");
+    }
+
+    fn unix_now_f64() -> f64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+    }
+}

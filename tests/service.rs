@@ -1754,3 +1754,186 @@ async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_nev
     }
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
 }
+
+/// The same world, with the sweep queueing its announcements in the outbox.
+async fn world_with_outbox() -> World {
+    let mut w = world().await;
+    w.games = w.games.clone().with_outbox();
+    w
+}
+
+/// carol (Black) and bob each move once in game `id`.
+async fn carol_and_bob_move(w: &World, id: i64) {
+    w.games
+        .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+}
+
+/// What the outbox holds, oldest first, with everything due.
+async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
+    w.games
+        .due_announcements(i64::MAX, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| o.announcement.expect("a readable announcement"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_broken_game_does_not_stop_the_sweep_of_the_others() {
+    let w = world().await;
+    let broken = started(&w).await;
+    let fine = started_between(&w, &carol(), &bob()).await;
+    carol_and_bob_move(&w, fine).await;
+    // The first overdue game (by deadline, then id) cannot be read.
+    let pool = sqlx::sqlite::SqlitePool::connect(&w.url).await.unwrap();
+    sqlx::query("UPDATE games SET position = 'not a position', deadline = ? WHERE id = ?")
+        .bind(T0 + 10)
+        .bind(broken)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
+    assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
+    let row = w.store.game(broken).await.unwrap().unwrap();
+    assert_eq!(row.state, "active", "left for a later pass");
+}
+
+#[tokio::test]
+async fn the_sweep_queues_each_announcement_with_its_change() {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world_with_outbox().await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&carol()), "8x8"))
+        .await
+        .unwrap();
+    let early = started(&w).await;
+    let late = started_between(&w, &carol(), &bob()).await;
+    carol_and_bob_move(&w, late).await;
+    w.games.sweep(T0 + 49 * 60).await.unwrap();
+    let deadline = T0 + 3600;
+    assert_eq!(
+        owed(&w).await,
+        [
+            Announcement::Reminder {
+                game: early,
+                member: alice().id,
+                deadline
+            },
+            Announcement::Reminder {
+                game: late,
+                member: carol().id,
+                deadline
+            }
+        ]
+    );
+    let row = w.store.game(early).await.unwrap().unwrap();
+    assert!(row.reminded);
+    // A reminder for a move since made needs no saying; one still owed does.
+    let reminders = w.games.due_announcements(i64::MAX, 100).await.unwrap();
+    let first = reminders[0].announcement.clone().unwrap();
+    assert!(matches!(
+        w.games.announcement(&first).await.unwrap(),
+        Some(Announced::Reminder { member, .. }) if member == alice().id
+    ));
+    for o in &reminders {
+        w.games.announced(o.id).await.unwrap();
+    }
+    w.games.sweep(T0 + 3600).await.unwrap();
+    assert_eq!(
+        owed(&w).await,
+        [
+            Announcement::ChallengeExpired { challenge: c.id },
+            Announcement::TimedOut { game: early },
+            Announcement::TimedOut { game: late }
+        ]
+    );
+    assert!(matches!(
+        w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
+        Some(Announced::TimedOut(g)) if g.result == Some((Some(Color::White), EndReason::Timeout))
+    ));
+    // Without the outbox (the console), nothing is queued.
+    let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
+    let c2 = plain
+        .challenge(request(&bob(), Some(&alice()), "5x5"))
+        .await
+        .unwrap();
+    plain.sweep(T0 + 10 * 3600).await.unwrap();
+    assert_eq!(
+        plain.challenge_view(c2.id).await.unwrap().state,
+        ChallengeState::Expired
+    );
+    assert_eq!(owed(&w).await.len(), 3, "nothing more queued");
+}
+
+#[tokio::test]
+async fn clocks_move_on_by_the_time_the_service_was_away() {
+    let w = world().await;
+    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default()).only_server(99);
+    assert_eq!(w.games.keep_alive(T0, 60).await.unwrap(), 0, "first seen");
+    let id = started(&w).await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&carol()), "8x8"))
+        .await
+        .unwrap();
+    assert_eq!(
+        w.games.keep_alive(T0 + 60, 60).await.unwrap(),
+        0,
+        "not away"
+    );
+    assert_eq!(other.keep_alive(T0 + 60, 60).await.unwrap(), 0);
+    // Down for two hours: more than the hour per move and the challenge's hour.
+    let back = T0 + 60 + 7200;
+    assert_eq!(w.games.keep_alive(back, 60).await.unwrap(), 7200);
+    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+    assert_eq!(
+        w.games.challenge_view(c.id).await.unwrap().expires_at,
+        T0 + 3600 + 7200
+    );
+    assert!(w.games.sweep(back).await.unwrap().is_empty(), "nobody lost");
+    // Another scope's record is its own, and its clocks are not these.
+    assert_eq!(other.keep_alive(back, 60).await.unwrap(), 7200);
+    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+}
+
+#[tokio::test]
+async fn an_announced_ai_reply_is_queued_with_the_move() {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world_with_outbox().await;
+    let game = w
+        .games
+        .challenge_ai(AiRequest {
+            place: PLACE,
+            challenger: alice(),
+            ai: Member::new(4242, "the-ai"),
+            level: Level::new(1).unwrap(),
+            size: "5x5".parse().unwrap(),
+            color: Some(Color::White),
+            time: TimeControl::OneHour,
+        })
+        .await
+        .unwrap();
+    let played = w.games.ai_reply_announced(game.id).await.unwrap().unwrap();
+    let queued = owed(&w).await;
+    assert_eq!(
+        queued,
+        [Announcement::AiMoved {
+            game: game.id,
+            ply: 1
+        }]
+    );
+    assert_eq!(
+        w.games.announcement(&queued[0]).await.unwrap(),
+        Some(Announced::AiMoved(played))
+    );
+    assert_eq!(w.store.moves(game.id).await.unwrap().len(), 1);
+}

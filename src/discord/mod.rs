@@ -3,6 +3,7 @@
 
 mod challenge;
 mod info;
+mod outbox;
 mod play;
 mod rate;
 mod startup;
@@ -248,52 +249,54 @@ fn id_after(rest: &str) -> Result<i64, BotError> {
         .ok_or_else(|| BotError::Input("this button no longer does anything".into()))
 }
 
-/// Checks the clocks every `every` and posts what happened in each game's channel.
-fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
+/// Starts the clock's tasks: the sweeper, the AI's answers to games a restart left waiting, and
+/// the outbox that posts what both queued. Each posts nothing itself, so a slow Discord cannot
+/// hold up the clocks, and a long AI search cannot hold up a reminder.
+fn spawn_clock_tasks(
+    http: Arc<serenity::Http>,
+    games: Games,
+    every: Duration,
+    post_timeout: Duration,
+) {
+    let wake = Arc::new(tokio::sync::Notify::new());
+    outbox::spawn_outbox(http, games.clone(), wake.clone(), post_timeout);
+    spawn_sweeper(games.clone(), every, wake.clone());
+    spawn_ai_answers(games, every, wake);
+}
+
+/// Checks the clocks every `every`: first records that the bot is alive (moving every clock on
+/// by the time it was away, after a silence of more than two sweeps), then sweeps. What the
+/// sweep did is queued in the outbox with it; `wake` tells the outbox.
+fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+    let grace = i64::try_from(every.as_secs().saturating_mul(2)).unwrap_or(i64::MAX);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            answer_waiting_ai(&http, &games).await;
             let now = games.now();
-            let report = match games.sweep(now).await {
-                Ok(r) => r,
-                Err(e) => {
-                    error!(error = ?e, "clock sweep failed");
-                    continue;
-                }
-            };
-            let mut posts = Vec::new();
-            for c in &report.expired {
-                posts.push((c.place.channel, view::challenge(c, now)));
+            // No sweep on clocks that may still have to move on.
+            if let Err(e) = games.keep_alive(now, grace).await {
+                error!(error = ?e, "could not record that the bot is alive");
+                continue;
             }
-            for g in report.timed_out.iter().chain(&report.aborted) {
-                posts.push((g.place.channel, view::game(g, now)));
+            match games.sweep(now).await {
+                Ok(report) if !report.is_empty() => wake.notify_one(),
+                Ok(_) => {}
+                Err(e) => error!(error = ?e, "clock sweep failed"),
             }
-            for g in &report.reminders {
-                let who = g.to_move().id;
-                posts.push((
-                    g.place.channel,
-                    view::View {
-                        content: Some(format!(
-                            "<@{who}>, your move in game #{}: {} left.",
-                            g.id,
-                            crate::game::text::duration(g.deadline - now)
-                        )),
-                        mention: Some(who),
-                        ..view::View::default()
-                    },
-                ));
-            }
-            for (channel, v) in posts {
-                let sent = serenity::ChannelId::new(channel)
-                    .send_message(&http, v.message())
-                    .await;
-                if let Err(e) = sent {
-                    warn!(error = %e, channel, "could not post a clock message");
-                }
-            }
+        }
+    });
+}
+
+/// Answers the games left waiting for the AI every `every`, on a task of its own.
+fn spawn_ai_answers(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            answer_waiting_ai(&games, &wake).await;
         }
     });
 }
@@ -302,8 +305,9 @@ fn spawn_sweeper(http: Arc<serenity::Http>, games: Games, every: Duration) {
 /// reply in progress in a `/move` takes, so the sweeper only picks up what a restart left.
 const AI_STALLED_SECS: i64 = 10;
 
-/// Answers the games left waiting for the AI and posts its moves in their channels.
-async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
+/// Answers the games left waiting for the AI; each move is queued in the outbox with its
+/// announcement.
+async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
     let ids = match games.ai_games_to_move(AI_STALLED_SECS).await {
         Ok(ids) => ids,
         Err(e) => {
@@ -312,21 +316,10 @@ async fn answer_waiting_ai(http: &serenity::Http, games: &Games) {
         }
     };
     for id in ids {
-        let played = match games.ai_reply(id).await {
-            Ok(Some(played)) => played,
-            Ok(None) => continue,
-            Err(e) => {
-                error!(error = ?e, game = id, "the AI could not reply");
-                continue;
-            }
-        };
-        let channel = played.game.place.channel;
-        let v = view::ai_move(&played, games.now());
-        if let Err(e) = serenity::ChannelId::new(channel)
-            .send_message(http, v.message())
-            .await
-        {
-            warn!(error = %e, channel, "could not post the AI's move");
+        match games.ai_reply_announced(id).await {
+            Ok(Some(_)) => wake.notify_one(),
+            Ok(None) => {}
+            Err(e) => error!(error = ?e, game = id, "the AI could not reply"),
         }
     }
 }
@@ -352,11 +345,13 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
         ai_queue: usize::try_from(config.ai_queue).unwrap_or(usize::MAX),
         ..Limits::default()
     };
-    let games =
-        Games::new(store.clone(), Arc::new(SystemClock), limits).all_servers_but(LOCAL_SERVER);
+    let games = Games::new(store.clone(), Arc::new(SystemClock), limits)
+        .all_servers_but(LOCAL_SERVER)
+        .with_outbox();
     let burst = NonZeroU32::new(config.rate_limit_commands).unwrap_or(NonZeroU32::MIN);
     let rate_period = Duration::from_secs(config.rate_limit_period_secs.max(1));
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
+    let post_timeout = Duration::from_millis(config.post_timeout_ms.max(1));
 
     let client_http = reqwest::Client::builder()
         .use_rustls_tls()
@@ -398,8 +393,13 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
         .framework(framework)
         .await?;
     // Spawned here, once, not on READY: a resumed or re-identified gateway session never
-    // starts a second one.
-    spawn_sweeper(client.http.clone(), games.clone(), sweep_every);
+    // starts a second sweeper or sender.
+    spawn_clock_tasks(
+        client.http.clone(),
+        games.clone(),
+        sweep_every,
+        post_timeout,
+    );
 
     let shards = client.shard_manager.clone();
     tokio::spawn(async move {

@@ -7,8 +7,8 @@ use serenity::{
 };
 
 use crate::game::{
-    text, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member, Played,
-    RatingCard,
+    text, Announced, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member,
+    Played, RatingCard,
 };
 use crate::render;
 use crate::rules::Color;
@@ -242,6 +242,24 @@ pub fn ai_move(played: &Played, now: i64) -> View {
         None => said,
     });
     v
+}
+
+/// An announcement from the outbox, as a channel message.
+pub fn announcement(a: &Announced, now: i64) -> View {
+    match a {
+        Announced::ChallengeExpired(c) => challenge(c, now),
+        Announced::TimedOut(g) => game(g, now),
+        Announced::Reminder { game, member } => View {
+            content: Some(format!(
+                "{}, {}",
+                mention(*member),
+                text::reminder(game, now)
+            )),
+            mention: Some(*member),
+            ..View::default()
+        },
+        Announced::AiMoved(played) => ai_move(played, now),
+    }
 }
 
 /// Button ids. Kept short: Discord allows 100 characters.

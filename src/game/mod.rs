@@ -4,6 +4,7 @@
 //! domain value or a [`GameError`] whose message speaks to the member. Time comes from a [`Clock`],
 //! so tests control it.
 
+mod announce;
 mod error;
 pub mod ratings;
 pub mod text;
@@ -20,6 +21,7 @@ use crate::store::{
     RatingChangeRow, RatingRow, Servers, Store, StoreError, WriteTx,
 };
 
+pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
 pub use types::*;
 
@@ -151,6 +153,8 @@ pub struct Games {
     ai_members: Arc<Mutex<HashMap<u64, GameId>>>,
     /// The servers whose clocks and AI replies this service looks after.
     servers: Servers,
+    /// Whether the sweep queues its announcements in the outbox (see [`Games::with_outbox`]).
+    outbox: bool,
 }
 
 /// A place in the AI's queue, held for one member's game from before the move the AI must
@@ -192,7 +196,16 @@ impl Games {
             ai_queue: Arc::new(tokio::sync::Semaphore::new(limits.ai_queue.max(1))),
             ai_members: Arc::default(),
             servers: Servers::All,
+            outbox: false,
         }
+    }
+
+    /// Makes [`Games::sweep`] queue what it did as [`Announcement`]s in the outbox, each in the
+    /// same transaction as the change it announces, for a front end that posts them later (and
+    /// again after a failure or a restart) rather than at once from the sweep's report.
+    pub fn with_outbox(mut self) -> Games {
+        self.outbox = true;
+        self
     }
 
     /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] to the games and challenges of one
@@ -391,6 +404,11 @@ impl Games {
     /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
     /// listed by [`Games::ai_games_to_move`], to be answered again later.
     pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
+        self.ai_move(id, false).await
+    }
+
+    /// [`Games::ai_reply`], with the move's announcement queued in the same write if `announce`.
+    async fn ai_move(&self, id: GameId, announce: bool) -> Result<Option<Played>> {
         let row = self
             .store
             .game(id)
@@ -406,12 +424,18 @@ impl Games {
             Err(GameError::AiBusyForYou(busy)) if busy == id => return Ok(None),
             Err(e) => return Err(e),
         };
-        self.ai_reply_with(slot).await
+        self.answer_with(slot, announce).await
     }
 
     /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
     /// written: as [`Games::ai_reply`], with the place in the queue already held.
     pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
+        self.answer_with(slot, false).await
+    }
+
+    /// The AI's answer with its place in the queue, its announcement queued in the same write if
+    /// `announce`.
+    async fn answer_with(&self, slot: AiSlot, announce: bool) -> Result<Option<Played>> {
         let id = slot.game;
         let row = self
             .store
@@ -443,8 +467,15 @@ impl Games {
                 row.ply
             )))
         })?;
+        let announce = announce.then(|| Announcement::AiMoved {
+            game: id,
+            ply: game.ply + 1,
+        });
         // The AI is not held to its clock: a reply delayed by a restart still counts.
-        match self.apply(row, &game.position, mv, self.now()).await {
+        match self
+            .apply(row, &game.position, mv, self.now(), announce)
+            .await
+        {
             Ok(played) => Ok(Some(played)),
             Err(GameError::PositionChanged) => Ok(None),
             // An illegal move from the engine is its fault, not a member's.
@@ -916,13 +947,21 @@ impl Games {
             Some(_) if game_goes_on => Some(self.ai_slot(who.id, id)?),
             _ => None,
         };
-        Ok((self.apply(row, &position, mv, now).await?, slot))
+        Ok((self.apply(row, &position, mv, now, None).await?, slot))
     }
 
     /// Writes `mv`, checked legal in `position` (the position of `row`), if the game is still at
     /// the ply of `row`; otherwise [`GameError::PositionChanged`]. The move that ends the game
-    /// writes the result (and the ratings, if rated) in the same transaction.
-    async fn apply(&self, row: GameRow, position: &Position, mv: Move, now: i64) -> Result<Played> {
+    /// writes the result (and the ratings, if rated) in the same transaction, as does `announce`
+    /// its announcement.
+    async fn apply(
+        &self,
+        row: GameRow,
+        position: &Position,
+        mv: Move,
+        now: i64,
+        announce: Option<Announcement>,
+    ) -> Result<Played> {
         let id = row.id;
         let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
         let notation = mv.to_string();
@@ -941,7 +980,14 @@ impl Games {
         match next.outcome() {
             // Most moves: one statement, grouped with the moves of other games.
             None => {
-                if !self.store.apply_move(write).await? {
+                let applied = match &announce {
+                    None => self.store.apply_move(write).await?,
+                    Some(a) => {
+                        let queued = a.row(place_of(&row), now)?;
+                        self.store.apply_move_announced(write, &queued).await?
+                    }
+                };
+                if !applied {
                     return Err(GameError::PositionChanged);
                 }
             }
@@ -957,6 +1003,7 @@ impl Games {
                         Some(outcome.winner),
                         reason,
                         now,
+                        announce,
                     )
                     .await?;
                 result = Some((Some(outcome.winner), reason));
@@ -977,7 +1024,9 @@ impl Games {
     /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with
     /// `last`, the move that ended it and the position after it, if there is one; won by
     /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
-    /// and returns the change; a game ending before both sides have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    /// and returns the change, and `announce` is queued with it; a game ending before both sides
+    /// have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    #[allow(clippy::too_many_arguments)]
     async fn end(
         &self,
         row: &GameRow,
@@ -986,10 +1035,15 @@ impl Games {
         winner: Option<Color>,
         reason: EndReason,
         now: i64,
+        announce: Option<Announcement>,
     ) -> Result<Option<RatingChange>> {
         // A game that ends before both sides have moved is unrated, whoever wins it.
         let plies = row.ply + i64::from(last.is_some());
         let rated_result = row.rated && plies >= i64::from(BOTH_SIDES_MOVED);
+        let announce = match announce {
+            Some(a) => Some(a.row(place_of(row), now)?),
+            None => None,
+        };
         // Ratings are read before the write and checked by it; another game of one of the
         // players ending in between sends the ending round again with fresh ratings.
         for _ in 0..ENDING_ATTEMPTS {
@@ -1012,6 +1066,7 @@ impl Games {
                 winner: winner.map(Color::name),
                 reason: reason.as_str(),
                 rated,
+                announce: announce.clone(),
             };
             match self.store.end_game(&ending).await? {
                 Ended::Done => return Ok(change),
@@ -1046,6 +1101,7 @@ impl Games {
                 Some(color.opposite()),
                 EndReason::Resignation,
                 now,
+                None,
             )
             .await
         {
@@ -1065,8 +1121,16 @@ impl Games {
             return Err(GameError::AbortTooLate);
         }
         let now = self.now();
-        self.end(&row, Some(row.ply), None, None, EndReason::Aborted, now)
-            .await?;
+        self.end(
+            &row,
+            Some(row.ply),
+            None,
+            None,
+            EndReason::Aborted,
+            now,
+            None,
+        )
+        .await?;
         self.game(row.id).await
     }
 
@@ -1241,6 +1305,9 @@ impl Games {
 
     /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
     /// of time (a loss, rated; an abort if a side has not moved yet), and takes the reminders due.
+    /// With [`Games::with_outbox`], each of these is queued as an [`Announcement`] in the same
+    /// transaction as the change itself. A game that cannot be ended (or read back) is logged
+    /// with its id and left for the next pass; the others go on.
     pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
         let mut report = SweepReport::default();
         let mut tx = self.store.begin().await?;
@@ -1248,45 +1315,89 @@ impl Games {
         let reminders = tx
             .take_due_reminders(now, self.limits.reminder_fraction, self.servers)
             .await?;
+        if self.outbox {
+            for c in &expired {
+                let place = Place {
+                    guild: c.guild_id,
+                    channel: c.channel_id,
+                };
+                let a = Announcement::ChallengeExpired { challenge: c.id };
+                tx.insert_outbox(&a.row(place, now)?).await?;
+            }
+            for r in &reminders {
+                let place = Place {
+                    guild: r.guild_id,
+                    channel: r.channel_id,
+                };
+                let a = Announcement::Reminder {
+                    game: r.id,
+                    member: r.to_move,
+                    deadline: r.deadline,
+                };
+                tx.insert_outbox(&a.row(place, now)?).await?;
+            }
+        }
         tx.commit().await?;
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
         let mut ended = Vec::new();
         for row in self.store.overdue_games(now, self.servers).await? {
-            let position = position_of(&row)?;
-            let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
-                (None, EndReason::Aborted)
-            } else {
-                (Some(position.turn().opposite()), EndReason::Timeout)
-            };
-            match self
-                .end(&row, Some(row.ply), None, winner, reason, now)
-                .await
-            {
-                Ok(_) => ended.push((row.id, winner.is_some())),
-                Err(GameError::PositionChanged) => {}
-                Err(e) => return Err(e),
+            match self.time_out(&row, now).await {
+                Ok(Some(lost)) => ended.push((row.id, lost)),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::error!(game = row.id, error = ?e, "could not end an overdue game")
+                }
             }
         }
         for row in expired {
-            report.expired.push(self.challenge_from_row(row).await?);
-        }
-        for (id, lost) in ended {
-            let game = self.game(id).await?;
-            if lost {
-                report.timed_out.push(game);
-            } else {
-                report.aborted.push(game);
+            let id = row.id;
+            match self.challenge_from_row(row).await {
+                Ok(c) => report.expired.push(c),
+                Err(e) => {
+                    tracing::error!(challenge = id, error = ?e, "could not read an expired challenge")
+                }
             }
         }
-        for id in reminders {
-            let game = self.game(id).await?;
-            // The AI never needs reminding; a late reply of its own is answered by the front end.
-            if !game.ai_to_move() {
-                report.reminders.push(game);
+        for (id, lost) in ended {
+            match self.game(id).await {
+                Ok(game) if lost => report.timed_out.push(game),
+                Ok(game) => report.aborted.push(game),
+                Err(e) => tracing::error!(game = id, error = ?e, "could not read an ended game"),
+            }
+        }
+        for r in reminders {
+            match self.game(r.id).await {
+                Ok(game) => report.reminders.push(game),
+                Err(e) => {
+                    tracing::error!(game = r.id, error = ?e, "could not read a reminded game")
+                }
             }
         }
         Ok(report)
+    }
+
+    /// Ends the overdue game of `row` at the ply it was read at: lost by the side to move, or
+    /// aborted before both sides have moved. `Some(lost)` when it ended, `None` when a move got
+    /// there first.
+    async fn time_out(&self, row: &GameRow, now: i64) -> Result<Option<bool>> {
+        let position = position_of(row)?;
+        let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
+            (None, EndReason::Aborted)
+        } else {
+            (Some(position.turn().opposite()), EndReason::Timeout)
+        };
+        let announce = self
+            .outbox
+            .then_some(Announcement::TimedOut { game: row.id });
+        match self
+            .end(row, Some(row.ply), None, winner, reason, now, announce)
+            .await
+        {
+            Ok(_) => Ok(Some(winner.is_some())),
+            Err(GameError::PositionChanged) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -1396,6 +1507,14 @@ fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
 fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
     let position = position_of(&row)?;
     game_at(row, position, change)
+}
+
+/// Where the game of `row` is played.
+fn place_of(row: &GameRow) -> Place {
+    Place {
+        guild: row.guild_id,
+        channel: row.channel_id,
+    }
 }
 
 /// The stored position of a game.

@@ -75,6 +75,15 @@ pub fn ai_played(played: &Played) -> String {
     }
 }
 
+/// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
+pub fn reminder(game: &Game, now: i64) -> String {
+    format!(
+        "your move in game #{}: {} left.",
+        game.id,
+        duration(game.deadline - now)
+    )
+}
+
 /// The private note for a move that went through after its answer was deferred: the board
 /// goes to the channel as an ordinary message.
 pub fn played_late(mv: Move, game: GameId) -> String {

@@ -45,7 +45,8 @@ use writer::Writer;
 
 pub use instance::InstanceLock;
 pub use rows::{
-    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, RatingChangeRow, RatingRow, ResultRow,
+    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
+    RatingRow, ReminderRow, ResultRow,
 };
 
 /// What the store can fail with.
@@ -111,6 +112,15 @@ impl Servers {
         match self {
             Servers::AllBut(g) => Some(to_db(g)),
             _ => None,
+        }
+    }
+
+    /// The name under which the process looking after these servers records that it is alive.
+    fn key(self) -> String {
+        match self {
+            Servers::All => "all".to_string(),
+            Servers::Only(g) => format!("only:{g}"),
+            Servers::AllBut(g) => format!("all-but:{g}"),
         }
     }
 }
@@ -502,7 +512,8 @@ impl Store {
     /// Ends a game in one statement (the `game_endings` trigger): the move that ended it if there
     /// is one, the result, and for a rated result both ratings and their before/after. Nothing
     /// is written when the game or a rating is no longer as the caller read it; the answer says
-    /// which.
+    /// which. With an announcement, the statement and the announcement's outbox row are one
+    /// write transaction.
     pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
         let r = e.rated.as_ref();
         let triple = |pick: fn(&RatedEnding) -> (f64, f64, f64)| r.map(pick);
@@ -532,9 +543,23 @@ impl Store {
                 .bind(t.map(|t| t.1))
                 .bind(t.map(|t| t.2));
         }
-        let done = {
-            let mut held = self.write.lock().await?;
-            q.execute(&mut held.conn).await
+        let done = match &e.announce {
+            None => {
+                let mut held = self.write.lock().await?;
+                q.execute(&mut held.conn).await.map(drop)
+            }
+            // With its announcement: both or neither. A refused ending rolls the transaction
+            // back when `tx` is dropped.
+            Some(row) => {
+                let mut tx = self.write.begin().await?;
+                match q.execute(tx.conn()).await {
+                    Ok(_) => {
+                        insert_outbox(tx.conn(), row).await?;
+                        tx.commit().await
+                    }
+                    Err(e) => Err(e),
+                }
+            }
         };
         // Whatever happened, the cached row is no longer to be trusted.
         self.cache.forget(e.game);
@@ -544,6 +569,89 @@ impl Store {
             Err(e) if refused(&e, RATINGS_MOVED_ON) => Ok(Ended::RatingsMovedOn),
             Err(e) => Err(conflict_or(e)),
         }
+    }
+
+    /// Records a move like [`Store::apply_move`], and queues its announcement in the same write
+    /// transaction: for the few moves that are announced later (the AI's answers the sweeper
+    /// makes), off the grouped path of members' moves.
+    pub async fn apply_move_announced(&self, m: MoveWrite, announce: &NewOutbox) -> Result<bool> {
+        let mut tx = self.write.begin().await?;
+        let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
+            Ok(done) => done.rows_affected() == 1,
+            Err(e) if refused(&e, GAME_MOVED_ON) => false,
+            Err(e) => {
+                self.cache.forget(m.game);
+                return Err(e.into());
+            }
+        };
+        let done = if applied {
+            match insert_outbox(tx.conn(), announce).await {
+                Ok(()) => tx.commit().await.map_err(StoreError::from),
+                Err(e) => Err(e),
+            }
+        } else {
+            Ok(())
+        };
+        match done {
+            Ok(()) if applied => self.cache.moved(&m),
+            _ => self.cache.forget(m.game),
+        }
+        done.map(|()| applied)
+    }
+
+    /// Announcements in `servers` due at `now_ms` (unix milliseconds), oldest first, at most
+    /// `limit`.
+    pub async fn due_outbox(
+        &self,
+        now_ms: i64,
+        servers: Servers,
+        limit: i64,
+    ) -> Result<Vec<OutboxRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM outbox WHERE next_attempt_at <= ?1
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+             ORDER BY id LIMIT ?4",
+        )
+        .bind(now_ms)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// When the next announcement in `servers` is due (unix milliseconds), if any is waiting.
+    pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT min(next_attempt_at) FROM outbox
+             WHERE (?1 IS NULL OR guild_id = ?1) AND (?2 IS NULL OR guild_id <> ?2)",
+        )
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_one(&self.read)
+        .await?)
+    }
+
+    /// Removes an announcement: sent, or never to be.
+    pub async fn delete_outbox(&self, id: i64) -> Result<()> {
+        let mut held = self.write.lock().await?;
+        sqlx::query("DELETE FROM outbox WHERE id = ?")
+            .bind(id)
+            .execute(&mut held.conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Records a failed post of an announcement, to be tried again at `at_ms`.
+    pub async fn postpone_outbox(&self, id: i64, attempts: i64, at_ms: i64) -> Result<()> {
+        let mut held = self.write.lock().await?;
+        sqlx::query("UPDATE outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?")
+            .bind(attempts)
+            .bind(at_ms)
+            .bind(id)
+            .execute(&mut held.conn)
+            .await?;
+        Ok(())
     }
 
     pub async fn rating_change(&self, game: i64) -> Result<Option<RatingChangeRow>> {
@@ -597,6 +705,8 @@ pub struct GameEnding {
     pub reason: &'static str,
     /// The ratings to write, for a rated result.
     pub rated: Option<RatedEnding>,
+    /// The announcement of the ending, queued with it.
+    pub announce: Option<NewOutbox>,
 }
 
 /// The ratings a rated result writes.
@@ -733,6 +843,22 @@ fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, 
             .bind(None::<i64>);
     }
     q
+}
+
+/// Queues an announcement.
+async fn insert_outbox(conn: &mut SqliteConnection, row: &NewOutbox) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(to_db(row.guild_id))
+    .bind(to_db(row.channel_id))
+    .bind(&row.announcement)
+    .bind(row.created_at)
+    .bind(row.first_attempt_at)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Whether a write was refused by a trigger's check with the message `why`.
@@ -980,19 +1106,23 @@ impl WriteTx {
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
-    /// the deadline (and not yet reminded), in `servers`, and returns the ids of those games.
+    /// the deadline (and not yet reminded), in `servers`, and returns those games. The AI is
+    /// never reminded: a game where it is to move is left as it is. Black moves at even plies.
     pub async fn take_due_reminders(
         &mut self,
         now: i64,
         fraction: f64,
         servers: Servers,
-    ) -> Result<Vec<i64>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
+    ) -> Result<Vec<ReminderRow>> {
+        let rows: Vec<ReminderRow> = sqlx::query_as(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
                AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
-             RETURNING id",
+               AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
+                   AND m.id = iif(games.ply % 2 = 0, games.black_id, games.white_id))
+             RETURNING id, guild_id, channel_id, deadline,
+                       iif(ply % 2 = 0, black_id, white_id) AS to_move",
         )
         .bind(now)
         .bind(fraction)
@@ -1000,10 +1130,63 @@ impl WriteTx {
         .bind(servers.left_out())
         .fetch_all(self.tx.conn())
         .await?;
-        for &id in &ids {
-            self.touched.game(id);
+        for r in &rows {
+            self.touched.game(r.id);
         }
-        Ok(ids)
+        Ok(rows)
+    }
+
+    /// Queues an announcement with the change it announces.
+    pub async fn insert_outbox(&mut self, row: &NewOutbox) -> Result<()> {
+        insert_outbox(self.tx.conn(), row).await
+    }
+
+    /// When the process looking after `servers` last recorded that it was alive (unix seconds).
+    pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = ?")
+                .bind(servers.key())
+                .fetch_optional(self.tx.conn())
+                .await?,
+        )
+    }
+
+    /// Records that the process looking after `servers` is alive at `now`.
+    pub async fn set_last_seen(&mut self, servers: Servers, now: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO alive (scope, seen_at) VALUES (?, ?)
+             ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at",
+        )
+        .bind(servers.key())
+        .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Moves every active game's deadline and every pending challenge's expiry in `servers` on
+    /// by `seconds`; returns how many games and challenges moved.
+    pub async fn shift_clocks(&mut self, seconds: i64, servers: Servers) -> Result<(u64, u64)> {
+        self.touched.all();
+        let games = sqlx::query(
+            "UPDATE games SET deadline = deadline + ?1 WHERE state = 'active'
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+        )
+        .bind(seconds)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .execute(self.tx.conn())
+        .await?;
+        let challenges = sqlx::query(
+            "UPDATE challenges SET expires_at = expires_at + ?1 WHERE state = 'pending'
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+        )
+        .bind(seconds)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .execute(self.tx.conn())
+        .await?;
+        Ok((games.rows_affected(), challenges.rows_affected()))
     }
 
     pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {

@@ -231,3 +231,65 @@ impl FromRow<'_, SqliteRow> for ResultRow {
         })
     }
 }
+
+/// An announcement to queue in the outbox (migration 0005).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewOutbox {
+    pub guild_id: u64,
+    pub channel_id: u64,
+    /// The announcement, as JSON.
+    pub announcement: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// When to post it first, in unix milliseconds.
+    pub first_attempt_at: i64,
+}
+
+/// An announcement waiting in the outbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub guild_id: u64,
+    pub channel_id: u64,
+    pub announcement: String,
+    pub created_at: i64,
+    pub attempts: i64,
+    /// Unix milliseconds.
+    pub next_attempt_at: i64,
+}
+
+impl FromRow<'_, SqliteRow> for OutboxRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(OutboxRow {
+            id: row.try_get("id")?,
+            guild_id: id_of(row, "guild_id")?,
+            channel_id: id_of(row, "channel_id")?,
+            announcement: row.try_get("announcement")?,
+            created_at: row.try_get("created_at")?,
+            attempts: row.try_get("attempts")?,
+            next_attempt_at: row.try_get("next_attempt_at")?,
+        })
+    }
+}
+
+/// A game whose reminder was just taken: where it is played, who is to move, and until when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReminderRow {
+    pub id: i64,
+    pub guild_id: u64,
+    pub channel_id: u64,
+    pub to_move: u64,
+    pub deadline: i64,
+}
+
+impl FromRow<'_, SqliteRow> for ReminderRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(ReminderRow {
+            id: row.try_get("id")?,
+            guild_id: id_of(row, "guild_id")?,
+            channel_id: id_of(row, "channel_id")?,
+            to_move: id_of(row, "to_move")?,
+            deadline: row.try_get("deadline")?,
+        })
+    }
+}

@@ -1,0 +1,178 @@
+//! Announcements owed to a channel, kept in the store's outbox until a front end has posted them.
+//!
+//! Each is written in the same transaction as the change it announces (a challenge expiring, a
+//! game ending on time, a reminder taken, a move of the AI), as a typed value; the front end
+//! reads it back, renders it as it stands then, posts it and removes it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::{NewOutbox, OutboxRow};
+
+use super::error::corrupt;
+use super::types::{Challenge, ChallengeId, Game, GameId, Place, Played};
+use super::{Games, Result};
+
+/// Something to tell a channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Announcement {
+    /// A challenge expired unanswered.
+    ChallengeExpired { challenge: ChallengeId },
+    /// A game ended on time: lost by the side to move, or aborted before both sides had moved.
+    TimedOut { game: GameId },
+    /// `member` is to move in `game` and has until `deadline` (unix seconds).
+    Reminder {
+        game: GameId,
+        member: u64,
+        deadline: i64,
+    },
+    /// The AI moved in `game`, reaching ply `ply`: a reply a restart had left waiting.
+    AiMoved { game: GameId, ply: u32 },
+}
+
+impl Announcement {
+    /// The outbox row that queues this announcement for `place`, due at once.
+    pub(crate) fn row(&self, place: Place, now: i64) -> Result<NewOutbox> {
+        let announcement = serde_json::to_string(self)
+            .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
+        Ok(NewOutbox {
+            guild_id: place.guild,
+            channel_id: place.channel,
+            announcement,
+            created_at: now,
+            first_attempt_at: now.saturating_mul(1000),
+        })
+    }
+}
+
+/// An announcement waiting in the outbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Owed {
+    /// The outbox row's id: what [`Games::announced`] and [`Games::announce_later`] take.
+    pub id: i64,
+    pub place: Place,
+    /// What it says; `Err` with the stored text when that cannot be read (to be dropped).
+    pub announcement: std::result::Result<Announcement, String>,
+    /// Failed posts so far.
+    pub attempts: i64,
+}
+
+impl Owed {
+    fn from_row(row: OutboxRow) -> Owed {
+        Owed {
+            id: row.id,
+            place: Place {
+                guild: row.guild_id,
+                channel: row.channel_id,
+            },
+            announcement: serde_json::from_str(&row.announcement).map_err(|_| row.announcement),
+            attempts: row.attempts,
+        }
+    }
+}
+
+/// An announcement with what it is about, as things stand now: ready to be put into words.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Announced {
+    ChallengeExpired(Challenge),
+    /// The game, over.
+    TimedOut(Game),
+    /// The game, still waiting for `member`'s move.
+    Reminder {
+        game: Game,
+        member: u64,
+    },
+    /// The AI's move, and the game just after it.
+    AiMoved(Played),
+}
+
+impl Games {
+    /// Announcements of this service's servers that are due at `now_ms` (unix milliseconds),
+    /// oldest first, at most `limit`.
+    pub async fn due_announcements(&self, now_ms: i64, limit: i64) -> Result<Vec<Owed>> {
+        Ok(self
+            .store
+            .due_outbox(now_ms, self.servers, limit)
+            .await?
+            .into_iter()
+            .map(Owed::from_row)
+            .collect())
+    }
+
+    /// When the next announcement of this service's servers is due (unix milliseconds).
+    pub async fn next_announcement_at(&self) -> Result<Option<i64>> {
+        Ok(self.store.next_outbox_at(self.servers).await?)
+    }
+
+    /// Removes an announcement from the outbox: posted, or never to be.
+    pub async fn announced(&self, id: i64) -> Result<()> {
+        Ok(self.store.delete_outbox(id).await?)
+    }
+
+    /// Keeps an announcement whose post failed, for another try at `at_ms` (unix milliseconds),
+    /// counting the failure.
+    pub async fn announce_later(&self, owed: &Owed, at_ms: i64) -> Result<()> {
+        Ok(self
+            .store
+            .postpone_outbox(owed.id, owed.attempts + 1, at_ms)
+            .await?)
+    }
+
+    /// What an announcement is about, as it stands now. `None` when it no longer needs saying:
+    /// a reminder for a move already made, or an AI move the game has gone past.
+    pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>> {
+        Ok(match *a {
+            Announcement::ChallengeExpired { challenge } => Some(Announced::ChallengeExpired(
+                self.challenge_view(challenge).await?,
+            )),
+            Announcement::TimedOut { game } => Some(Announced::TimedOut(self.game(game).await?)),
+            Announcement::Reminder {
+                game,
+                member,
+                deadline,
+            } => {
+                let game = self.game(game).await?;
+                (game.is_active() && game.deadline == deadline && game.to_move().id == member)
+                    .then_some(Announced::Reminder { game, member })
+            }
+            Announcement::AiMoved { game, ply } => {
+                let game = self.game(game).await?;
+                match game.last_move {
+                    Some(mv) if game.ply == ply => Some(Announced::AiMoved(Played { mv, game })),
+                    _ => None,
+                }
+            }
+        })
+    }
+
+    /// The AI's answer in game `id`, as [`Games::ai_reply`], with its announcement queued in the
+    /// same write: for the replies no member is waiting on (a restart left them).
+    pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
+        self.ai_move(id, true).await
+    }
+
+    /// Records that this service is alive at `now`, and if it was last seen more than `grace`
+    /// seconds before, first moves every running game's deadline and every pending challenge's
+    /// expiry in its servers on by the time it was away, so that no one loses on time, and no
+    /// challenge expires, for a time in which they could not play. One transaction. Returns the
+    /// seconds the clocks moved (0 when they did not).
+    pub async fn keep_alive(&self, now: i64, grace: i64) -> Result<i64> {
+        let mut tx = self.store.begin().await?;
+        let away = match tx.last_seen(self.servers).await? {
+            Some(seen) if now - seen > grace => now - seen,
+            _ => 0,
+        };
+        if away > 0 {
+            let (games, challenges) = tx.shift_clocks(away, self.servers).await?;
+            tracing::info!(
+                seconds = away,
+                games,
+                challenges,
+                "clocks moved on by the time the bot was away"
+            );
+        }
+        tx.set_last_seen(self.servers, now).await?;
+        tx.commit().await?;
+        Ok(away)
+    }
+}
