@@ -1937,3 +1937,64 @@ async fn an_announced_ai_reply_is_queued_with_the_move() {
     );
     assert_eq!(w.store.moves(game.id).await.unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
+    use sqlx::Connection;
+    let w = world().await;
+    let id = started(&w).await;
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .expect("a move with room");
+    // The database may not grow any more: challenges keep coming until one needs a new page.
+    w.store.limit_size(1).await.expect("cap the size");
+    let challenger = |i: u64| Member::new(5_000 + i, format!("m{i}"));
+    let mut refused = None;
+    for i in 0..2_000 {
+        match w
+            .games
+            .challenge(request(&challenger(i), Some(&carol()), "8x8"))
+            .await
+        {
+            Ok(_) => {}
+            Err(e) => {
+                refused = Some((i, e));
+                break;
+            }
+        }
+    }
+    let (i, e) = refused.expect("the full database refused a write");
+    assert!(matches!(e, GameError::StorageFull), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "the bot's storage is full, so nothing was changed: please tell the server's admin, and \
+         try again later"
+    );
+    // Nothing of the refused challenge is kept, and the file is sound.
+    assert!(w
+        .store
+        .challenges_by(PLACE.guild, 5_000 + i)
+        .await
+        .unwrap()
+        .is_empty());
+    let mut check = sqlx::SqliteConnection::connect(&w.url).await.unwrap();
+    let verdict: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&mut check)
+        .await
+        .unwrap();
+    assert_eq!(verdict, "ok");
+    check.close().await.unwrap();
+    // Space freed: the same challenge and the game go on.
+    w.store.limit_size(1 << 30).await.expect("lift the cap");
+    w.games
+        .challenge(request(&challenger(i), Some(&carol()), "8x8"))
+        .await
+        .expect("the same challenge once there is room");
+    let played = w
+        .games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .expect("the game goes on");
+    assert_eq!(played.game.ply, 2);
+}

@@ -90,6 +90,12 @@ pub enum GameError {
     Time(#[from] TimeControlError),
     #[error("{0}")]
     Level(#[from] crate::engine::LevelError),
+    /// The database could not grow (a full disk): nothing was changed. Logged for the admin.
+    #[error(
+        "the bot's storage is full, so nothing was changed: please tell the server's admin, and \
+         try again later"
+    )]
+    StorageFull,
     /// Something broke on our side. Logged in full; members see a short apology.
     #[error("something went wrong on our side; please try again")]
     Internal(#[source] InternalError),
@@ -119,13 +125,17 @@ impl GameError {
 
 impl From<StoreError> for GameError {
     fn from(e: StoreError) -> Self {
+        if e.is_full() {
+            tracing::error!(error = %e, "the database is full: free disk space");
+            return GameError::StorageFull;
+        }
         GameError::Internal(InternalError::Store(e))
     }
 }
 
 impl From<sqlx::Error> for GameError {
     fn from(e: sqlx::Error) -> Self {
-        GameError::Internal(InternalError::Store(StoreError::Sqlx(e)))
+        StoreError::Sqlx(e).into()
     }
 }
 

@@ -79,6 +79,20 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+impl StoreError {
+    /// Whether the database could not grow: the disk (or the database's size limit) is full.
+    /// Nothing of the refused write was kept; the same write passes once space is freed.
+    pub fn is_full(&self) -> bool {
+        let e = match self {
+            StoreError::Sqlx(e) => e,
+            StoreError::Batch(e) => e.as_ref(),
+            _ => return false,
+        };
+        // SQLITE_FULL.
+        matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some("13"))
+    }
+}
+
 /// A Discord id as stored.
 pub const fn to_db(id: u64) -> i64 {
     id as i64
@@ -277,6 +291,20 @@ impl Store {
             cache,
             _alive: alive,
         })
+    }
+
+    /// Caps the database at `pages` pages (at least its present size) and returns the cap in
+    /// force: beyond it every write fails as on a full disk. For testing what a full disk does;
+    /// a large number lifts the cap again.
+    pub async fn limit_size(&self, pages: u64) -> Result<u64> {
+        let mut held = self.write.lock().await?;
+        let pages = i64::try_from(pages).unwrap_or(i64::MAX);
+        // A pragma takes no bound parameters; the number is formatted from an integer.
+        let sql = format!("PRAGMA max_page_count = {pages}");
+        let cap: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(&mut held.conn)
+            .await?;
+        Ok(u64::try_from(cap).unwrap_or(0))
     }
 
     /// Closes the pools, waiting for work in flight.
