@@ -163,12 +163,17 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
 // ----- the newcomer's path: a copied .env.example ----------------------------------------------
 
 /// Every variable the binary reads, removed from the test's own environment.
-const SETTINGS: [&str; 6] = [
+const SETTINGS: [&str; 11] = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
     "DISCORD_API_BASE",
     "DATABASE_URL",
     "SWEEP_INTERVAL_SECS",
+    "RATE_LIMIT_COMMANDS",
+    "RATE_LIMIT_PERIOD_SECS",
+    "AI_GAMES_PER_MEMBER",
+    "AI_QUEUE",
+    "POST_TIMEOUT_MS",
     "RUST_LOG",
 ];
 
@@ -224,6 +229,13 @@ fn a_copied_env_example_runs_the_console_and_perft() {
 
 #[test]
 fn empty_settings_in_the_environment_mean_not_set() {
+    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.env.example"))
+        .expect("read .env.example");
+    for line in example.lines().filter(|l| !l.starts_with('#')) {
+        if let Some((name, _)) = line.split_once('=') {
+            assert!(SETTINGS.contains(&name), "{name} is not in SETTINGS");
+        }
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let empty: Vec<(&str, &str)> = SETTINGS.iter().map(|k| (*k, "")).collect();
     let o = run_in(dir.path(), &["perft", "1"], &empty, "");
