@@ -87,6 +87,12 @@ impl Bot {
         self.slash(b).await
     }
 
+    /// `from` challenges `to` on `size` (`from` has Black), and `to` accepts with `/accept`.
+    async fn start_game(&self, from: &TestUser, to: &TestUser, size: &str) {
+        self.challenge(from, Some(to), size).await;
+        self.slash(InteractionBuilder::slash("accept").by(to)).await;
+    }
+
     async fn play(&self, who: &TestUser, mv: &str) -> Value {
         self.slash(InteractionBuilder::slash("move").by(who).string("move", mv))
             .await
@@ -391,9 +397,7 @@ async fn refusals_are_ephemeral_say_why_and_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn move_autocomplete_offers_exactly_the_legal_moves_typed_so_far() {
     let bot = start().await;
-    bot.challenge(&alice(), Some(&bob()), "8x8").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "8x8").await;
     let choices = |v: Value| -> Vec<String> {
         v["data"]["choices"]
             .as_array()
@@ -478,9 +482,7 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
 
     // Abort before both have moved; then abort is refused once both have. (bob challenges:
     // alice may not challenge bob again for an hour after he declined.)
-    bot.challenge(&bob(), Some(&alice()), "8x8").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&alice()))
-        .await;
+    bot.start_game(&bob(), &alice(), "8x8").await;
     let aborted = bot
         .slash(InteractionBuilder::slash("abort").by(&bob()))
         .await;
@@ -492,9 +494,7 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_leaderboard_rating_games_and_help() {
     let bot = start().await;
-    bot.challenge(&alice(), Some(&bob()), "3x5").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
     bot.play(&alice(), "a4-a3").await;
     let sent = bot
         .fake
@@ -548,9 +548,7 @@ async fn history_leaderboard_rating_games_and_help() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sweeper_announces_a_time_out_in_the_channel() {
     let bot = start_with(true, &[("SWEEP_INTERVAL_SECS", "1")]).await;
-    bot.challenge(&alice(), Some(&bob()), "3x5").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
     bot.play(&alice(), "a4-a3").await;
     bot.play(&bob(), "c2-c3").await;
     // alice's clock runs out: deadlines live in the database.
@@ -872,9 +870,7 @@ async fn bot_on(db: &str) -> (FakeDiscord, BotProcess) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
     let bot = start().await;
-    bot.challenge(&alice(), Some(&bob()), "3x5").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
     let elsewhere = bot.fake.next_id();
     let r = bot
         .slash(
@@ -951,9 +947,7 @@ async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_direct_message_shows_only_the_callers_own_games() {
     let bot = start().await;
-    bot.challenge(&alice(), Some(&bob()), "3x5").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
     let dm = bot.fake.next_id();
     let r = bot
         .slash(
@@ -1484,9 +1478,7 @@ async fn the_ninth_quick_command_is_refused_and_does_nothing_while_others_are_se
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autocomplete_is_never_rate_limited() {
     let bot = start_with(true, &SLOW_REFILL).await;
-    bot.challenge(&alice(), Some(&bob()), "8x8").await;
-    bot.slash(InteractionBuilder::slash("accept").by(&bob()))
-        .await;
+    bot.start_game(&alice(), &bob(), "8x8").await;
     let suggest = || async {
         let r = bot
             .slash(
