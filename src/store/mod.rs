@@ -203,7 +203,7 @@ fn spawn_checkpointer(pool: SqlitePool, alive: std::sync::Weak<()>) {
     });
 }
 
-/// How many times the migrations are tried before their error is final.
+/// How many times opening and migrating are tried before their error is final.
 const MIGRATION_ATTEMPTS: u32 = 20;
 
 /// Applies the migrations not applied yet. Each one is a transaction of its own, recorded in the
@@ -224,6 +224,34 @@ async fn migrate(conn: &mut SqliteConnection) -> Result<()> {
             Err(e) => return Err(e.into()),
         }
     }
+}
+
+/// Opens the writing connection. On a fresh file, switching it to WAL needs the file to itself,
+/// and SQLite answers `SQLITE_BUSY` at once (without waiting out the busy timeout) when another
+/// process is opening it at the same moment; the switch is tried again until the other is done.
+async fn connect_writer(options: SqliteConnectOptions) -> Result<SqliteConnection> {
+    let mut attempt = 1;
+    loop {
+        match options.connect().await {
+            Ok(conn) => return Ok(conn),
+            Err(e) if attempt < MIGRATION_ATTEMPTS && is_busy(&e) => {
+                tracing::debug!(error = %e, attempt, "database busy while opening; trying again");
+                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
+                attempt += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// `SQLITE_BUSY`, or one of its extended codes.
+fn is_busy(e: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(db) = e else {
+        return false;
+    };
+    db.code()
+        .and_then(|code| code.parse::<i32>().ok())
+        .is_some_and(|code| code & 0xff == 5)
 }
 
 /// Whether a migration failed the way a concurrent migration makes it fail.
@@ -252,11 +280,7 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let mut write = options
-            .clone()
-            .pragma("wal_autocheckpoint", "0")
-            .connect()
-            .await?;
+        let mut write = connect_writer(options.clone().pragma("wal_autocheckpoint", "0")).await?;
         migrate(&mut write).await?;
         let write = Writer::new(write);
         let checkpoint = SqlitePoolOptions::new()
