@@ -716,7 +716,9 @@ async fn seed_rating(
     last_active: i64,
 ) {
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(id, name, false, T0).await.unwrap();
+    tx.upsert_member(PLACE.guild, id, name, false, T0)
+        .await
+        .unwrap();
     tx.upsert_rating(&RatingRow {
         guild_id: PLACE.guild,
         member_id: id,
@@ -1141,23 +1143,29 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     let w = world().await;
     // A request dropped in the middle of its transaction (a caller that stopped waiting).
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(4242, "ghost", false, T0).await.unwrap();
+    tx.upsert_member(PLACE.guild, 4242, "ghost", false, T0)
+        .await
+        .unwrap();
     drop(tx);
 
     // Another process can write: the database's write lock was let go (it would otherwise
     // refuse after its busy timeout).
     let other = Store::open(&w.url).await.unwrap();
     let mut tx = other.begin().await.unwrap();
-    tx.upsert_member(4343, "elsewhere", false, T0)
+    tx.upsert_member(PLACE.guild, 4343, "elsewhere", false, T0)
         .await
         .unwrap();
     tx.commit().await.unwrap();
 
     // This process goes on writing, and only the committed change is there.
     started(&w).await;
-    assert_eq!(w.store.member_name(4242).await.unwrap(), None);
+    assert_eq!(w.store.member_name(PLACE.guild, 4242).await.unwrap(), None);
     assert_eq!(
-        w.store.member_name(4343).await.unwrap().as_deref(),
+        w.store
+            .member_name(PLACE.guild, 4343)
+            .await
+            .unwrap()
+            .as_deref(),
         Some("elsewhere")
     );
     other.close().await;
@@ -1997,4 +2005,91 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
         .await
         .expect("the game goes on");
     assert_eq!(played.game.ply, 2);
+}
+
+#[tokio::test]
+async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
+    let w = world().await;
+    let here = started(&w).await;
+    // Alice goes by a nickname in another server, and plays carol there.
+    let agent = Member::new(alice().id, "Secret Agent");
+    let c = w
+        .games
+        .challenge(ChallengeRequest {
+            place: OTHER_SERVER,
+            ..request(&carol(), Some(&agent), "3x5")
+        })
+        .await
+        .unwrap();
+    let there = w
+        .games
+        .accept(&agent, ChallengeRef::Id(c.id))
+        .await
+        .unwrap();
+    assert_eq!(there.player(Color::White).name, "Secret Agent");
+
+    // Her first server still calls her alice: the game, its history, her games from a DM.
+    assert_eq!(w.games.game(here).await.unwrap().black.name, "alice");
+    assert_eq!(
+        w.games.history(PLACE, here).await.unwrap().game.black.name,
+        "alice"
+    );
+    let mine: Vec<_> = w
+        .games
+        .games_of(alice().id, None)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.id, g.black.name, g.white.name))
+        .collect();
+    assert_eq!(
+        mine,
+        [
+            (here, "alice".to_string(), "bob".to_string()),
+            (there.id, "carol".to_string(), "Secret Agent".to_string())
+        ]
+    );
+
+    // Ratings and leaderboards: each server's own name, whatever the caller passes.
+    for guild in [PLACE.guild, OTHER_SERVER.guild] {
+        let mut tx = w.store.begin().await.unwrap();
+        tx.upsert_rating(&RatingRow {
+            guild_id: guild,
+            member_id: alice().id,
+            size: "8x8".into(),
+            rating: 1600.0,
+            deviation: 60.0,
+            volatility: 0.06,
+            games: 20,
+            wins: 10,
+            losses: 10,
+            last_active: T0,
+        })
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+    let size = BoardSize::DEFAULT;
+    for (guild, name) in [(PLACE.guild, "alice"), (OTHER_SERVER.guild, "Secret Agent")] {
+        let board = w.games.leaderboard(guild, size, 1).await.unwrap();
+        let names: Vec<_> = board
+            .standings
+            .iter()
+            .map(|s| s.member.name.as_str())
+            .collect();
+        assert_eq!(names, [name], "server {guild}");
+        let text = breakthrough_bot::game::text::leaderboard(&board);
+        let other = if name == "alice" {
+            "Secret Agent"
+        } else {
+            "alice"
+        };
+        assert!(!text.contains(other), "{text}");
+        let card = w
+            .games
+            .rating(guild, &Member::new(alice().id, "from the caller"), size)
+            .await
+            .unwrap();
+        assert_eq!(card.member.name, name);
+    }
 }

@@ -257,12 +257,19 @@ impl Games {
         }
         self.check_game_limit(&mut tx, &req.challenger, true)
             .await?;
-        tx.upsert_member(req.challenger.id, &req.challenger.name, false, now)
-            .await?;
+        tx.upsert_member(
+            req.place.guild,
+            req.challenger.id,
+            &req.challenger.name,
+            false,
+            now,
+        )
+        .await?;
         let mut rated = req.rated;
         let mut casual_by_limit = false;
         if let Some(o) = &req.opponent {
-            tx.upsert_member(o.id, &o.name, false, now).await?;
+            tx.upsert_member(req.place.guild, o.id, &o.name, false, now)
+                .await?;
             if rated
                 && self
                     .pair_limit_reached(&mut tx, req.place.guild, req.challenger.id, o.id, now)
@@ -332,9 +339,16 @@ impl Games {
         if tx.count_active_ai_games(req.challenger.id).await? >= self.limits.ai_games {
             return Err(GameError::TooManyAiGames(self.limits.ai_games));
         }
-        tx.upsert_member(req.challenger.id, &req.challenger.name, false, now)
+        tx.upsert_member(
+            req.place.guild,
+            req.challenger.id,
+            &req.challenger.name,
+            false,
+            now,
+        )
+        .await?;
+        tx.upsert_member(req.place.guild, req.ai.id, &req.ai.name, true, now)
             .await?;
-        tx.upsert_member(req.ai.id, &req.ai.name, true, now).await?;
         let color = req.color.unwrap_or_else(|| {
             if rand::random::<bool>() {
                 Color::Black
@@ -573,7 +587,7 @@ impl Games {
             0 => Err(GameError::NoChallenge(match challenger {
                 Some(c) => format!(
                     "{} has no pending challenge for you here",
-                    self.name_of(c).await?
+                    self.name_of(place.guild, c).await?
                 ),
                 None => "there is no pending challenge for you here".to_string(),
             })),
@@ -581,17 +595,18 @@ impl Games {
             _ => {
                 let mut names = Vec::new();
                 for row in &found {
-                    names.push(self.name_of(row.challenger_id).await?);
+                    names.push(self.name_of(row.guild_id, row.challenger_id).await?);
                 }
                 Err(GameError::AmbiguousChallenge(names.join(", ")))
             }
         }
     }
 
-    async fn name_of(&self, id: u64) -> Result<String> {
+    /// A member's name as last seen in `guild`.
+    async fn name_of(&self, guild: u64, id: u64) -> Result<String> {
         Ok(self
             .store
-            .member_name(id)
+            .member_name(guild, id)
             .await?
             .unwrap_or_else(|| format!("member {id}")))
     }
@@ -609,8 +624,12 @@ impl Games {
         if row.opponent_id.is_none() && row.challenger_id == who.id {
             return Err(GameError::SelfChallenge);
         }
-        tx.upsert_member(who.id, &who.name, false, now).await?;
-        let challenger = Member::new(row.challenger_id, self.name_of(row.challenger_id).await?);
+        tx.upsert_member(row.guild_id, who.id, &who.name, false, now)
+            .await?;
+        let challenger = Member::new(
+            row.challenger_id,
+            self.name_of(row.guild_id, row.challenger_id).await?,
+        );
         self.check_game_limit(&mut tx, who, true).await?;
         self.check_game_limit(&mut tx, &challenger, false).await?;
         let mut rated = row.rated;
@@ -677,7 +696,9 @@ impl Games {
         }
         if let Some(opponent) = row.opponent_id {
             if opponent != who.id {
-                return Err(GameError::NotYourChallenge(self.name_of(opponent).await?));
+                return Err(GameError::NotYourChallenge(
+                    self.name_of(row.guild_id, opponent).await?,
+                ));
             }
         }
         Ok(())
@@ -735,7 +756,7 @@ impl Games {
                 .ok_or(GameError::NoSuchChallenge(id))?;
             if row.challenger_id != who.id {
                 return Err(GameError::NotYourCancel(
-                    self.name_of(row.challenger_id).await?,
+                    self.name_of(row.guild_id, row.challenger_id).await?,
                 ));
             }
             let state =
@@ -765,9 +786,12 @@ impl Games {
     }
 
     async fn challenge_from_row(&self, row: ChallengeRow) -> Result<Challenge> {
-        let challenger = Member::new(row.challenger_id, self.name_of(row.challenger_id).await?);
+        let challenger = Member::new(
+            row.challenger_id,
+            self.name_of(row.guild_id, row.challenger_id).await?,
+        );
         let opponent = match row.opponent_id {
-            Some(o) => Some(Member::new(o, self.name_of(o).await?)),
+            Some(o) => Some(Member::new(o, self.name_of(row.guild_id, o).await?)),
             None => None,
         };
         Ok(Challenge {
@@ -1227,7 +1251,7 @@ impl Games {
             };
             recent.push(RecentResult {
                 game: r.id,
-                opponent: Member::new(opponent_id, self.name_of(opponent_id).await?),
+                opponent: Member::new(opponent_id, self.name_of(guild, opponent_id).await?),
                 won: r.winner.as_deref() == Some(my_color),
                 reason: r
                     .end_reason
@@ -1239,7 +1263,7 @@ impl Games {
         }
         let name = self
             .store
-            .member_name(member.id)
+            .member_name(guild, member.id)
             .await?
             .unwrap_or_else(|| member.name.clone());
         Ok(RatingCard {

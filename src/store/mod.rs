@@ -16,13 +16,17 @@ mod instance;
 mod rows;
 mod writer;
 
-/// Games with their players' names.
+/// Games with their players' names in the game's server.
 macro_rules! game_select {
     ($where:literal) => {
         concat!(
-            "SELECT g.*, b.name AS black_name, w.name AS white_name,
+            "SELECT g.*,
+                    COALESCE(bn.name, 'member ' || g.black_id) AS black_name,
+                    COALESCE(wn.name, 'member ' || g.white_id) AS white_name,
                     b.is_bot AS black_is_bot, w.is_bot AS white_is_bot FROM games g
-             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id ",
+             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
+             LEFT JOIN member_names bn ON bn.guild_id = g.guild_id AND bn.member_id = g.black_id
+             LEFT JOIN member_names wn ON wn.guild_id = g.guild_id AND wn.member_id = g.white_id ",
             $where
         )
     };
@@ -358,11 +362,17 @@ impl Store {
         }
     }
 
-    pub async fn member_name(&self, id: u64) -> Result<Option<String>> {
-        Ok(sqlx::query_scalar("SELECT name FROM members WHERE id = ?")
+    /// A member's name as last seen in a server (0: direct messages).
+    pub async fn member_name(&self, guild: u64, id: u64) -> Result<Option<String>> {
+        Ok(
+            sqlx::query_scalar(
+                "SELECT name FROM member_names WHERE guild_id = ? AND member_id = ?",
+            )
+            .bind(to_db(guild))
             .bind(to_db(id))
             .fetch_optional(&self.read)
-            .await?)
+            .await?,
+        )
     }
 
     pub async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
@@ -483,7 +493,8 @@ impl Store {
     /// Every rating on one board of a server, best first, with the member's name.
     pub async fn board_ratings(&self, guild: u64, size: &str) -> Result<Vec<(RatingRow, String)>> {
         let rows = sqlx::query(
-            "SELECT r.*, m.name FROM ratings r JOIN members m ON m.id = r.member_id
+            "SELECT r.*, COALESCE(n.name, 'member ' || r.member_id) AS name FROM ratings r
+             LEFT JOIN member_names n ON n.guild_id = r.guild_id AND n.member_id = r.member_id
              WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, r.member_id",
         )
         .bind(to_db(guild))
@@ -956,9 +967,11 @@ impl WriteTx {
         Ok(done?)
     }
 
-    /// Records a member, or refreshes the name of a known one.
+    /// Records a member, or refreshes the name a known one has in `guild` (0: direct messages).
+    /// The name is kept per server: a nickname in one is never shown in another.
     pub async fn upsert_member(
         &mut self,
+        guild: u64,
         id: u64,
         name: &str,
         is_bot: bool,
@@ -966,13 +979,21 @@ impl WriteTx {
     ) -> Result<()> {
         self.touched.all();
         sqlx::query(
-            "INSERT INTO members (id, name, is_bot, created_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
+            "INSERT INTO members (id, is_bot, created_at) VALUES (?, ?, ?)
+             ON CONFLICT (id) DO UPDATE SET is_bot = excluded.is_bot",
         )
         .bind(to_db(id))
-        .bind(name)
         .bind(is_bot)
         .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        sqlx::query(
+            "INSERT INTO member_names (guild_id, member_id, name) VALUES (?, ?, ?)
+             ON CONFLICT (guild_id, member_id) DO UPDATE SET name = excluded.name",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(id))
+        .bind(name)
         .execute(self.tx.conn())
         .await?;
         Ok(())
