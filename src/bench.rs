@@ -99,7 +99,7 @@ pub async fn run(
                 rated: true,
             })
             .await?;
-        let game = service.accept(&b, ChallengeRef::Id(c.id)).await?;
+        let game = service.accept(&b, ChallengeRef::Id(c.place, c.id)).await?;
         started.push((game, a, b));
     }
 

@@ -833,7 +833,10 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
             .challenge(overdue::request(here, &zelda, &yusuf))
             .await
             .unwrap();
-        let game = games.accept(&yusuf, ChallengeRef::Id(c.id)).await.unwrap();
+        let game = games
+            .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
+            .await
+            .unwrap();
         store.close().await;
         game.id
     };
@@ -1358,7 +1361,10 @@ async fn after_the_gateway_drops_and_is_invalidated_commands_are_answered_and_re
         .await
         .expect("challenge");
     games
-        .accept(&yusuf, breakthrough_bot::game::ChallengeRef::Id(c.id))
+        .accept(
+            &yusuf,
+            breakthrough_bot::game::ChallengeRef::Id(c.place, c.id),
+        )
         .await
         .expect("accept");
     store.close().await;
@@ -1625,7 +1631,7 @@ mod outages {
             .await
             .unwrap();
         let id = games
-            .accept(white, ChallengeRef::Id(c.id))
+            .accept(white, ChallengeRef::Id(c.place, c.id))
             .await
             .unwrap()
             .id;

@@ -80,7 +80,7 @@ async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
         .await
         .expect("challenge");
     w.games
-        .accept(white, ChallengeRef::Id(c.id))
+        .accept(white, ChallengeRef::Id(c.place, c.id))
         .await
         .expect("accept")
         .id
@@ -228,11 +228,15 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
     );
     // Only bob may answer; carol cannot, nor can alice accept her own.
     refused!(
-        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&carol(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::NotYourChallenge(_)
     );
     refused!(
-        w.games.accept(&alice(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&alice(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::NotYourChallenge(_)
     );
     refused!(
@@ -242,9 +246,28 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         GameError::NoChallenge(_)
     );
     refused!(
-        w.games.cancel(&bob(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .cancel(&bob(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::NotYourCancel(_)
     );
+    // A button is answered only on the challenge's own message: a click that claims to come
+    // from another channel, server or a DM finds no such challenge.
+    for at in [NEXT_CHANNEL, OTHER_SERVER, A_DM] {
+        let elsewhere = ChallengeRef::Id(at, c.id);
+        refused!(
+            w.games.accept(&bob(), elsewhere).await,
+            GameError::NoSuchChallenge(_)
+        );
+        refused!(
+            w.games.decline(&bob(), elsewhere).await,
+            GameError::NoSuchChallenge(_)
+        );
+        refused!(
+            w.games.cancel(&alice(), elsewhere).await,
+            GameError::NoSuchChallenge(_)
+        );
+    }
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Pending
@@ -256,11 +279,13 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         .unwrap();
     assert_eq!(declined.state, ChallengeState::Declined);
     refused!(
-        w.games.accept(&bob(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&bob(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::ChallengeClosed(ChallengeState::Declined)
     );
     refused!(
-        w.games.accept(&bob(), ChallengeRef::Id(999)).await,
+        w.games.accept(&bob(), ChallengeRef::Id(PLACE, 999)).await,
         GameError::NoSuchChallenge(999)
     );
 
@@ -399,7 +424,7 @@ async fn several_games_in_a_channel_need_a_game_number() {
         .await
         .unwrap();
     w.games
-        .accept(&alice(), ChallengeRef::Id(c.id))
+        .accept(&alice(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     let err = w
@@ -434,11 +459,15 @@ async fn an_open_challenge_is_taken_by_the_first_member_who_accepts() {
         GameError::DuplicateOpenChallenge
     );
     refused!(
-        w.games.accept(&alice(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&alice(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::SelfChallenge
     );
     refused!(
-        w.games.decline(&bob(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .decline(&bob(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::DeclineOpen
     );
     let game = w
@@ -452,7 +481,9 @@ async fn an_open_challenge_is_taken_by_the_first_member_who_accepts() {
     );
     assert_eq!(game.size, BoardSize::new(6, 5).unwrap());
     refused!(
-        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&carol(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::ChallengeClosed(ChallengeState::Accepted)
     );
 }
@@ -473,7 +504,7 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
         .unwrap();
     let late = w
         .games
-        .accept(&bob(), ChallengeRef::Id(c2.id))
+        .accept(&bob(), ChallengeRef::Id(c2.place, c2.id))
         .await
         .unwrap()
         .id;
@@ -508,7 +539,9 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
         GameError::OutOfTime
     );
     refused!(
-        w.games.accept(&carol(), ChallengeRef::Id(c.id)).await,
+        w.games
+            .accept(&carol(), ChallengeRef::Id(c.place, c.id))
+            .await,
         GameError::ChallengeClosed(ChallengeState::Expired)
     );
     let r = w.games.sweep(T0 + 3600).await.unwrap();
@@ -689,7 +722,7 @@ async fn three_rated_games_a_day_per_pair_then_casual() {
     );
     let g = w
         .games
-        .accept(&alice(), ChallengeRef::Id(c.id))
+        .accept(&alice(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     assert!(!g.rated);
@@ -1403,7 +1436,7 @@ async fn a_declined_challenge_means_no_for_an_hour() {
         .unwrap();
     w.clock.advance(60);
     w.games
-        .decline(&bob(), ChallengeRef::Id(c.id))
+        .decline(&bob(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     w.clock.advance(15 * 60);
@@ -2023,7 +2056,7 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
         .unwrap();
     let there = w
         .games
-        .accept(&agent, ChallengeRef::Id(c.id))
+        .accept(&agent, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     assert_eq!(there.player(Color::White).name, "Secret Agent");

@@ -210,9 +210,10 @@ pub async fn on_button(
     let games = &data.games;
     let action = rest.split(':').next().unwrap_or("");
     let now = games.now();
+    let at = super::click_place(click);
     match action {
         "accept" => {
-            let game = games.accept(who, ChallengeRef::Id(id)).await?;
+            let game = games.accept(who, ChallengeRef::Id(at, id)).await?;
             let closed = games.challenge_view(id).await?;
             super::update(ctx, click, view::challenge(&closed, now), false).await?;
             click
@@ -221,10 +222,10 @@ pub async fn on_button(
         }
         "decline" | "cancel" => {
             let c = if action == "decline" {
-                games.decline(who, ChallengeRef::Id(id)).await?
+                games.decline(who, ChallengeRef::Id(at, id)).await?
             } else {
                 games
-                    .cancel(who, ChallengeRef::Id(id))
+                    .cancel(who, ChallengeRef::Id(at, id))
                     .await?
                     .pop()
                     .ok_or_else(|| BotError::Input("that challenge is gone".into()))?

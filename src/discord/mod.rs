@@ -241,6 +241,14 @@ async fn update(
     Ok(())
 }
 
+/// Where a button was clicked: server 0 stands for a direct message.
+fn click_place(click: &serenity::ComponentInteraction) -> Place {
+    Place {
+        guild: click.guild_id.map_or(0, |g| g.get()),
+        channel: click.channel_id.get(),
+    }
+}
+
 /// The number after the last `:` of a button id.
 fn id_after(rest: &str) -> Result<i64, BotError> {
     rest.rsplit(':')

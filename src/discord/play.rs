@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameRef, Member, Place, Played};
+use crate::game::{text, AiSlot, Game, GameRef, Member, Played};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -204,10 +204,7 @@ pub async fn on_button(
         super::update(ctx, click, view::View::text("You keep playing."), true).await?;
         return Ok(());
     }
-    let at = Place {
-        guild: click.guild_id.map_or(0, |g| g.get()),
-        channel: click.channel_id.get(),
-    };
+    let at = super::click_place(click);
     let game = games.resign(who, at, GameRef::Id(id)).await?;
     super::update(
         ctx,

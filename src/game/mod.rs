@@ -129,10 +129,11 @@ pub enum GameRef {
     Only,
 }
 
-/// Which challenge an answer means: one by id (a button), or one found from its challenger.
+/// Which challenge an answer means: one by id, from a button clicked in a place (the challenge's
+/// own channel, or it is not there), or one found from its challenger.
 #[derive(Clone, Copy, Debug)]
 pub enum ChallengeRef {
-    Id(ChallengeId),
+    Id(Place, ChallengeId),
     /// In this place; from this challenger if given, else the only one.
     Find(Place, Option<u64>),
 }
@@ -570,10 +571,18 @@ impl Games {
         Ok(played >= self.limits.rated_per_pair_per_day)
     }
 
+    /// `id`, if that challenge was made in the channel `at`; anywhere else it is not there.
+    async fn challenge_at(&self, at: Place, id: ChallengeId) -> Result<ChallengeId> {
+        match self.store.challenge(id).await? {
+            Some(row) if row.guild_id == at.guild && row.channel_id == at.channel => Ok(id),
+            _ => Err(GameError::NoSuchChallenge(id)),
+        }
+    }
+
     /// Finds the pending challenge an answer from `who` means.
     async fn find_challenge(&self, who: u64, which: ChallengeRef) -> Result<ChallengeId> {
         let (place, challenger) = match which {
-            ChallengeRef::Id(id) => return Ok(id),
+            ChallengeRef::Id(at, id) => return self.challenge_at(at, id).await,
             ChallengeRef::Find(place, challenger) => (place, challenger),
         };
         let mut found = self
@@ -734,7 +743,7 @@ impl Games {
     pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
         let now = self.now();
         let ids: Vec<ChallengeId> = match which {
-            ChallengeRef::Id(id) => vec![id],
+            ChallengeRef::Id(at, id) => vec![self.challenge_at(at, id).await?],
             ChallengeRef::Find(place, _) => self
                 .store
                 .challenges_by(place.guild, who.id)

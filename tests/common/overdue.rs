@@ -63,7 +63,7 @@ pub async fn seed(db: &str, place: Place, ai: Member) -> Overdue {
         .await
         .expect("challenge");
     let game = games
-        .accept(&yusuf, ChallengeRef::Id(c.id))
+        .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
         .await
         .expect("accept");
     let pending = games
