@@ -1,14 +1,12 @@
 //! Perft counts: the fast generator against the data file and against the simple one in
 //! `common/naive.rs`, from start positions, positions reached in random games, and random setups.
 
-mod common;
-
+use crate::common::naive::{Naive, NaiveMove};
 use breakthrough_bot::rules::{BoardSize, Color, Position, Setup};
-use common::naive::{Naive, NaiveMove};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-/// Rows of `tests/data/perft.txt`: (size, depth, count).
+/// Rows of `tests/it/data/perft.txt`: (size, depth, count).
 fn table() -> Vec<(BoardSize, u32, u64)> {
     let text = include_str!("data/perft.txt");
     text.lines()

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use breakthrough_bot::store::Store;
 
-mod common;
-use common::overdue;
+use crate::common::overdue;
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));

@@ -3,8 +3,7 @@
 //! and buttons, and the sweeper's time-out message. Every request the bot makes is checked
 //! against Discord's OpenAPI description (`../shared/discord-api-spec/openapi.json`).
 
-#[path = "common/fake_discord/mod.rs"]
-mod fake_discord;
+use crate::common::fake_discord;
 
 use fake_discord::{
     BotProcess, FakeDiscord, InteractionBuilder, StubAnswer, TestUser, CHANNEL_ID, GUILD_ID,
@@ -13,8 +12,7 @@ use serde_json::Value;
 
 use breakthrough_bot::store::Store;
 
-#[path = "common/overdue.rs"]
-mod overdue;
+use crate::common::overdue;
 
 const BOT: &str = env!("CARGO_BIN_EXE_breakthrough-bot");
 /// Discord's EPHEMERAL message flag.
@@ -1568,13 +1566,13 @@ async fn the_ai_games_setting_limits_games_against_the_ai() {
 mod outages {
     use std::time::{Duration, Instant};
 
+    use crate::common::fake_discord::{RecordedRequest, StubAnswer};
     use breakthrough_bot::game::{
         ChallengeRef, ChallengeRequest, GameRef, Games, Limits, Member, Place, SystemClock,
         TimeControl,
     };
     use breakthrough_bot::rules::{Color, MoveText, Position};
     use breakthrough_bot::store::Store;
-    use fake_discord::{RecordedRequest, StubAnswer};
     use serde_json::json;
     use sqlx::Row;
 

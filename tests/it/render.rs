@@ -1,11 +1,11 @@
-//! Boards as text, checked against golden files in `tests/golden/`.
+//! Boards as text, checked against golden files in `tests/it/golden/`.
 //! Set `UPDATE_GOLDEN=1` to rewrite them after a deliberate change, then read the diff.
 
 use breakthrough_bot::render::{emoji_board, text_board, EMOJI_LEGEND};
 use breakthrough_bot::rules::{self, BoardSize, Position};
 
 fn golden(name: &str, actual: &str) {
-    let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/it/golden/{name}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, actual).expect("write golden file");
         return;
