@@ -1,0 +1,164 @@
+//! Challenges: pending, answered, expired.
+
+use super::{conflict_or, to_db, ChallengeRow, NewChallenge, Result, Servers, Store, WriteTx};
+
+/// What [`WriteTx::challenges_to`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengesTo {
+    pub count: i64,
+    pub oldest: Option<i64>,
+    pub declined_at: Option<i64>,
+}
+
+const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
+
+impl Store {
+    pub async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?)
+    }
+
+    /// Pending challenges `member` may answer in a channel: those aimed at them in the server,
+    /// and open ones in the channel from someone else. Oldest first.
+    pub async fn challenges_for(
+        &self,
+        guild: u64,
+        channel: u64,
+        member: u64,
+    ) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ?1
+               AND (opponent_id = ?3 OR (opponent_id IS NULL AND channel_id = ?2 AND challenger_id <> ?3))
+             ORDER BY id",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(channel))
+        .bind(to_db(member))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Pending challenges `member` made in a server. Oldest first.
+    pub async fn challenges_by(&self, guild: u64, member: u64) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ? AND challenger_id = ?
+             ORDER BY id",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .fetch_all(&self.read)
+        .await?)
+    }
+}
+
+impl WriteTx {
+    /// Inserts a pending challenge. A second pending challenge between the same pair (or a
+    /// second open one in a channel) is a [`StoreError::Conflict`].
+    pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
+                 challenger_color, time_limit, rated, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(to_db(c.guild_id))
+        .bind(to_db(c.channel_id))
+        .bind(to_db(c.challenger_id))
+        .bind(c.opponent_id.map(to_db))
+        .bind(&c.size)
+        .bind(&c.challenger_color)
+        .bind(c.time_limit)
+        .bind(c.rated)
+        .bind(c.created_at)
+        .bind(c.expires_at)
+        .fetch_one(self.tx.conn())
+        .await
+        .map_err(conflict_or)
+    }
+
+    /// Challenges `from` made to `to`, in any server: how many since `made_since`, whatever
+    /// became of them, the oldest of those, and when `to` last declined one, if after
+    /// `declined_since`.
+    pub async fn challenges_to(
+        &mut self,
+        from: u64,
+        to: u64,
+        made_since: i64,
+        declined_since: i64,
+    ) -> Result<ChallengesTo> {
+        let (count, oldest, declined_at) = sqlx::query_as(
+            "SELECT count(CASE WHEN created_at > ?3 THEN 1 END),
+                    min(CASE WHEN created_at > ?3 THEN created_at END),
+                    max(CASE WHEN state = 'declined' AND resolved_at > ?4 THEN resolved_at END)
+             FROM challenges WHERE challenger_id = ?1 AND opponent_id = ?2",
+        )
+        .bind(to_db(from))
+        .bind(to_db(to))
+        .bind(made_since)
+        .bind(declined_since)
+        .fetch_one(self.tx.conn())
+        .await?;
+        Ok(ChallengesTo {
+            count,
+            oldest,
+            declined_at,
+        })
+    }
+
+    pub async fn count_pending_challenges_by(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
+        )
+        .bind(to_db(member))
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
+    pub async fn challenge(&mut self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
+            .bind(id)
+            .fetch_optional(self.tx.conn())
+            .await?)
+    }
+
+    /// Moves a pending challenge to `state`. False when it was no longer pending.
+    pub async fn resolve_challenge(
+        &mut self,
+        id: i64,
+        state: &str,
+        now: i64,
+        game: Option<i64>,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE challenges SET state = ?, resolved_at = ?, game_id = ?
+             WHERE id = ? AND state = 'pending'",
+        )
+        .bind(state)
+        .bind(now)
+        .bind(game)
+        .bind(id)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Marks every pending challenge in `servers` past its expiry as expired, and returns them.
+    pub async fn expire_challenges(
+        &mut self,
+        now: i64,
+        servers: Servers,
+    ) -> Result<Vec<ChallengeRow>> {
+        Ok(sqlx::query_as(
+            "UPDATE challenges SET state = 'expired', resolved_at = ?1
+             WHERE state = 'pending' AND expires_at <= ?1
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+             RETURNING *",
+        )
+        .bind(now)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_all(self.tx.conn())
+        .await?)
+    }
+}

@@ -1,0 +1,300 @@
+//! Games: reads (from the cache of active games where it can), starts, endings and reminders.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sqlx::sqlite::SqlitePool;
+
+use super::{
+    conflict_or, insert_outbox, refused, to_db, GameRow, NewGame, NewOutbox, RatingChangeRow,
+    ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx, GAME_MOVED_ON,
+    RATINGS_MOVED_ON,
+};
+
+/// How a game ends, for [`Store::end_game`].
+#[derive(Clone, Debug)]
+pub struct GameEnding {
+    pub game: i64,
+    /// The ply the game must still be at; `None`: any, as long as it is active.
+    pub ply: Option<i64>,
+    /// The move that ended the game (notation) and the position after it.
+    pub last_move: Option<(String, String)>,
+    pub now: i64,
+    /// `"black"` or `"white"`; `None` aborts the game.
+    pub winner: Option<&'static str>,
+    pub reason: &'static str,
+    /// The ratings to write, for a rated result.
+    pub rated: Option<RatedEnding>,
+    /// The announcement of the ending, queued with it.
+    pub announce: Option<NewOutbox>,
+}
+
+/// The ratings a rated result writes.
+#[derive(Clone, Debug)]
+pub struct RatedEnding {
+    /// Each player's count of rated games on the board as read (`None`: not rated yet). The
+    /// ratings are written only if both still hold.
+    pub black_games: Option<i64>,
+    pub white_games: Option<i64>,
+    /// Before (as of the end) and after; the players' new ratings are the `after` values.
+    pub change: RatingChangeRow,
+}
+
+/// What [`Store::end_game`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    Done,
+    /// The game was no longer active, or no longer at the ply asked for: nothing written.
+    GameMovedOn,
+    /// A player's rating changed since it was read: nothing written.
+    RatingsMovedOn,
+}
+
+/// Serves a batch of game reads by id.
+pub(super) async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<Option<GameRow>>> {
+    let list = serde_json::Value::from(ids.clone()).to_string();
+    let rows = sqlx::query_as::<_, GameRow>(game_select!(
+        "WHERE g.id IN (SELECT value FROM json_each(?))"
+    ))
+    .bind(list)
+    .fetch_all(&pool)
+    .await;
+    match rows {
+        Ok(rows) => {
+            let by_id: HashMap<i64, GameRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+            ids.iter().map(|id| Ok(by_id.get(id).cloned())).collect()
+        }
+        Err(e) => {
+            let e = Arc::new(e);
+            ids.iter().map(|_| Err(Arc::clone(&e))).collect()
+        }
+    }
+}
+
+impl Store {
+    /// A game, from the cache of active games when it is there (see `cache`).
+    pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        let generation = match self.cache.get(id) {
+            Ok(row) => return Ok(Some(row)),
+            Err(generation) => generation,
+        };
+        let row = match self.games.call(id).await {
+            Some(answer) => answer.map_err(StoreError::Batch)?,
+            None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        };
+        if let Some(row) = &row {
+            self.cache.fill(generation, row);
+        }
+        Ok(row)
+    }
+
+    /// Active games of a member, in a server when `guild` is given, in a channel when `channel`
+    /// is given. Oldest first.
+    pub async fn active_games(
+        &self,
+        member: u64,
+        guild: Option<u64>,
+        channel: Option<u64>,
+    ) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(game_select!(
+            "WHERE g.state = 'active' AND (g.black_id = ?1 OR g.white_id = ?1)
+                   AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.channel_id = ?3)
+                 ORDER BY g.id"
+        ))
+        .bind(to_db(member))
+        .bind(guild.map(to_db))
+        .bind(channel.map(to_db))
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Active games against the AI where the AI is to move and has been since `turn_began_by`
+    /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in
+    /// `servers`. Oldest first. Black moves at even plies, White at odd ones.
+    pub async fn ai_games_to_move(&self, turn_began_by: i64, servers: Servers) -> Result<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT g.id FROM games g
+             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
+             WHERE g.state = 'active' AND g.ai_level IS NOT NULL
+               AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
+               AND g.deadline - g.time_limit <= ?1
+               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
+             ORDER BY g.id",
+        )
+        .bind(turn_began_by)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Active games in `servers` whose side to move has run out of time.
+    pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
+        Ok(sqlx::query_as(game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= ?1
+               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
+             ORDER BY g.deadline, g.id"
+        ))
+        .bind(now)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// Ends a game in one statement (the `game_endings` trigger): the move that ended it if there
+    /// is one, the result, and for a rated result both ratings and their before/after. Nothing
+    /// is written when the game or a rating is no longer as the caller read it; the answer says
+    /// which. With an announcement, the statement and the announcement's outbox row are one
+    /// write transaction.
+    pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
+        let r = e.rated.as_ref();
+        let triple = |pick: fn(&RatedEnding) -> (f64, f64, f64)| r.map(pick);
+        let [bb, wb, ba, wa] = [
+            triple(|r| r.change.black_before),
+            triple(|r| r.change.white_before),
+            triple(|r| r.change.black_after),
+            triple(|r| r.change.white_after),
+        ];
+        let mut q = sqlx::query(
+            "INSERT INTO game_endings VALUES
+                 (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(e.game)
+        .bind(e.ply)
+        .bind(e.last_move.as_ref().map(|(_, position)| position))
+        .bind(e.last_move.as_ref().map(|(notation, _)| notation))
+        .bind(e.now)
+        .bind(e.winner)
+        .bind(e.reason)
+        .bind(r.is_some())
+        .bind(r.and_then(|r| r.black_games))
+        .bind(r.and_then(|r| r.white_games));
+        for t in [bb, wb, ba, wa] {
+            q = q
+                .bind(t.map(|t| t.0))
+                .bind(t.map(|t| t.1))
+                .bind(t.map(|t| t.2));
+        }
+        let done = match &e.announce {
+            None => {
+                let mut held = self.write.lock().await?;
+                q.execute(&mut held.conn).await.map(drop)
+            }
+            // With its announcement: both or neither. A refused ending rolls the transaction
+            // back when `tx` is dropped.
+            Some(row) => {
+                let mut tx = self.write.begin().await?;
+                match q.execute(tx.conn()).await {
+                    Ok(_) => {
+                        insert_outbox(tx.conn(), row).await?;
+                        tx.commit().await
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+        };
+        // Whatever happened, the cached row is no longer to be trusted.
+        self.cache.forget(e.game);
+        match done {
+            Ok(_) => Ok(Ended::Done),
+            Err(e) if refused(&e, GAME_MOVED_ON) => Ok(Ended::GameMovedOn),
+            Err(e) if refused(&e, RATINGS_MOVED_ON) => Ok(Ended::RatingsMovedOn),
+            Err(e) => Err(conflict_or(e)),
+        }
+    }
+}
+
+impl WriteTx {
+    pub async fn count_active_games(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
+        )
+        .bind(to_db(member))
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
+    /// Games against the AI in progress for a member.
+    pub async fn count_active_ai_games(&mut self, member: u64) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE state = 'active' AND ai_level IS NOT NULL
+               AND (black_id = ?1 OR white_id = ?1)",
+        )
+        .bind(to_db(member))
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
+    /// Rated games between two members in a server created after `since`.
+    pub async fn count_rated_games_between(
+        &mut self,
+        guild: u64,
+        a: u64,
+        b: u64,
+        since: i64,
+    ) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at > ?4
+               AND ((black_id = ?2 AND white_id = ?3) OR (black_id = ?3 AND white_id = ?2))",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(a))
+        .bind(to_db(b))
+        .bind(since)
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
+    pub async fn insert_game(&mut self, g: &NewGame) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
+                 position, deadline, created_at, ai_level)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(to_db(g.guild_id))
+        .bind(to_db(g.channel_id))
+        .bind(to_db(g.black_id))
+        .bind(to_db(g.white_id))
+        .bind(&g.size)
+        .bind(g.time_limit)
+        .bind(g.rated)
+        .bind(&g.position)
+        .bind(g.deadline)
+        .bind(g.created_at)
+        .bind(g.ai_level)
+        .fetch_one(self.tx.conn())
+        .await?)
+    }
+
+    /// Marks the reminder as sent for every active game within `fraction` of its time limit of
+    /// the deadline (and not yet reminded), in `servers`, and returns those games. The AI is
+    /// never reminded: a game where it is to move is left as it is. Black moves at even plies.
+    pub async fn take_due_reminders(
+        &mut self,
+        now: i64,
+        fraction: f64,
+        servers: Servers,
+    ) -> Result<Vec<ReminderRow>> {
+        let rows: Vec<ReminderRow> = sqlx::query_as(
+            "UPDATE games SET reminded = 1
+             WHERE state = 'active' AND reminded = 0 AND deadline > ?1
+               AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
+               AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
+               AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
+                   AND m.id = iif(games.ply % 2 = 0, games.black_id, games.white_id))
+             RETURNING id, guild_id, channel_id, deadline,
+                       iif(ply % 2 = 0, black_id, white_id) AS to_move",
+        )
+        .bind(now)
+        .bind(fraction)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_all(self.tx.conn())
+        .await?;
+        for r in &rows {
+            self.touched.game(r.id);
+        }
+        Ok(rows)
+    }
+}

@@ -1,0 +1,62 @@
+//! Members and the names they go by in each server.
+
+use super::{to_db, Result, Store, WriteTx};
+
+impl Store {
+    /// A member's name as last seen in a server (0: direct messages).
+    pub async fn member_name(&self, guild: u64, id: u64) -> Result<Option<String>> {
+        Ok(
+            sqlx::query_scalar(
+                "SELECT name FROM member_names WHERE guild_id = ? AND member_id = ?",
+            )
+            .bind(to_db(guild))
+            .bind(to_db(id))
+            .fetch_optional(&self.read)
+            .await?,
+        )
+    }
+}
+
+impl WriteTx {
+    /// Records a member, or refreshes the name a known one has in `guild` (0: direct messages).
+    /// The name is kept per server: a nickname in one is never shown in another.
+    pub async fn upsert_member(
+        &mut self,
+        guild: u64,
+        id: u64,
+        name: &str,
+        is_bot: bool,
+        now: i64,
+    ) -> Result<()> {
+        self.touched.all();
+        sqlx::query(
+            "INSERT INTO members (id, is_bot, created_at) VALUES (?, ?, ?)
+             ON CONFLICT (id) DO UPDATE SET is_bot = excluded.is_bot",
+        )
+        .bind(to_db(id))
+        .bind(is_bot)
+        .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        sqlx::query(
+            "INSERT INTO member_names (guild_id, member_id, name) VALUES (?, ?, ?)
+             ON CONFLICT (guild_id, member_id) DO UPDATE SET name = excluded.name",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(id))
+        .bind(name)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+
+    pub async fn member_is_bot(&mut self, id: u64) -> Result<bool> {
+        Ok(
+            sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
+                .bind(to_db(id))
+                .fetch_optional(self.tx.conn())
+                .await?
+                .unwrap_or(false),
+        )
+    }
+}

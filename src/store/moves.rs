@@ -1,0 +1,196 @@
+//! Moves: written in batches by one statement per group, each checked against the game's ply.
+
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
+
+use sqlx::sqlite::{Sqlite, SqliteArguments, SqliteConnection};
+
+use super::writer::Writer;
+use super::{
+    insert_outbox, refused, GameCache, MoveRow, NewOutbox, Result, Shared, Store, StoreError,
+    BATCH, GAME_MOVED_ON,
+};
+
+/// A move to record.
+#[derive(Clone, Debug)]
+pub struct MoveWrite {
+    pub game: i64,
+    /// The ply the move was validated against (0 = Black's first move).
+    pub ply: i64,
+    /// Canonical notation.
+    pub notation: String,
+    /// The position after the move, written out.
+    pub position: String,
+    /// When the side to move next runs out of time.
+    pub deadline: i64,
+    pub now: i64,
+}
+
+/// Records moves of many games at once, all or none: `ply` is set to the ply each move was
+/// validated against plus one, and if any game moved on meanwhile, `games_ply_steps_by_one`
+/// (migration 0004) refuses the whole statement. The statement for `rows` moves, `rows` a power
+/// of two up to [`BATCH`]: a batch is padded with rows that match no game, so that a handful of
+/// statements, each prepared once, serve every batch size. (Rows bound as values cost SQLite less
+/// than the same rows read out of one JSON argument.)
+fn apply_moves_sql(rows: usize) -> &'static str {
+    static BY_ROWS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        (0..=BATCH.ilog2())
+            .map(|k| {
+                let values = vec!["(?, ?, ?, ?, ?, ?)"; 1 << k].join(", ");
+                format!(
+                    "UPDATE games SET ply = v.column2 + 1, position = v.column3,
+                         last_move = v.column4, last_move_at = v.column5, deadline = v.column6,
+                         reminded = 0
+                     FROM (VALUES {values}) AS v
+                     WHERE games.id = v.column1"
+                )
+            })
+            .collect()
+    });
+    let k = rows.max(1).next_power_of_two().ilog2() as usize;
+    BY_ROWS[k.min(BY_ROWS.len() - 1)].as_str()
+}
+
+/// Serves a batch of moves. A statement takes at most one move per game (SQLite would apply
+/// an arbitrary one of several); further moves for the same game go in the next statement,
+/// where the ply check turns them away.
+pub(super) async fn apply_moves(
+    writer: Writer,
+    cache: GameCache,
+    batch: Vec<MoveWrite>,
+) -> Vec<Shared<bool>> {
+    let mut held = match writer.lock().await {
+        Ok(held) => held,
+        Err(e) => {
+            let e = Arc::new(e);
+            return batch.iter().map(|_| Err(Arc::clone(&e))).collect();
+        }
+    };
+    let mut answers: Vec<Shared<bool>> = vec![Ok(false); batch.len()];
+    let mut left: Vec<usize> = (0..batch.len()).collect();
+    while !left.is_empty() {
+        let mut seen = HashSet::new();
+        let (now, later): (Vec<usize>, Vec<usize>) =
+            left.into_iter().partition(|&i| seen.insert(batch[i].game));
+        let group: Vec<&MoveWrite> = now.iter().map(|&i| &batch[i]).collect();
+        let applied = apply_group(&mut held.conn, &group).await;
+        for (k, &i) in now.iter().enumerate() {
+            answers[i] = match &applied {
+                Ok(applied) => Ok(applied[k]),
+                Err(e) => Err(Arc::clone(e)),
+            };
+            match answers[i] {
+                Ok(true) => cache.moved(&batch[i]),
+                _ => cache.forget(batch[i].game),
+            }
+        }
+        left = later;
+    }
+    answers
+}
+
+/// Writes a group of moves, one per game, and says which applied. The group goes as one
+/// statement; only if a game in it moved on does each move go on its own, to find which.
+async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
+    match moves_statement(group).execute(&mut *conn).await {
+        Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
+        Err(e) if !refused(&e, GAME_MOVED_ON) => Err(Arc::new(e)),
+        short_or_refused => {
+            // Refused: nothing was written. Otherwise some game of the group does not exist
+            // (the others applied), which no move validated against a stored game can meet.
+            let wrote = short_or_refused.is_ok();
+            let mut applied = Vec::with_capacity(group.len());
+            for &m in group {
+                applied.push(if wrote {
+                    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM games WHERE id = ?")
+                        .bind(m.game)
+                        .fetch_one(&mut *conn)
+                        .await
+                        .map_err(Arc::new)?
+                        == 1
+                } else {
+                    match moves_statement(&[m]).execute(&mut *conn).await {
+                        Ok(done) => done.rows_affected() == 1,
+                        Err(e) if refused(&e, GAME_MOVED_ON) => false,
+                        Err(e) => return Err(Arc::new(e)),
+                    }
+                });
+            }
+            Ok(applied)
+        }
+    }
+}
+
+/// The grouped move statement with `group` bound, padded as [`apply_moves_sql`] says.
+fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, SqliteArguments> {
+    let mut q = sqlx::query(apply_moves_sql(group.len()));
+    for m in group {
+        q = q
+            .bind(m.game)
+            .bind(m.ply)
+            .bind(m.position.clone())
+            .bind(m.notation.clone())
+            .bind(m.now)
+            .bind(m.deadline);
+    }
+    for _ in group.len()..group.len().next_power_of_two() {
+        q = q
+            .bind(None::<i64>)
+            .bind(None::<i64>)
+            .bind(None::<String>)
+            .bind(None::<String>)
+            .bind(None::<i64>)
+            .bind(None::<i64>);
+    }
+    q
+}
+
+impl Store {
+    /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
+    /// check. False (and nothing written) when another move got there first. Moves queued
+    /// together are written by one statement, atomic on its own; the `moves` rows are written by
+    /// the `games_record_move` trigger.
+    pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
+        match self.moves.call(m).await {
+            Some(answer) => answer.map_err(StoreError::Batch),
+            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        }
+    }
+
+    pub async fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+        Ok(
+            sqlx::query_as("SELECT * FROM moves WHERE game_id = ? ORDER BY ply")
+                .bind(game)
+                .fetch_all(&self.read)
+                .await?,
+        )
+    }
+
+    /// Records a move like [`Store::apply_move`], and queues its announcement in the same write
+    /// transaction: for the few moves that are announced later (the AI's answers the sweeper
+    /// makes), off the grouped path of members' moves.
+    pub async fn apply_move_announced(&self, m: MoveWrite, announce: &NewOutbox) -> Result<bool> {
+        let mut tx = self.write.begin().await?;
+        let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
+            Ok(done) => done.rows_affected() == 1,
+            Err(e) if refused(&e, GAME_MOVED_ON) => false,
+            Err(e) => {
+                self.cache.forget(m.game);
+                return Err(e.into());
+            }
+        };
+        let done = if applied {
+            match insert_outbox(tx.conn(), announce).await {
+                Ok(()) => tx.commit().await.map_err(StoreError::from),
+                Err(e) => Err(e),
+            }
+        } else {
+            Ok(())
+        };
+        match done {
+            Ok(()) if applied => self.cache.moved(&m),
+            _ => self.cache.forget(m.game),
+        }
+        done.map(|()| applied)
+    }
+}

@@ -1,0 +1,134 @@
+//! The outbox of announcements owed to players, and the record that the bot is alive (which moves
+//! the clocks on after a downtime).
+
+use sqlx::sqlite::SqliteConnection;
+
+use super::{to_db, NewOutbox, OutboxRow, Result, Servers, Store, WriteTx};
+
+/// Queues an announcement.
+pub(super) async fn insert_outbox(conn: &mut SqliteConnection, row: &NewOutbox) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(to_db(row.guild_id))
+    .bind(to_db(row.channel_id))
+    .bind(&row.announcement)
+    .bind(row.created_at)
+    .bind(row.first_attempt_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Announcements in `servers` due at `now_ms` (unix milliseconds), oldest first, at most
+    /// `limit`.
+    pub async fn due_outbox(
+        &self,
+        now_ms: i64,
+        servers: Servers,
+        limit: i64,
+    ) -> Result<Vec<OutboxRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM outbox WHERE next_attempt_at <= ?1
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+             ORDER BY id LIMIT ?4",
+        )
+        .bind(now_ms)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// When the next announcement in `servers` is due (unix milliseconds), if any is waiting.
+    pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT min(next_attempt_at) FROM outbox
+             WHERE (?1 IS NULL OR guild_id = ?1) AND (?2 IS NULL OR guild_id <> ?2)",
+        )
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .fetch_one(&self.read)
+        .await?)
+    }
+
+    /// Removes an announcement: sent, or never to be.
+    pub async fn delete_outbox(&self, id: i64) -> Result<()> {
+        let mut held = self.write.lock().await?;
+        sqlx::query("DELETE FROM outbox WHERE id = ?")
+            .bind(id)
+            .execute(&mut held.conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Records a failed post of an announcement, to be tried again at `at_ms`.
+    pub async fn postpone_outbox(&self, id: i64, attempts: i64, at_ms: i64) -> Result<()> {
+        let mut held = self.write.lock().await?;
+        sqlx::query("UPDATE outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?")
+            .bind(attempts)
+            .bind(at_ms)
+            .bind(id)
+            .execute(&mut held.conn)
+            .await?;
+        Ok(())
+    }
+}
+
+impl WriteTx {
+    /// Queues an announcement with the change it announces.
+    pub async fn insert_outbox(&mut self, row: &NewOutbox) -> Result<()> {
+        insert_outbox(self.tx.conn(), row).await
+    }
+
+    /// When the process looking after `servers` last recorded that it was alive (unix seconds).
+    pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = ?")
+                .bind(servers.key())
+                .fetch_optional(self.tx.conn())
+                .await?,
+        )
+    }
+
+    /// Records that the process looking after `servers` is alive at `now`.
+    pub async fn set_last_seen(&mut self, servers: Servers, now: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO alive (scope, seen_at) VALUES (?, ?)
+             ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at",
+        )
+        .bind(servers.key())
+        .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Moves every active game's deadline and every pending challenge's expiry in `servers` on
+    /// by `seconds`; returns how many games and challenges moved.
+    pub async fn shift_clocks(&mut self, seconds: i64, servers: Servers) -> Result<(u64, u64)> {
+        self.touched.all();
+        let games = sqlx::query(
+            "UPDATE games SET deadline = deadline + ?1 WHERE state = 'active'
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+        )
+        .bind(seconds)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .execute(self.tx.conn())
+        .await?;
+        let challenges = sqlx::query(
+            "UPDATE challenges SET expires_at = expires_at + ?1 WHERE state = 'pending'
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+        )
+        .bind(seconds)
+        .bind(servers.only())
+        .bind(servers.left_out())
+        .execute(self.tx.conn())
+        .await?;
+        Ok((games.rows_affected(), challenges.rows_affected()))
+    }
+}

@@ -1,0 +1,123 @@
+//! Ratings, rating changes and results.
+
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+use super::{to_db, RatingChangeRow, RatingRow, Result, ResultRow, Store, StoreError, WriteTx};
+
+impl Store {
+    pub async fn rating(&self, guild: u64, member: u64, size: &str) -> Result<Option<RatingRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .bind(size)
+        .fetch_optional(&self.read)
+        .await?)
+    }
+
+    /// Every rating on one board of a server, best first, with the member's name.
+    pub async fn board_ratings(&self, guild: u64, size: &str) -> Result<Vec<(RatingRow, String)>> {
+        let rows = sqlx::query(
+            "SELECT r.*, COALESCE(n.name, 'member ' || r.member_id) AS name FROM ratings r
+             LEFT JOIN member_names n ON n.guild_id = r.guild_id AND n.member_id = r.member_id
+             WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, r.member_id",
+        )
+        .bind(to_db(guild))
+        .bind(size)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    <RatingRow as sqlx::FromRow<SqliteRow>>::from_row(row)?,
+                    row.try_get("name")?,
+                ))
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The latest finished rated games of a member on one board of a server, newest first.
+    pub async fn recent_results(
+        &self,
+        guild: u64,
+        member: u64,
+        size: &str,
+        limit: i64,
+    ) -> Result<Vec<ResultRow>> {
+        Ok(sqlx::query_as(
+            "SELECT g.id, g.black_id, g.white_id, g.winner, g.end_reason, g.finished_at,
+                    CASE WHEN g.black_id = ?2 THEN rc.black_rating_after - rc.black_rating
+                         ELSE rc.white_rating_after - rc.white_rating END AS change
+             FROM games g JOIN rating_changes rc ON rc.game_id = g.id
+             WHERE g.guild_id = ?1 AND g.size = ?3 AND g.state = 'finished'
+               AND (g.black_id = ?2 OR g.white_id = ?2)
+             ORDER BY g.finished_at DESC, g.id DESC LIMIT ?4",
+        )
+        .bind(to_db(guild))
+        .bind(to_db(member))
+        .bind(size)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
+    /// The ratings of two members on one board of a server (each `None` if unrated).
+    pub async fn rating_pair(
+        &self,
+        guild: u64,
+        size: &str,
+        a: u64,
+        b: u64,
+    ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
+        let rows: Vec<RatingRow> = sqlx::query_as(
+            "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
+        )
+        .bind(to_db(guild))
+        .bind(size)
+        .bind(to_db(a))
+        .bind(to_db(b))
+        .fetch_all(&self.read)
+        .await?;
+        let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
+        Ok((find(a), find(b)))
+    }
+
+    pub async fn rating_change(&self, game: i64) -> Result<Option<RatingChangeRow>> {
+        Ok(
+            sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = ?")
+                .bind(game)
+                .fetch_optional(&self.read)
+                .await?,
+        )
+    }
+}
+
+impl WriteTx {
+    pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
+                 wins, losses, last_active)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (guild_id, member_id, size) DO UPDATE SET
+                 rating = excluded.rating, deviation = excluded.deviation,
+                 volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
+                 losses = excluded.losses, last_active = excluded.last_active",
+        )
+        .bind(to_db(r.guild_id))
+        .bind(to_db(r.member_id))
+        .bind(&r.size)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(r.games)
+        .bind(r.wins)
+        .bind(r.losses)
+        .bind(r.last_active)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+}
