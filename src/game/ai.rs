@@ -1,0 +1,243 @@
+//! Games against the AI: starting one, and its replies, each search holding a slot of a bounded
+//! queue.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::engine;
+use crate::rules::{Color, Position};
+use crate::store::NewGame;
+
+use super::{
+    AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, Played, Result,
+};
+
+/// A place in the AI's queue, held for one member's game from before the move the AI must
+/// answer is written until its reply is: a move is never taken that the AI cannot answer. Given
+/// back when dropped, whatever happened; a game whose reply was lost waits for
+/// [`Games::ai_games_to_move`].
+#[derive(Debug)]
+pub struct AiSlot {
+    game: GameId,
+    member: u64,
+    members: Arc<Mutex<HashMap<u64, GameId>>>,
+    _place: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl AiSlot {
+    /// The game whose reply this place is for.
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+}
+
+impl Drop for AiSlot {
+    fn drop(&mut self) {
+        let mut members = self.members.lock().unwrap_or_else(PoisonError::into_inner);
+        if members.get(&self.member) == Some(&self.game) {
+            members.remove(&self.member);
+        }
+    }
+}
+
+/// The engine's seed for the AI's move at `ply` of game `id`: the same game and ply always give
+/// the same move, so a replay, a test or a second racing reply agrees with the first.
+fn ai_seed(id: GameId, ply: i64) -> u64 {
+    (id as u64)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(17)
+        ^ (ply as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+impl Games {
+    /// Starts a game against the built-in AI at once: no accept step, never rated. Allowed in
+    /// direct messages too (`place.guild == 0`). The challenger's game limits apply (all games,
+    /// and games against the AI); the AI has none. When the AI has Black it is to move: call
+    /// [`Games::ai_reply`] next.
+    pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
+        Ok(self.challenge_ai_with_slot(req).await?.0)
+    }
+
+    /// [`Games::challenge_ai`], keeping the AI's place in the queue when it has Black: pass it to
+    /// [`Games::ai_reply_with`]. With the queue full, no game is started.
+    pub async fn challenge_ai_with_slot(&self, req: AiRequest) -> Result<(Game, Option<AiSlot>)> {
+        let now = self.now();
+        if req.ai.id == req.challenger.id {
+            return Err(GameError::SelfChallenge);
+        }
+        let mut tx = self.store.begin().await?;
+        self.check_game_limit(&mut tx, &req.challenger, true)
+            .await?;
+        if tx.count_active_ai_games(req.challenger.id).await? >= self.limits.ai_games {
+            return Err(GameError::TooManyAiGames(self.limits.ai_games));
+        }
+        tx.upsert_member(
+            req.place.guild,
+            req.challenger.id,
+            &req.challenger.name,
+            false,
+            now,
+        )
+        .await?;
+        tx.upsert_member(req.place.guild, req.ai.id, &req.ai.name, true, now)
+            .await?;
+        let color = req.color.unwrap_or_else(|| {
+            if rand::random::<bool>() {
+                Color::Black
+            } else {
+                Color::White
+            }
+        });
+        let (black, white) = match color {
+            Color::Black => (req.challenger.id, req.ai.id),
+            Color::White => (req.ai.id, req.challenger.id),
+        };
+        let id = tx
+            .insert_game(&NewGame {
+                guild_id: req.place.guild,
+                channel_id: req.place.channel,
+                black_id: black,
+                white_id: white,
+                size: req.size.to_string(),
+                time_limit: req.time.seconds(),
+                rated: false,
+                position: Position::new(req.size).to_string(),
+                deadline: now + req.time.seconds(),
+                created_at: now,
+                ai_level: Some(req.level.number()),
+            })
+            .await?;
+        // Before the commit: a game the AI could not open is not started.
+        let slot = match color {
+            Color::White => Some(self.ai_slot(req.challenger.id, id)?),
+            Color::Black => None,
+        };
+        tx.commit().await?;
+        Ok((self.game(id).await?, slot))
+    }
+
+    /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
+    /// refused when the member already has a search queued or running, or when the queue is full.
+    pub(super) fn ai_slot(&self, member: u64, game: GameId) -> Result<AiSlot> {
+        let mut members = self
+            .ai_members
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(&busy) = members.get(&member) {
+            return Err(GameError::AiBusyForYou(busy));
+        }
+        let place = self
+            .ai_queue
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| GameError::AiQueueFull)?;
+        members.insert(member, game);
+        Ok(AiSlot {
+            game,
+            member,
+            members: self.ai_members.clone(),
+            _place: place,
+        })
+    }
+
+    /// The AI's answer in game `id`, if it is an active game against the AI with the AI to move:
+    /// the engine thinks on the blocking thread pool (the same seed for the same game and ply),
+    /// and its move is written like a member's, with the ply check. `Ok(None)` when there is
+    /// nothing to answer, or when another reply to the same position got there first or is
+    /// already on its way: of two replies racing, exactly one applies.
+    ///
+    /// Takes a place in the AI's queue first, without waiting: [`GameError::AiQueueFull`] or
+    /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
+    /// listed by [`Games::ai_games_to_move`], to be answered again later.
+    pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
+        self.ai_move(id, false).await
+    }
+
+    /// [`Games::ai_reply`], with the move's announcement queued in the same write if `announce`.
+    pub(super) async fn ai_move(&self, id: GameId, announce: bool) -> Result<Option<Played>> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(GameError::NoSuchGame(id))?;
+        let game = self.game_from_row(row).await?;
+        let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
+            return Ok(None);
+        };
+        let member = game.player(ai.color.opposite()).id;
+        let slot = match self.ai_slot(member, id) {
+            Ok(slot) => slot,
+            Err(GameError::AiBusyForYou(busy)) if busy == id => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        self.answer_with(slot, announce).await
+    }
+
+    /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
+    /// written: as [`Games::ai_reply`], with the place in the queue already held.
+    pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
+        self.answer_with(slot, false).await
+    }
+
+    /// The AI's answer with its place in the queue, its announcement queued in the same write if
+    /// `announce`.
+    async fn answer_with(&self, slot: AiSlot, announce: bool) -> Result<Option<Played>> {
+        let id = slot.game;
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(GameError::NoSuchGame(id))?;
+        let game = self.game_from_row(row.clone()).await?;
+        let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
+            return Ok(None);
+        };
+        let position = game.position;
+        let seed = ai_seed(id, row.ply);
+        let level = ai.level;
+        let permit = self
+            .thinkers
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
+        let chosen = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            engine::best_move(&position, level, seed)
+        })
+        .await
+        .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
+        let mv = chosen.ok_or_else(|| {
+            GameError::Internal(InternalError::Engine(format!(
+                "no move in game {id} at ply {}",
+                row.ply
+            )))
+        })?;
+        let announce = announce.then(|| Announcement::AiMoved {
+            game: id,
+            ply: game.ply + 1,
+        });
+        // The AI is not held to its clock: a reply delayed by a restart still counts.
+        match self
+            .apply(row, &game.position, mv, self.now(), announce)
+            .await
+        {
+            Ok(played) => Ok(Some(played)),
+            Err(GameError::PositionChanged) => Ok(None),
+            // An illegal move from the engine is its fault, not a member's.
+            Err(GameError::Move(e)) => Err(GameError::Internal(InternalError::Engine(format!(
+                "illegal move {mv} in game {id}: {e}"
+            )))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Games against the AI where the AI is to move and has been for at least `waiting` seconds:
+    /// what a restart left unanswered. Front ends answer them with [`Games::ai_reply`].
+    pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
+        Ok(self
+            .store
+            .ai_games_to_move(self.now().saturating_sub(waiting), self.servers)
+            .await?)
+    }
+}

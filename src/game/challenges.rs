@@ -1,0 +1,410 @@
+//! Challenges between members: made, accepted, declined, cancelled, and the limits on them.
+
+use crate::rules::{Color, Position};
+use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
+
+use super::decode::{parse_size, parse_time};
+use super::{
+    corrupt, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game,
+    GameError, Games, Member, Place, Result, DAY, HOUR,
+};
+
+impl Games {
+    /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
+    /// the challenge is casual and says so.
+    pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
+        let now = self.now();
+        if req.place.guild == 0 {
+            return Err(GameError::NotInServer);
+        }
+        if req
+            .opponent
+            .as_ref()
+            .is_some_and(|o| o.id == req.challenger.id)
+        {
+            return Err(GameError::SelfChallenge);
+        }
+        let mut tx = self.store.begin().await?;
+        if let Some(o) = &req.opponent {
+            if tx.member_is_bot(o.id).await? {
+                return Err(GameError::BotOpponent(o.name.clone()));
+            }
+        }
+        if let Some(o) = &req.opponent {
+            self.check_pair_challenges(&mut tx, &req.challenger, o, now)
+                .await?;
+        }
+        let pending = tx.count_pending_challenges_by(req.challenger.id).await?;
+        if pending >= self.limits.pending_challenges {
+            return Err(GameError::TooManyChallenges(pending));
+        }
+        self.check_game_limit(&mut tx, &req.challenger, true)
+            .await?;
+        tx.upsert_member(
+            req.place.guild,
+            req.challenger.id,
+            &req.challenger.name,
+            false,
+            now,
+        )
+        .await?;
+        let mut rated = req.rated;
+        let mut casual_by_limit = false;
+        if let Some(o) = &req.opponent {
+            tx.upsert_member(req.place.guild, o.id, &o.name, false, now)
+                .await?;
+            if rated
+                && self
+                    .pair_limit_reached(&mut tx, req.place.guild, req.challenger.id, o.id, now)
+                    .await?
+            {
+                rated = false;
+                casual_by_limit = true;
+            }
+        }
+        let new = NewChallenge {
+            guild_id: req.place.guild,
+            channel_id: req.place.channel,
+            challenger_id: req.challenger.id,
+            opponent_id: req.opponent.as_ref().map(|o| o.id),
+            size: req.size.to_string(),
+            challenger_color: req.color.map(|c| c.name().to_string()),
+            time_limit: req.time.seconds(),
+            rated,
+            created_at: now,
+            expires_at: now + self.limits.challenge_ttl,
+        };
+        let id = match tx.insert_challenge(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(_)) => {
+                return Err(match &req.opponent {
+                    Some(o) => GameError::DuplicateChallenge(o.name.clone()),
+                    None => GameError::DuplicateOpenChallenge,
+                })
+            }
+            Err(e) => return Err(e.into()),
+        };
+        tx.commit().await?;
+        Ok(Challenge {
+            id,
+            place: req.place,
+            challenger: req.challenger,
+            opponent: req.opponent,
+            size: req.size,
+            color: req.color,
+            time: req.time,
+            rated,
+            casual_by_limit,
+            state: ChallengeState::Pending,
+            expires_at: new.expires_at,
+            game: None,
+        })
+    }
+
+    pub(super) async fn check_game_limit(
+        &self,
+        tx: &mut WriteTx,
+        who: &Member,
+        is_caller: bool,
+    ) -> Result<()> {
+        let active = tx.count_active_games(who.id).await?;
+        if active >= self.limits.active_games {
+            return Err(GameError::TooManyGames {
+                who: if is_caller {
+                    "you".into()
+                } else {
+                    who.name.clone()
+                },
+                self_: is_caller,
+                limit: self.limits.active_games,
+            });
+        }
+        Ok(())
+    }
+
+    /// A declined challenge means no for a while, and nobody may ping the same member with
+    /// challenge after challenge: both counted from the stored challenges.
+    async fn check_pair_challenges(
+        &self,
+        tx: &mut WriteTx,
+        from: &Member,
+        to: &Member,
+        now: i64,
+    ) -> Result<()> {
+        let found = tx
+            .challenges_to(from.id, to.id, now - HOUR, now - self.limits.decline_pause)
+            .await?;
+        if let Some(at) = found.declined_at {
+            return Err(GameError::Declined {
+                name: to.name.clone(),
+                wait: at + self.limits.decline_pause - now,
+            });
+        }
+        if found.count >= self.limits.challenges_per_pair_per_hour {
+            return Err(GameError::TooManyChallengesTo {
+                name: to.name.clone(),
+                limit: self.limits.challenges_per_pair_per_hour,
+                wait: found.oldest.map_or(HOUR, |t| t + HOUR - now),
+            });
+        }
+        Ok(())
+    }
+
+    async fn pair_limit_reached(
+        &self,
+        tx: &mut WriteTx,
+        guild: u64,
+        a: u64,
+        b: u64,
+        now: i64,
+    ) -> Result<bool> {
+        let played = tx.count_rated_games_between(guild, a, b, now - DAY).await?;
+        Ok(played >= self.limits.rated_per_pair_per_day)
+    }
+
+    /// `id`, if that challenge was made in the channel `at`; anywhere else it is not there.
+    async fn challenge_at(&self, at: Place, id: ChallengeId) -> Result<ChallengeId> {
+        match self.store.challenge(id).await? {
+            Some(row) if row.guild_id == at.guild && row.channel_id == at.channel => Ok(id),
+            _ => Err(GameError::NoSuchChallenge(id)),
+        }
+    }
+
+    /// Finds the pending challenge an answer from `who` means.
+    async fn find_challenge(&self, who: u64, which: ChallengeRef) -> Result<ChallengeId> {
+        let (place, challenger) = match which {
+            ChallengeRef::Id(at, id) => return self.challenge_at(at, id).await,
+            ChallengeRef::Find(place, challenger) => (place, challenger),
+        };
+        let mut found = self
+            .store
+            .challenges_for(place.guild, place.channel, who)
+            .await?;
+        if let Some(c) = challenger {
+            found.retain(|row| row.challenger_id == c);
+        }
+        match found.len() {
+            0 => Err(GameError::NoChallenge(match challenger {
+                Some(c) => format!(
+                    "{} has no pending challenge for you here",
+                    self.name_of(place.guild, c).await?
+                ),
+                None => "there is no pending challenge for you here".to_string(),
+            })),
+            1 => Ok(found[0].id),
+            _ => {
+                let mut names = Vec::new();
+                for row in &found {
+                    names.push(self.name_of(row.guild_id, row.challenger_id).await?);
+                }
+                Err(GameError::AmbiguousChallenge(names.join(", ")))
+            }
+        }
+    }
+
+    /// Accepts a challenge: the game starts, colours as asked or drawn.
+    pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
+        let now = self.now();
+        let id = self.find_challenge(who.id, which).await?;
+        let mut tx = self.store.begin().await?;
+        let row = tx
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        self.check_answerable(&row, who, now).await?;
+        if row.opponent_id.is_none() && row.challenger_id == who.id {
+            return Err(GameError::SelfChallenge);
+        }
+        tx.upsert_member(row.guild_id, who.id, &who.name, false, now)
+            .await?;
+        let challenger = Member::new(
+            row.challenger_id,
+            self.name_of(row.guild_id, row.challenger_id).await?,
+        );
+        self.check_game_limit(&mut tx, who, true).await?;
+        self.check_game_limit(&mut tx, &challenger, false).await?;
+        let mut rated = row.rated;
+        if rated
+            && self
+                .pair_limit_reached(&mut tx, row.guild_id, row.challenger_id, who.id, now)
+                .await?
+        {
+            rated = false;
+        }
+        let challenger_color = match row.challenger_color.as_deref() {
+            Some(c) => c
+                .parse::<Color>()
+                .map_err(|_| corrupt(format!("challenge {id} colour {c}")))?,
+            None => {
+                if rand::random::<bool>() {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            }
+        };
+        let (black, white) = match challenger_color {
+            Color::Black => (row.challenger_id, who.id),
+            Color::White => (who.id, row.challenger_id),
+        };
+        let size = parse_size(&row.size)?;
+        let game_id = tx
+            .insert_game(&NewGame {
+                guild_id: row.guild_id,
+                channel_id: row.channel_id,
+                black_id: black,
+                white_id: white,
+                size: row.size.clone(),
+                time_limit: row.time_limit,
+                rated,
+                position: Position::new(size).to_string(),
+                deadline: now + row.time_limit,
+                created_at: now,
+                ai_level: None,
+            })
+            .await?;
+        if !tx
+            .resolve_challenge(id, ChallengeState::Accepted.as_str(), now, Some(game_id))
+            .await?
+        {
+            return Err(GameError::ChallengeClosed(ChallengeState::Accepted));
+        }
+        tx.commit().await?;
+        self.game(game_id).await
+    }
+
+    /// Checks that `who` may answer the pending challenge `row` now. One past its expiry is
+    /// refused as expired; the sweeper marks and announces it.
+    async fn check_answerable(&self, row: &ChallengeRow, who: &Member, now: i64) -> Result<()> {
+        let state = ChallengeState::parse(&row.state)
+            .ok_or_else(|| corrupt(format!("challenge state {}", row.state)))?;
+        if state != ChallengeState::Pending {
+            return Err(GameError::ChallengeClosed(state));
+        }
+        if row.expires_at <= now {
+            // Leave it to the sweeper to announce; refuse the answer now.
+            return Err(GameError::ChallengeClosed(ChallengeState::Expired));
+        }
+        if let Some(opponent) = row.opponent_id {
+            if opponent != who.id {
+                return Err(GameError::NotYourChallenge(
+                    self.name_of(row.guild_id, opponent).await?,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Declines a challenge aimed at `who`.
+    pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {
+        let now = self.now();
+        let id = self.find_challenge(who.id, which).await?;
+        let mut tx = self.store.begin().await?;
+        let row = tx
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        if row.opponent_id.is_none() {
+            if row.challenger_id == who.id {
+                return Err(GameError::NotYourChallenge("someone else".into()));
+            }
+            return Err(GameError::DeclineOpen);
+        }
+        self.check_answerable(&row, who, now).await?;
+        if !tx
+            .resolve_challenge(id, ChallengeState::Declined.as_str(), now, None)
+            .await?
+        {
+            return Err(GameError::ChallengeClosed(ChallengeState::Declined));
+        }
+        tx.commit().await?;
+        self.challenge_view(id).await
+    }
+
+    /// Cancels a challenge `who` made: the one given, or all their pending ones in the server.
+    pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
+        let now = self.now();
+        let ids: Vec<ChallengeId> = match which {
+            ChallengeRef::Id(at, id) => vec![self.challenge_at(at, id).await?],
+            ChallengeRef::Find(place, _) => self
+                .store
+                .challenges_by(place.guild, who.id)
+                .await?
+                .iter()
+                .map(|c| c.id)
+                .collect(),
+        };
+        if ids.is_empty() {
+            return Err(GameError::NoChallenge(
+                "you have no pending challenge here".into(),
+            ));
+        }
+        let mut tx = self.store.begin().await?;
+        for &id in &ids {
+            let row = tx
+                .challenge(id)
+                .await?
+                .ok_or(GameError::NoSuchChallenge(id))?;
+            if row.challenger_id != who.id {
+                return Err(GameError::NotYourCancel(
+                    self.name_of(row.guild_id, row.challenger_id).await?,
+                ));
+            }
+            let state =
+                ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?;
+            if state != ChallengeState::Pending {
+                return Err(GameError::ChallengeClosed(state));
+            }
+            tx.resolve_challenge(id, ChallengeState::Cancelled.as_str(), now, None)
+                .await?;
+        }
+        tx.commit().await?;
+        let mut out = Vec::new();
+        for id in ids {
+            out.push(self.challenge_view(id).await?);
+        }
+        Ok(out)
+    }
+
+    /// A challenge by id.
+    pub async fn challenge_view(&self, id: ChallengeId) -> Result<Challenge> {
+        let row = self
+            .store
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        self.challenge_from_row(row).await
+    }
+
+    pub(super) async fn challenge_from_row(&self, row: ChallengeRow) -> Result<Challenge> {
+        let challenger = Member::new(
+            row.challenger_id,
+            self.name_of(row.guild_id, row.challenger_id).await?,
+        );
+        let opponent = match row.opponent_id {
+            Some(o) => Some(Member::new(o, self.name_of(row.guild_id, o).await?)),
+            None => None,
+        };
+        Ok(Challenge {
+            id: row.id,
+            place: Place {
+                guild: row.guild_id,
+                channel: row.channel_id,
+            },
+            challenger,
+            opponent,
+            size: parse_size(&row.size)?,
+            color: row
+                .challenger_color
+                .as_deref()
+                .map(|c| c.parse::<Color>().map_err(|_| corrupt("challenge colour")))
+                .transpose()?,
+            time: parse_time(row.time_limit)?,
+            rated: row.rated,
+            casual_by_limit: false,
+            state: ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?,
+            expires_at: row.expires_at,
+            game: row.game_id,
+        })
+    }
+}

@@ -1,0 +1,108 @@
+//! The clock sweep: expires challenges, ends games on time and sends the one reminder per
+//! deadline.
+
+use crate::store::GameRow;
+
+use super::decode::position_of;
+use super::{
+    Announcement, EndReason, GameError, Games, Place, Result, SweepReport, BOTH_SIDES_MOVED,
+};
+
+impl Games {
+    /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
+    /// of time (a loss, rated; an abort if a side has not moved yet), and takes the reminders due.
+    /// With [`Games::with_outbox`], each of these is queued as an [`Announcement`] in the same
+    /// transaction as the change itself. A game that cannot be ended (or read back) is logged
+    /// with its id and left for the next pass; the others go on.
+    pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
+        let mut report = SweepReport::default();
+        let mut tx = self.store.begin().await?;
+        let expired = tx.expire_challenges(now, self.servers).await?;
+        let reminders = tx
+            .take_due_reminders(now, self.limits.reminder_fraction, self.servers)
+            .await?;
+        if self.outbox {
+            for c in &expired {
+                let place = Place {
+                    guild: c.guild_id,
+                    channel: c.channel_id,
+                };
+                let a = Announcement::ChallengeExpired { challenge: c.id };
+                tx.insert_outbox(&a.row(place, now)?).await?;
+            }
+            for r in &reminders {
+                let place = Place {
+                    guild: r.guild_id,
+                    channel: r.channel_id,
+                };
+                let a = Announcement::Reminder {
+                    game: r.id,
+                    member: r.to_move,
+                    deadline: r.deadline,
+                };
+                tx.insert_outbox(&a.row(place, now)?).await?;
+            }
+        }
+        tx.commit().await?;
+        // Each time-out is written on its own, checked against the ply it was read at: a move
+        // that comes in first wins, and the game is left alone.
+        let mut ended = Vec::new();
+        for row in self.store.overdue_games(now, self.servers).await? {
+            match self.time_out(&row, now).await {
+                Ok(Some(lost)) => ended.push((row.id, lost)),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::error!(game = row.id, error = ?e, "could not end an overdue game")
+                }
+            }
+        }
+        for row in expired {
+            let id = row.id;
+            match self.challenge_from_row(row).await {
+                Ok(c) => report.expired.push(c),
+                Err(e) => {
+                    tracing::error!(challenge = id, error = ?e, "could not read an expired challenge")
+                }
+            }
+        }
+        for (id, lost) in ended {
+            match self.game(id).await {
+                Ok(game) if lost => report.timed_out.push(game),
+                Ok(game) => report.aborted.push(game),
+                Err(e) => tracing::error!(game = id, error = ?e, "could not read an ended game"),
+            }
+        }
+        for r in reminders {
+            match self.game(r.id).await {
+                Ok(game) => report.reminders.push(game),
+                Err(e) => {
+                    tracing::error!(game = r.id, error = ?e, "could not read a reminded game")
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// Ends the overdue game of `row` at the ply it was read at: lost by the side to move, or
+    /// aborted before both sides have moved. `Some(lost)` when it ended, `None` when a move got
+    /// there first.
+    async fn time_out(&self, row: &GameRow, now: i64) -> Result<Option<bool>> {
+        let position = position_of(row)?;
+        let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
+            (None, EndReason::Aborted)
+        } else {
+            (Some(position.turn().opposite()), EndReason::Timeout)
+        };
+        let announce = self
+            .outbox
+            .then_some(Announcement::TimedOut { game: row.id });
+        match self
+            .end(row, Some(row.ply), None, winner, reason, now, announce)
+            .await
+        {
+            Ok(_) => Ok(Some(winner.is_some())),
+            Err(GameError::PositionChanged) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}

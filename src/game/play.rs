@@ -1,0 +1,367 @@
+//! Playing a game: moves, endings (with their ratings), resignations, aborts and move suggestions.
+
+use crate::rules::{Color, Move, MoveText, Position};
+use crate::store::{
+    Ended, GameEnding, GameRow, MoveWrite, RatedEnding, RatingChangeRow, RatingRow,
+};
+
+use super::ai::AiSlot;
+use super::decode::{game_at, place_of, position_of, row_place};
+use super::standings::rating_now;
+use super::{
+    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, Games,
+    InternalError, Member, Place, Played, RatingChange, RatingValue, Result, BOTH_SIDES_MOVED,
+};
+
+/// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
+/// Columns stop at `j`, so an `x` after a row number can only be a capture sign.
+fn squares_key(text: &str) -> String {
+    let mut key = String::with_capacity(text.len());
+    let mut after_digit = false;
+    for c in text.chars().filter(char::is_ascii_alphanumeric) {
+        let c = c.to_ascii_lowercase();
+        if !(c == 'x' && after_digit) {
+            key.push(c);
+        }
+        after_digit = c.is_ascii_digit();
+    }
+    key
+}
+
+/// How many times an ending is written again after a rating it read changed before the write
+/// (another game of the same player ended at the same moment).
+const ENDING_ATTEMPTS: usize = 8;
+
+/// The ratings a result writes, from both players' stored ratings (`None`: not rated yet), and
+/// the change to report.
+fn rated_ending(
+    row: &GameRow,
+    black: Option<RatingRow>,
+    white: Option<RatingRow>,
+    winner: Color,
+    now: i64,
+) -> (RatedEnding, RatingChange) {
+    let load = |r: &Option<RatingRow>| {
+        r.as_ref()
+            .map_or(RatingValue::START, |r| rating_now(r, now))
+    };
+    let (black_before, white_before) = (load(&black), load(&white));
+    let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
+    let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
+    let rated = RatedEnding {
+        black_games: black.map(|r| r.games),
+        white_games: white.map(|r| r.games),
+        change: RatingChangeRow {
+            game_id: row.id,
+            black_before: triple(black_before),
+            white_before: triple(white_before),
+            black_after: triple(black_after),
+            white_after: triple(white_after),
+            created_at: now,
+        },
+    };
+    let change = RatingChange {
+        black_before,
+        black_after,
+        white_before,
+        white_after,
+    };
+    (rated, change)
+}
+
+impl Games {
+    /// Plays `text` (any accepted notation) for `who`, sent from `at`, in the game they mean.
+    ///
+    /// The move is checked against the position read before the write; the write applies only if
+    /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
+    /// exactly one applies; the other gets [`GameError::PositionChanged`].
+    ///
+    /// Against the AI, a move it must answer is only written if the AI can take the reply: else
+    /// [`GameError::AiQueueFull`] or [`GameError::AiBusyForYou`], and nothing changes.
+    pub async fn play(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+        text: &str,
+    ) -> Result<Played> {
+        Ok(self.play_with_slot(who, at, which, text).await?.0)
+    }
+
+    /// [`Games::play`], keeping the AI's place in the queue for its reply, when it has one to
+    /// make: pass it to [`Games::ai_reply_with`].
+    pub async fn play_with_slot(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+        text: &str,
+    ) -> Result<(Played, Option<AiSlot>)> {
+        let now = self.now();
+        let syntax: MoveText = text
+            .parse()
+            .map_err(|e| GameError::Move(crate::rules::MoveError::Parse(e)))?;
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Move)
+            .await?;
+        let id = row.id;
+        if row.state != "active" {
+            return Err(GameError::GameOver(id));
+        }
+        let position = position_of(&row)?;
+        let color = if row.black_id == who.id {
+            Color::Black
+        } else if row.white_id == who.id {
+            Color::White
+        } else {
+            return Err(GameError::NotAPlayer(id));
+        };
+        if position.turn() != color {
+            let other = if color == Color::Black {
+                &row.white_name
+            } else {
+                &row.black_name
+            };
+            return Err(GameError::NotYourTurn(other.clone()));
+        }
+        if now >= row.deadline {
+            return Err(GameError::OutOfTime);
+        }
+        let mv = syntax
+            .resolve(&position)
+            .map_err(|e| GameError::Move(e.into()))?;
+        let game_goes_on = position.play(mv).is_ok_and(|next| next.outcome().is_none());
+        let slot = match row.ai_level {
+            Some(_) if game_goes_on => Some(self.ai_slot(who.id, id)?),
+            _ => None,
+        };
+        Ok((self.apply(row, &position, mv, now, None).await?, slot))
+    }
+
+    /// Writes `mv`, checked legal in `position` (the position of `row`), if the game is still at
+    /// the ply of `row`; otherwise [`GameError::PositionChanged`]. The move that ends the game
+    /// writes the result (and the ratings, if rated) in the same transaction, as does `announce`
+    /// its announcement.
+    pub(super) async fn apply(
+        &self,
+        row: GameRow,
+        position: &Position,
+        mv: Move,
+        now: i64,
+        announce: Option<Announcement>,
+    ) -> Result<Played> {
+        let id = row.id;
+        let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
+        let notation = mv.to_string();
+        let deadline = now + row.time_limit;
+
+        let write = MoveWrite {
+            game: id,
+            ply: row.ply,
+            notation: notation.clone(),
+            position: next.to_string(),
+            deadline,
+            now,
+        };
+        let mut change = None;
+        let mut result = None;
+        match next.outcome() {
+            // Most moves: one statement, grouped with the moves of other games.
+            None => {
+                let applied = match &announce {
+                    None => self.store.apply_move(write).await?,
+                    Some(a) => {
+                        let queued = a.row(place_of(&row), now)?;
+                        self.store.apply_move_announced(write, &queued).await?
+                    }
+                };
+                if !applied {
+                    return Err(GameError::PositionChanged);
+                }
+            }
+            // The last move, the result and the ratings: one statement of their own.
+            Some(outcome) => {
+                let reason = EndReason::from(outcome.reason);
+                let last = (write.notation, write.position);
+                change = self
+                    .end(
+                        &row,
+                        Some(row.ply),
+                        Some(last),
+                        Some(outcome.winner),
+                        reason,
+                        now,
+                        announce,
+                    )
+                    .await?;
+                result = Some((Some(outcome.winner), reason));
+            }
+        }
+
+        let mut game = game_at(row, next, change)?;
+        game.ply += 1;
+        game.last_move = Some(mv);
+        game.deadline = deadline;
+        if let Some(r) = result {
+            game.state = GameState::Finished;
+            game.result = Some(r);
+        }
+        Ok(Played { mv, game })
+    }
+
+    /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with
+    /// `last`, the move that ended it and the position after it, if there is one; won by
+    /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
+    /// and returns the change, and `announce` is queued with it; a game ending before both sides
+    /// have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn end(
+        &self,
+        row: &GameRow,
+        ply: Option<i64>,
+        last: Option<(String, String)>,
+        winner: Option<Color>,
+        reason: EndReason,
+        now: i64,
+        announce: Option<Announcement>,
+    ) -> Result<Option<RatingChange>> {
+        // A game that ends before both sides have moved is unrated, whoever wins it.
+        let plies = row.ply + i64::from(last.is_some());
+        let rated_result = row.rated && plies >= i64::from(BOTH_SIDES_MOVED);
+        let announce = match announce {
+            Some(a) => Some(a.row(place_of(row), now)?),
+            None => None,
+        };
+        // Ratings are read before the write and checked by it; another game of one of the
+        // players ending in between sends the ending round again with fresh ratings.
+        for _ in 0..ENDING_ATTEMPTS {
+            let (rated, change) = match winner {
+                Some(w) if rated_result => {
+                    let (black, white) = self
+                        .store
+                        .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
+                        .await?;
+                    let (rated, change) = rated_ending(row, black, white, w, now);
+                    (Some(rated), Some(change))
+                }
+                _ => (None, None),
+            };
+            let ending = GameEnding {
+                game: row.id,
+                ply,
+                last_move: last.clone(),
+                now,
+                winner: winner.map(Color::name),
+                reason: reason.as_str(),
+                rated,
+                announce: announce.clone(),
+            };
+            match self.store.end_game(&ending).await? {
+                Ended::Done => return Ok(change),
+                Ended::GameMovedOn => return Err(GameError::PositionChanged),
+                Ended::RatingsMovedOn => continue,
+            }
+        }
+        Err(GameError::Internal(InternalError::Contention(
+            "ratings kept changing while a game ended",
+        )))
+    }
+
+    /// The game `who` means, if they may resign it now: before asking them to confirm.
+    pub async fn resignable(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+        let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
+        self.check_player(&row, who)?;
+        self.game_from_row(row).await
+    }
+
+    /// Resigns the game for `who`: the opponent wins.
+    pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Resign)
+            .await?;
+        let color = self.check_player(&row, who.id)?;
+        let now = self.now();
+        match self
+            .end(
+                &row,
+                None,
+                None,
+                Some(color.opposite()),
+                EndReason::Resignation,
+                now,
+                None,
+            )
+            .await
+        {
+            Err(GameError::PositionChanged) => Err(GameError::GameOver(row.id)),
+            done => done,
+        }?;
+        self.game(row.id).await
+    }
+
+    /// Ends a game without a result, allowed only before both sides have moved.
+    pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+        let row = self
+            .game_row_to_act(who.id, at, which, Action::Abort)
+            .await?;
+        self.check_player(&row, who.id)?;
+        if row.ply >= i64::from(BOTH_SIDES_MOVED) {
+            return Err(GameError::AbortTooLate);
+        }
+        let now = self.now();
+        self.end(
+            &row,
+            Some(row.ply),
+            None,
+            None,
+            EndReason::Aborted,
+            now,
+            None,
+        )
+        .await?;
+        self.game(row.id).await
+    }
+
+    fn check_player(&self, row: &GameRow, who: u64) -> Result<Color> {
+        if row.state != "active" {
+            return Err(GameError::GameOver(row.id));
+        }
+        if row.black_id == who {
+            Ok(Color::Black)
+        } else if row.white_id == who {
+            Ok(Color::White)
+        } else {
+            Err(GameError::NotAPlayer(row.id))
+        }
+    }
+
+    /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
+    /// those starting with `prefix` (case and separators ignored), at most `limit`. None for a
+    /// game played elsewhere than `at`, where the move would be refused.
+    pub async fn move_suggestions(
+        &self,
+        who: u64,
+        at: Place,
+        which: GameRef,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        let row = self.game_row(who, at, which).await?;
+        if row_place(&row) != at {
+            return Ok(Vec::new());
+        }
+        let game = self.game_from_row(row).await?;
+        if !game.is_active() || game.color_of(who) != Some(game.position.turn()) {
+            return Ok(Vec::new());
+        }
+        let wanted = squares_key(prefix);
+        Ok(game
+            .position
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .filter(|m| squares_key(m).starts_with(&wanted))
+            .take(limit)
+            .collect())
+    }
+}

@@ -1,0 +1,150 @@
+//! What members look up: their games, a game's history, rating cards and leaderboards.
+
+use crate::rules::BoardSize;
+use crate::store::RatingRow;
+
+use super::{
+    corrupt, ratings, EndReason, Game, GameError, GameId, Games, History, Leaderboard, Member,
+    Place, RatingCard, RatingValue, RecentResult, Result, Standing,
+};
+
+/// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
+/// rated game.
+pub(super) fn rating_now(r: &RatingRow, now: i64) -> RatingValue {
+    ratings::decayed(
+        RatingValue {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        },
+        now - r.last_active,
+    )
+}
+
+impl Games {
+    /// Active games of a member: in one server, or everywhere when `guild` is `None`.
+    pub async fn games_of(&self, member: u64, guild: Option<u64>) -> Result<Vec<Game>> {
+        let rows = self.store.active_games(member, guild, None).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            out.push(self.game_from_row(row).await?);
+        }
+        Ok(out)
+    }
+
+    /// The move list of a game, asked for from `at`: as [`Games::find_game`], a game from
+    /// elsewhere is refused as if it did not exist.
+    pub async fn history(&self, at: Place, id: GameId) -> Result<History> {
+        let game = self.game(id).await?;
+        if !at.sees(game.place) {
+            return Err(GameError::NoSuchGame(id));
+        }
+        let moves = self
+            .store
+            .moves(id)
+            .await?
+            .into_iter()
+            .map(|m| m.notation)
+            .collect();
+        Ok(History { game, moves })
+    }
+
+    /// A member's rating card on one board of a server.
+    pub async fn rating(&self, guild: u64, member: &Member, size: BoardSize) -> Result<RatingCard> {
+        let now = self.now();
+        let key = size.to_string();
+        let row = self.store.rating(guild, member.id, &key).await?;
+        let (value, games, wins, losses) = match row {
+            Some(r) => (rating_now(&r, now), r.games, r.wins, r.losses),
+            None => (RatingValue::START, 0, 0, 0),
+        };
+        let mut recent = Vec::new();
+        for r in self.store.recent_results(guild, member.id, &key, 5).await? {
+            let opponent_id = if r.black_id == member.id {
+                r.white_id
+            } else {
+                r.black_id
+            };
+            let my_color = if r.black_id == member.id {
+                "black"
+            } else {
+                "white"
+            };
+            recent.push(RecentResult {
+                game: r.id,
+                opponent: Member::new(opponent_id, self.name_of(guild, opponent_id).await?),
+                won: r.winner.as_deref() == Some(my_color),
+                reason: r
+                    .end_reason
+                    .as_deref()
+                    .and_then(EndReason::parse)
+                    .ok_or_else(|| corrupt("end reason"))?,
+                change: r.change,
+            });
+        }
+        let name = self
+            .store
+            .member_name(guild, member.id)
+            .await?
+            .unwrap_or_else(|| member.name.clone());
+        Ok(RatingCard {
+            member: Member::new(member.id, name),
+            size,
+            value,
+            games,
+            wins,
+            losses,
+            recent,
+        })
+    }
+
+    /// One page (one-based) of a server's leaderboard on a board size. Provisional ratings
+    /// (deviation above 110, after inactivity decay) are left out and counted.
+    pub async fn leaderboard(
+        &self,
+        guild: u64,
+        size: BoardSize,
+        page: usize,
+    ) -> Result<Leaderboard> {
+        let now = self.now();
+        let mut established = Vec::new();
+        let mut provisional = 0;
+        for (row, name) in self.store.board_ratings(guild, &size.to_string()).await? {
+            let value = rating_now(&row, now);
+            if value.is_provisional() {
+                provisional += 1;
+                continue;
+            }
+            established.push((row, name, value));
+        }
+        established.sort_by(|a, b| {
+            b.2.rating
+                .total_cmp(&a.2.rating)
+                .then(a.0.member_id.cmp(&b.0.member_id))
+        });
+        let per = self.limits.page_size.max(1);
+        let pages = established.len().div_ceil(per).max(1);
+        let page = page.clamp(1, pages);
+        let standings = established
+            .into_iter()
+            .enumerate()
+            .skip((page - 1) * per)
+            .take(per)
+            .map(|(i, (row, name, value))| Standing {
+                rank: i + 1,
+                member: Member::new(row.member_id, name),
+                value,
+                games: row.games,
+                wins: row.wins,
+                losses: row.losses,
+            })
+            .collect();
+        Ok(Leaderboard {
+            size,
+            page,
+            pages,
+            standings,
+            provisional,
+        })
+    }
+}
