@@ -2,6 +2,7 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::button::Button;
 use super::{caller, place, user_member, view, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{AiRequest, ChallengeRef, ChallengeRequest, GameError, Member, TimeControl};
@@ -198,21 +199,19 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-/// Accept / Decline / Cancel on a challenge message: `accept:ID` and so on.
+/// Accept / Decline / Cancel on a challenge message.
 pub async fn on_button(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
-    rest: &str,
+    button: Button,
 ) -> Result<(), BotError> {
-    let id = super::id_after(rest)?;
     let games = &data.games;
-    let action = rest.split(':').next().unwrap_or("");
     let now = games.now();
     let at = super::click_place(click);
-    match action {
-        "accept" => {
+    match button {
+        Button::Accept(id) => {
             let game = games.accept(who, ChallengeRef::Id(at, id)).await?;
             let closed = games.challenge_view(id).await?;
             super::update(ctx, click, view::challenge(&closed, now), false).await?;
@@ -220,16 +219,16 @@ pub async fn on_button(
                 .create_followup(&ctx.http, view::game(&game, now).followup())
                 .await?;
         }
-        "decline" | "cancel" => {
-            let c = if action == "decline" {
-                games.decline(who, ChallengeRef::Id(at, id)).await?
-            } else {
-                games
-                    .cancel(who, ChallengeRef::Id(at, id))
-                    .await?
-                    .pop()
-                    .ok_or_else(|| BotError::Input("that challenge is gone".into()))?
-            };
+        Button::Decline(id) => {
+            let c = games.decline(who, ChallengeRef::Id(at, id)).await?;
+            super::update(ctx, click, view::challenge(&c, now), false).await?;
+        }
+        Button::Cancel(id) => {
+            let c = games
+                .cancel(who, ChallengeRef::Id(at, id))
+                .await?
+                .pop()
+                .ok_or_else(|| BotError::Input("that challenge is gone".into()))?;
             super::update(ctx, click, view::challenge(&c, now), false).await?;
         }
         _ => {

@@ -133,17 +133,14 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-/// Previous / Next on a leaderboard: `SIZE:PAGE`. Anyone may turn the pages.
-pub async fn on_button(
+/// Previous / Next on a leaderboard. Anyone may turn the pages.
+pub async fn on_page(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
-    rest: &str,
+    size: BoardSize,
+    page: usize,
 ) -> Result<(), BotError> {
-    let (size, page) = rest
-        .split_once(':')
-        .and_then(|(s, p)| Some((s.parse::<BoardSize>().ok()?, p.parse::<usize>().ok()?)))
-        .ok_or_else(|| BotError::Input("this button no longer does anything".into()))?;
     let guild = click
         .guild_id
         .map(|g| g.get())

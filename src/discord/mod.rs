@@ -1,6 +1,7 @@
 //! The Discord front end: poise slash commands and buttons over the `game` API. Thin: read the
 //! interaction, call `game`, build the message (`view`), reply.
 
+mod button;
 mod challenge;
 mod info;
 mod outbox;
@@ -20,6 +21,8 @@ use tracing::{error, info, warn};
 use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{GameError, Games, Limits, Member, Place, SystemClock, LOCAL_SERVER};
 use crate::store::{InstanceLock, Store};
+
+use button::Button;
 
 /// What every command can reach: the game service, and nothing else (no game state in memory);
 /// and the members' rate limit.
@@ -212,15 +215,20 @@ async fn components(
         None => user_member(&click.user),
     };
     data.rate.take(who.id)?;
-    let id = click.data.custom_id.as_str();
-    let (kind, rest) = id.split_once(':').unwrap_or((id, ""));
-    match kind {
-        "challenge" => challenge::on_button(ctx, data, click, &who, rest).await,
-        "resign" => play::on_button(ctx, data, click, &who, rest).await,
-        "leaderboard" => info::on_button(ctx, data, click, rest).await,
-        _ => Err(BotError::Input(
-            "this button no longer does anything".into(),
-        )),
+    let button: Button = click
+        .data
+        .custom_id
+        .parse()
+        .map_err(|_| BotError::Input("this button no longer does anything".into()))?;
+    match button {
+        Button::Accept(_) | Button::Decline(_) | Button::Cancel(_) => {
+            challenge::on_button(ctx, data, click, &who, button).await
+        }
+        Button::Resign(id) => play::on_resign(ctx, data, click, &who, id).await,
+        Button::KeepPlaying(_) => {
+            update(ctx, click, view::View::text("You keep playing."), true).await
+        }
+        Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
     }
 }
 
@@ -247,14 +255,6 @@ fn click_place(click: &serenity::ComponentInteraction) -> Place {
         guild: click.guild_id.map_or(0, |g| g.get()),
         channel: click.channel_id.get(),
     }
-}
-
-/// The number after the last `:` of a button id.
-fn id_after(rest: &str) -> Result<i64, BotError> {
-    rest.rsplit(':')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| BotError::Input("this button no longer does anything".into()))
 }
 
 /// Starts the clock's tasks: the sweeper, the AI's answers to games a restart left waiting, and

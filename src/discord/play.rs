@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -190,20 +190,15 @@ pub async fn abort(
     Ok(())
 }
 
-/// The resign confirmation's buttons: `yes:ID` resigns, `no:ID` keeps playing.
-pub async fn on_button(
+/// Yes on the resign confirmation: resigns the game.
+pub async fn on_resign(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
-    rest: &str,
+    id: GameId,
 ) -> Result<(), BotError> {
-    let id = super::id_after(rest)?;
     let games = &data.games;
-    if rest.starts_with("no") {
-        super::update(ctx, click, view::View::text("You keep playing."), true).await?;
-        return Ok(());
-    }
     let at = super::click_place(click);
     let game = games.resign(who, at, GameRef::Id(id)).await?;
     super::update(

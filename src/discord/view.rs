@@ -13,6 +13,8 @@ use crate::game::{
 use crate::render;
 use crate::rules::Color;
 
+use super::button::Button;
+
 /// Puts a view's parts into one of the message builders. poise's and serenity's builders share
 /// these method names but no trait, so one macro serves them all.
 macro_rules! fill {
@@ -262,16 +264,6 @@ pub fn announcement(a: &Announced, now: i64) -> View {
     }
 }
 
-/// Button ids. Kept short: Discord allows 100 characters.
-pub mod ids {
-    pub const ACCEPT: &str = "challenge:accept";
-    pub const DECLINE: &str = "challenge:decline";
-    pub const CANCEL: &str = "challenge:cancel";
-    pub const RESIGN: &str = "resign:yes";
-    pub const KEEP: &str = "resign:no";
-    pub const PAGE: &str = "leaderboard";
-}
-
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
 pub fn challenge(c: &Challenge, now: i64) -> View {
     let c = &c.escaped();
@@ -281,18 +273,18 @@ pub fn challenge(c: &Challenge, now: i64) -> View {
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
-        let mut buttons = vec![CreateButton::new(format!("{}:{}", ids::ACCEPT, c.id))
+        let mut buttons = vec![CreateButton::new(Button::Accept(c.id).to_string())
             .label("Accept")
             .style(ButtonStyle::Success)];
         if c.opponent.is_some() {
             buttons.push(
-                CreateButton::new(format!("{}:{}", ids::DECLINE, c.id))
+                CreateButton::new(Button::Decline(c.id).to_string())
                     .label("Decline")
                     .style(ButtonStyle::Danger),
             );
         }
         buttons.push(
-            CreateButton::new(format!("{}:{}", ids::CANCEL, c.id))
+            CreateButton::new(Button::Cancel(c.id).to_string())
                 .label("Cancel")
                 .style(ButtonStyle::Secondary),
         );
@@ -330,10 +322,10 @@ pub fn confirm_resign(game: &Game) -> View {
         content: Some(format!("Resign game #{}? Your opponent wins.", game.id)),
         embed: None,
         components: vec![CreateActionRow::Buttons(vec![
-            CreateButton::new(format!("{}:{}", ids::RESIGN, game.id))
+            CreateButton::new(Button::Resign(game.id).to_string())
                 .label("Resign")
                 .style(ButtonStyle::Danger),
-            CreateButton::new(format!("{}:{}", ids::KEEP, game.id))
+            CreateButton::new(Button::KeepPlaying(game.id).to_string())
                 .label("Keep playing")
                 .style(ButtonStyle::Secondary),
         ])],
@@ -349,10 +341,16 @@ pub fn leaderboard(board: &Leaderboard) -> View {
         .description(text::leaderboard(board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
-        CreateButton::new(format!("{}:{}:{}", ids::PAGE, board.size, page))
-            .label(label)
-            .style(ButtonStyle::Secondary)
-            .disabled(disabled)
+        CreateButton::new(
+            Button::Leaderboard {
+                size: board.size,
+                page,
+            }
+            .to_string(),
+        )
+        .label(label)
+        .style(ButtonStyle::Secondary)
+        .disabled(disabled)
     };
     View {
         content: None,

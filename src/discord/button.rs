@@ -1,0 +1,104 @@
+//! What each button does, carried in its custom id: one type, written by the views and read back
+//! by the click handler, so the two cannot drift apart. The text form is the one messages
+//! already posted carry (`challenge:accept:12`), so their buttons go on working after an upgrade.
+//! Discord allows 100 characters; the longest is well under 40.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{ChallengeId, GameId};
+use crate::rules::BoardSize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    Accept(ChallengeId),
+    Decline(ChallengeId),
+    Cancel(ChallengeId),
+    /// Yes, resign this game.
+    Resign(GameId),
+    /// No, keep playing it.
+    KeepPlaying(GameId),
+    /// A page of a server's leaderboard on one board.
+    Leaderboard {
+        size: BoardSize,
+        page: usize,
+    },
+}
+
+impl fmt::Display for Button {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Button::Accept(id) => write!(f, "challenge:accept:{id}"),
+            Button::Decline(id) => write!(f, "challenge:decline:{id}"),
+            Button::Cancel(id) => write!(f, "challenge:cancel:{id}"),
+            Button::Resign(id) => write!(f, "resign:yes:{id}"),
+            Button::KeepPlaying(id) => write!(f, "resign:no:{id}"),
+            Button::Leaderboard { size, page } => write!(f, "leaderboard:{size}:{page}"),
+        }
+    }
+}
+
+/// A custom id that is not one of ours (or no longer is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownButton;
+
+impl FromStr for Button {
+    type Err = UnknownButton;
+
+    fn from_str(s: &str) -> Result<Button, UnknownButton> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let id = |n: &str| n.parse::<i64>().map_err(|_| UnknownButton);
+        Ok(match parts.as_slice() {
+            ["challenge", "accept", n] => Button::Accept(id(n)?),
+            ["challenge", "decline", n] => Button::Decline(id(n)?),
+            ["challenge", "cancel", n] => Button::Cancel(id(n)?),
+            ["resign", "yes", n] => Button::Resign(id(n)?),
+            ["resign", "no", n] => Button::KeepPlaying(id(n)?),
+            ["leaderboard", size, page] => Button::Leaderboard {
+                size: size.parse().map_err(|_| UnknownButton)?,
+                page: page.parse().map_err(|_| UnknownButton)?,
+            },
+            _ => return Err(UnknownButton),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_button_reads_back_as_itself_and_keeps_the_posted_form() {
+        let size: BoardSize = "7x7".parse().expect("a size");
+        let all = [
+            (Button::Accept(12), "challenge:accept:12"),
+            (Button::Decline(12), "challenge:decline:12"),
+            (Button::Cancel(12), "challenge:cancel:12"),
+            (Button::Resign(7), "resign:yes:7"),
+            (Button::KeepPlaying(7), "resign:no:7"),
+            (Button::Leaderboard { size, page: 3 }, "leaderboard:7x7:3"),
+        ];
+        for (button, text) in all {
+            assert_eq!(button.to_string(), text);
+            assert_eq!(text.parse::<Button>(), Ok(button));
+        }
+    }
+
+    #[test]
+    fn anything_else_is_unknown() {
+        for text in [
+            "",
+            "challenge",
+            "challenge:accept",
+            "challenge:accept:x",
+            "challenge:accept:1:2",
+            "challenge:eat:1",
+            "resign:maybe:1",
+            "leaderboard:99x99:1",
+            "leaderboard:8x8:-1",
+            "other:1",
+        ] {
+            assert_eq!(text.parse::<Button>(), Err(UnknownButton), "{text}");
+        }
+    }
+}
