@@ -6,6 +6,7 @@
 
 mod announce;
 mod error;
+mod policy;
 pub mod ratings;
 pub mod text;
 mod types;
@@ -23,6 +24,7 @@ use crate::store::{
 
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
+pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use types::*;
 
 use error::corrupt;
