@@ -12,17 +12,19 @@
 //! expiries, time-outs and reminders are announced as the bot would post them in the channel.
 //! `wait DURATION` moves the console's clock forward, to try the clocks without waiting.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, CommandFactory, Parser, Subcommand};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::engine::Level;
 use crate::game::{
-    self, text, AiRequest, ChallengeRef, ChallengeRequest, Clock, GameError, GameId, GameRef,
-    Games, Member, Place, Played, SweepReport, SystemClock, TimeControl, LOCAL_SERVER,
+    self, text, ChallengeAsk, ChallengeRef, Clock, Decision, GameError, GameId, GameRef, Games,
+    Member, Opponent, Place, Played, SweepReport, SystemClock, TimeControl, LOCAL_SERVER,
 };
 use crate::render;
 use crate::rules::{BoardSize, Color};
@@ -106,22 +108,118 @@ pub struct Console {
     plain: bool,
 }
 
-/// The options of a command in the order they may be given without a name.
-fn option_names(command: &str) -> Option<&'static [&'static str]> {
-    Some(match command {
-        "challenge" => &["opponent", "size", "color", "time", "rated", "level"],
-        "accept" | "decline" => &["challenger"],
-        "cancel" => &[],
-        "move" => &["move", "game"],
-        "board" | "abort" => &["game"],
-        "resign" => &["game", "confirm"],
-        "games" => &["user"],
-        "leaderboard" => &["size", "page"],
-        "rating" => &["user", "size"],
-        "history" => &["game"],
-        "help" => &[],
-        _ => return None,
-    })
+/// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
+///
+/// Each field is an option, given by name (`size:7x7`) or as a bare value: bare values go to the
+/// options not named, in the order they are declared here (see [`clap_words`]). Adding a command
+/// is adding a variant, and its arm in [`Console::run`].
+#[derive(Debug, PartialEq, Subcommand)]
+enum Command {
+    /// Challenge a member, anyone here (without opponent), or the AI (`opponent:@bot`).
+    Challenge {
+        #[arg(long)]
+        opponent: Option<String>,
+        #[arg(long)]
+        size: Option<BoardSize>,
+        #[arg(long, value_parser = side)]
+        color: Option<Side>,
+        #[arg(long)]
+        time: Option<TimeControl>,
+        #[arg(long, value_parser = yes_or_no)]
+        rated: Option<bool>,
+        #[arg(long)]
+        level: Option<Level>,
+    },
+    /// Accept a challenge: the one for you here, or the one from `challenger`.
+    Accept {
+        #[arg(long)]
+        challenger: Option<String>,
+    },
+    /// Decline a challenge made to you.
+    Decline {
+        #[arg(long)]
+        challenger: Option<String>,
+    },
+    /// Cancel your pending challenges here.
+    Cancel,
+    /// Play a move: `e7-e6`, or in two words, `e7 e6`.
+    Move {
+        #[arg(long = "move", value_name = "e7-e6", required = true)]
+        words: Vec<String>,
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Show a board.
+    Board {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Resign, once confirmed.
+    Resign {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+        #[arg(long, value_parser = yes_or_no)]
+        confirm: Option<bool>,
+    },
+    /// Abort a game before both sides have moved.
+    Abort {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Games in progress, yours or `user`'s.
+    Games {
+        #[arg(long)]
+        user: Option<String>,
+    },
+    /// The server's ratings on one board size.
+    Leaderboard {
+        #[arg(long)]
+        size: Option<BoardSize>,
+        #[arg(long, value_parser = page_number)]
+        page: Option<usize>,
+    },
+    /// A rating card, yours or `user`'s.
+    Rating {
+        #[arg(long)]
+        user: Option<String>,
+        #[arg(long)]
+        size: Option<BoardSize>,
+    },
+    /// A game's move list.
+    History {
+        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
+        game: GameId,
+    },
+    /// Rules, notation and commands.
+    Help,
+}
+
+/// A command and its options as clap reads them: see [`clap_words`].
+#[derive(Debug, Parser)]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    color = clap::ColorChoice::Never
+)]
+struct CommandLine {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The challenger's side as typed: `random` draws it, like leaving it out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Side(Option<Color>);
+
+fn side(v: &str) -> Result<Side, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "random" => Ok(Side(None)),
+        c => c
+            .parse::<Color>()
+            .map(|c| Side(Some(c)))
+            .map_err(|_| format!("`{c}` is not a side: choose black, white or random")),
+    }
 }
 
 /// Splits a line into words, keeping "quoted phrases" together.
@@ -146,65 +244,150 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// Reads `key:value` options and bare words (given to the options in order).
-fn parse_options(command: &str, args: &[String]) -> Result<HashMap<&'static str, String>, String> {
-    let names =
-        option_names(command).ok_or_else(|| format!("unknown command /{command}: type help"))?;
-    let mut opts = HashMap::new();
-    let mut bare = Vec::new();
-    for a in args {
-        match a.split_once(':') {
-            Some((k, v)) if names.iter().any(|n| n.eq_ignore_ascii_case(k)) => {
-                let key = names
-                    .iter()
-                    .find(|n| n.eq_ignore_ascii_case(k))
-                    .copied()
-                    .unwrap_or("");
-                opts.insert(key, v.to_string());
-            }
-            Some((k, _)) if k.chars().all(|c| c.is_ascii_alphabetic()) && k.len() > 2 => {
-                return Err(format!(
-                    "unknown option `{k}` for /{command}: it takes {}",
-                    if names.is_empty() {
-                        "no options".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
-            }
-            _ => bare.push(a.clone()),
-        }
-    }
-    if command == "move" && !opts.contains_key("move") && !bare.is_empty() {
-        // `/move e7 e6` and `/move e7-e6 #3`: the move may be two words; a last `#N` is the game.
-        if bare.len() > 1 && bare.last().is_some_and(|w| w.starts_with('#')) {
-            let game = bare.pop().unwrap_or_default();
-            opts.entry("game").or_insert(game);
-        }
-        opts.insert("move", bare.join(" "));
-        return Ok(opts);
-    }
-    let free: Vec<&&str> = names.iter().filter(|n| !opts.contains_key(**n)).collect();
-    if bare.len() > free.len() {
-        return Err(format!(
-            "too many values for /{command}: {}",
-            bare.join(" ")
-        ));
-    }
-    for (name, value) in free.into_iter().zip(bare) {
-        opts.insert(name, value);
-    }
-    Ok(opts)
+/// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
+/// with them in one line.
+fn parse_command(command: &str, args: &[String]) -> Result<Command, String> {
+    CommandLine::try_parse_from(clap_words(command, args))
+        .map(|line| line.command)
+        .map_err(|e| usage_error(command, &e))
 }
 
-fn parse_game(v: &str) -> Result<i64, String> {
+/// Whether a word is a `name:value` option (rather than a bare value with a colon in it): its
+/// name is letters, one of the command's options or at least three letters long, so that an
+/// unknown name is refused rather than taken as a value.
+fn named<'w>(options: &[&clap::Arg], word: &'w str) -> Option<(String, &'w str)> {
+    let (name, value) = word.split_once(':')?;
+    let name = name.to_ascii_lowercase();
+    let known = options.iter().any(|o| o.get_long() == Some(name.as_str()));
+    let looks_like_one = name.len() > 2 && name.chars().all(|c| c.is_ascii_alphabetic());
+    (known || looks_like_one).then_some((name, value))
+}
+
+/// The words clap parses for `command`: each `name:value` becomes `--name=value`, and each bare
+/// value goes to the next option not named, in the order [`Command`] declares them, except that a
+/// bare `#12` is the game. An option that takes several values (the move) takes every bare value
+/// left. Bare values no option is left for go after `--`, for clap to refuse.
+fn clap_words(command: &str, args: &[String]) -> Vec<String> {
+    let mut out = vec![command.to_string()];
+    let line = CommandLine::command();
+    let Some(sub) = line.find_subcommand(command) else {
+        return out;
+    };
+    let options: Vec<&clap::Arg> = sub
+        .get_arguments()
+        .filter(|a| a.get_long().is_some())
+        .collect();
+    let mut given = HashSet::new();
+    let mut bare = Vec::new();
+    for word in args {
+        match named(&options, word) {
+            Some((name, value)) => {
+                out.push(format!("--{name}={value}"));
+                given.insert(name);
+            }
+            None => bare.push(word.as_str()),
+        }
+    }
+    let game_free = options.iter().any(|o| o.get_long() == Some("game")) && !given.contains("game");
+    if game_free {
+        if let Some(i) = bare.iter().position(|w| w.starts_with('#')) {
+            out.push(format!("--game={}", bare.remove(i)));
+            given.insert("game".to_string());
+        }
+    }
+    let mut free = options
+        .iter()
+        .filter_map(|o| Some((o.get_long()?, o.get_action())))
+        .filter(|(name, _)| !given.contains(*name));
+    let mut bare = bare.into_iter().peekable();
+    while bare.peek().is_some() {
+        let Some((name, action)) = free.next() else {
+            out.push("--".to_string());
+            out.extend(bare.map(String::from));
+            break;
+        };
+        if matches!(action, ArgAction::Append) {
+            out.extend(bare.by_ref().map(|w| format!("--{name}={w}")));
+        } else if let Some(w) = bare.next() {
+            out.push(format!("--{name}={w}"));
+        }
+    }
+    out
+}
+
+/// One short line for words clap would not take, in the console's terms (`size:7x7`, not
+/// `--size`); never clap's help.
+fn usage_error(command: &str, e: &clap::Error) -> String {
+    let line = CommandLine::command();
+    let Some(sub) = line.find_subcommand(command) else {
+        return format!("unknown command /{command}: type help");
+    };
+    let options: Vec<&str> = sub
+        .get_arguments()
+        .filter_map(clap::Arg::get_long)
+        .collect();
+    let takes = if options.is_empty() {
+        "no options".to_string()
+    } else {
+        options.join(", ")
+    };
+    let invalid = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        Some(ContextValue::Strings(v)) => v.first().map(String::as_str),
+        _ => None,
+    };
+    // `--size=9x99` or `--game <12>` as clap writes it: `size`, `game`.
+    let option_name = |arg: &str| -> Option<String> {
+        let name = arg.strip_prefix("--")?;
+        Some(name.split(['=', ' ']).next().unwrap_or(name).to_string())
+    };
+    match (e.kind(), invalid) {
+        (ErrorKind::UnknownArgument, Some(arg)) => match option_name(arg) {
+            Some(name) => format!("unknown option `{name}` for /{command}: it takes {takes}"),
+            None => format!("too many values for /{command}: `{arg}` (it takes {takes})"),
+        },
+        (ErrorKind::MissingRequiredArgument, Some(arg)) => {
+            let name = option_name(arg).unwrap_or_else(|| arg.to_string());
+            let example = sub
+                .get_arguments()
+                .find(|a| a.get_long() == Some(name.as_str()))
+                .and_then(|a| a.get_value_names()?.first().map(ToString::to_string))
+                .unwrap_or_else(|| "…".to_string());
+            if options.first() == Some(&name.as_str()) {
+                format!("/{command} needs {name}: write it like /{command} {example}")
+            } else {
+                format!("/{command} needs {name}: write it like /{command} {name}:{example}")
+            }
+        }
+        (ErrorKind::ValueValidation, _) => match std::error::Error::source(e) {
+            Some(why) => why.to_string(),
+            None => first_line(e),
+        },
+        _ => first_line(e),
+    }
+}
+
+/// Clap's own message, its first line only, without the `error: ` in front.
+fn first_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let line = text.lines().next().unwrap_or_default();
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+fn game_number(v: &str) -> Result<GameId, String> {
     v.trim()
         .trim_start_matches('#')
-        .parse::<i64>()
+        .parse::<GameId>()
         .map_err(|_| format!("`{v}` is not a game number: write it like 12 or #12"))
 }
 
-fn parse_bool(v: &str) -> Result<bool, String> {
+fn page_number(v: &str) -> Result<usize, String> {
+    v.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{v}` is not a page number"))
+}
+
+fn yes_or_no(v: &str) -> Result<bool, String> {
     match v.trim().to_ascii_lowercase().as_str() {
         "yes" | "true" | "y" | "1" | "on" => Ok(true),
         "no" | "false" | "n" | "0" | "off" => Ok(false),
@@ -395,112 +578,72 @@ impl Console {
     }
 
     async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
-        let opts = match parse_options(command, args) {
-            Ok(o) => o,
+        let command = match parse_command(command, args) {
+            Ok(command) => command,
             Err(msg) => return Reply::private(msg),
         };
-        match self.run(who, command, &opts).await {
+        match self.run(who, command).await {
             Ok(reply) => reply,
-            Err(Refusal::Input(msg)) => Reply::private(msg),
-            Err(Refusal::Game(e)) => Reply::private(self.apology(&e)),
+            Err(e) => Reply::private(self.apology(&e)),
         }
     }
 
-    async fn run(
-        &self,
-        who: &Member,
-        command: &str,
-        o: &HashMap<&str, String>,
-    ) -> Result<Reply, Refusal> {
+    async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
         let g = &self.games;
-        let game_ref = |o: &HashMap<&str, String>| -> Result<GameRef, Refusal> {
-            Ok(match o.get("game") {
-                Some(v) => GameRef::Id(parse_game(v)?),
-                None => GameRef::Only,
-            })
-        };
-        let size = |o: &HashMap<&str, String>| -> Result<BoardSize, Refusal> {
-            Ok(match o.get("size") {
-                Some(v) => v.parse::<BoardSize>().map_err(GameError::from)?,
-                None => BoardSize::DEFAULT,
-            })
-        };
+        let game_ref = |game: Option<GameId>| game.map_or(GameRef::Only, GameRef::Id);
+        let whom = |user: Option<String>| user.map_or_else(|| who.clone(), |n| member(&n));
         let now = g.now();
         Ok(match command {
-            "help" => Reply::private(text::HELP),
-            "challenge" => {
-                let color = match o.get("color").map(|c| c.to_ascii_lowercase()) {
-                    None => None,
-                    Some(c) if c == "random" => None,
-                    Some(c) => Some(c.parse::<Color>().map_err(|_| {
-                        Refusal::Input(format!(
-                            "`{c}` is not a side: choose black, white or random"
-                        ))
-                    })?),
+            Command::Help => Reply::private(text::HELP),
+            Command::Challenge {
+                opponent,
+                size,
+                color,
+                time,
+                rated,
+                level,
+            } => {
+                let opponent = match opponent.map(|n| member(&n)) {
+                    Some(m) if is_ai(&m) => Opponent::Ai(member(AI_NAME)),
+                    Some(m) => Opponent::Member(m),
+                    None => Opponent::Open,
                 };
-                let time = match o.get("time") {
-                    Some(t) => t.parse::<TimeControl>().map_err(GameError::from)?,
-                    None => TimeControl::default(),
+                let ask = ChallengeAsk {
+                    place: CONSOLE_PLACE,
+                    challenger: who.clone(),
+                    opponent,
+                    size: size.unwrap_or(BoardSize::DEFAULT),
+                    color: color.and_then(|Side(c)| c),
+                    time: time.unwrap_or_default(),
+                    rated,
+                    level,
                 };
-                let rated = match o.get("rated") {
-                    Some(r) => Some(parse_bool(r)?),
-                    None => None,
-                };
-                let level = match o.get("level") {
-                    Some(l) => Some(l.parse::<Level>().map_err(GameError::from)?),
-                    None => None,
-                };
-                let opponent = o.get("opponent").map(|n| member(n));
-                if opponent.as_ref().is_some_and(is_ai) {
-                    let ai = member(AI_NAME);
-                    if rated == Some(true) {
-                        return Err(GameError::RatedAi.into());
+                match ask.decide()? {
+                    Decision::PlayAi(request) => {
+                        let level = request.level;
+                        let game = g.challenge_ai(request).await?;
+                        let mut reply = Reply::public(format!(
+                            "{} starts a game against the AI (level {level}).\n{}",
+                            who.name,
+                            self.board(&game)
+                        ));
+                        if game.ai_to_move() {
+                            reply.public.extend(self.ai_turn(game.id).await);
+                        }
+                        reply
                     }
-                    let level = level.unwrap_or_default();
-                    let game = g
-                        .challenge_ai(AiRequest {
-                            place: CONSOLE_PLACE,
-                            challenger: who.clone(),
-                            ai,
-                            level,
-                            size: size(o)?,
-                            color,
-                            time,
-                        })
-                        .await?;
-                    let mut reply = Reply::public(format!(
-                        "{} starts a game against the AI (level {level}).\n{}",
-                        who.name,
-                        self.board(&game)
-                    ));
-                    if game.ai_to_move() {
-                        reply.public.extend(self.ai_turn(game.id).await);
+                    Decision::Challenge(request) => {
+                        let c = g.challenge(request).await?;
+                        let answer = match &c.opponent {
+                            Some(op) => format!("@{}: answer with /accept or /decline", op.name),
+                            None => "anyone here may answer with /accept".to_string(),
+                        };
+                        Reply::public(format!("{}\n{answer}", text::challenge(&c, now)))
                     }
-                    return Ok(reply);
                 }
-                if level.is_some() {
-                    return Err(GameError::LevelWithoutAi.into());
-                }
-                let rated = rated.unwrap_or(true);
-                let c = g
-                    .challenge(ChallengeRequest {
-                        place: CONSOLE_PLACE,
-                        challenger: who.clone(),
-                        opponent,
-                        size: size(o)?,
-                        color,
-                        time,
-                        rated,
-                    })
-                    .await?;
-                let answer = match &c.opponent {
-                    Some(op) => format!("@{}: answer with /accept or /decline", op.name),
-                    None => "anyone here may answer with /accept".to_string(),
-                };
-                Reply::public(format!("{}\n{answer}", text::challenge(&c, now)))
             }
-            "accept" => {
-                let from = o.get("challenger").map(|n| member(n).id);
+            Command::Accept { challenger } => {
+                let from = challenger.map(|n| member(&n).id);
                 let game = g
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
@@ -510,8 +653,8 @@ impl Console {
                     self.board(&game)
                 ))
             }
-            "decline" => {
-                let from = o.get("challenger").map(|n| member(n).id);
+            Command::Decline { challenger } => {
+                let from = challenger.map(|n| member(&n).id);
                 let c = g
                     .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
@@ -520,7 +663,7 @@ impl Console {
                     who.name, c.id, c.challenger.name
                 ))
             }
-            "cancel" => {
+            Command::Cancel => {
                 let cancelled = g
                     .cancel(who, ChallengeRef::Find(CONSOLE_PLACE, None))
                     .await?;
@@ -531,28 +674,23 @@ impl Console {
                     ids.join(", ")
                 ))
             }
-            "move" => {
-                let text = o.get("move").ok_or_else(|| {
-                    Refusal::Input("which move? write it like /move e7-e6".into())
-                })?;
-                let played = g.play(who, CONSOLE_PLACE, game_ref(o)?, text).await?;
+            Command::Move { words, game } => {
+                let played = g
+                    .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
+                    .await?;
                 let mut reply = Reply::public(self.board(&played.game));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
                 }
                 reply
             }
-            "board" => {
-                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(o)?).await?;
+            Command::Board { game } => {
+                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;
                 Reply::public(self.board(&game))
             }
-            "resign" => {
-                let confirmed = match o.get("confirm") {
-                    Some(v) => parse_bool(v)?,
-                    None => false,
-                };
-                let which = game_ref(o)?;
-                if !confirmed {
+            Command::Resign { game, confirm } => {
+                let which = game_ref(game);
+                if confirm != Some(true) {
                     let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
                     return Ok(Reply::private(format!(
                         "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
@@ -562,15 +700,15 @@ impl Console {
                 let game = g.resign(who, CONSOLE_PLACE, which).await?;
                 Reply::public(self.board(&game))
             }
-            "abort" => {
-                let game = g.abort(who, CONSOLE_PLACE, game_ref(o)?).await?;
+            Command::Abort { game } => {
+                let game = g.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
                 Reply::public(format!(
                     "Game #{} aborted by {}: no result.",
                     game.id, who.name
                 ))
             }
-            "games" => {
-                let whom = o.get("user").map_or_else(|| who.clone(), |n| member(n));
+            Command::Games { user } => {
+                let whom = whom(user);
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
                 let list = text::games_list(&whom, &games, now);
                 if games.is_empty() {
@@ -579,31 +717,22 @@ impl Console {
                     Reply::public(format!("Games of {}:\n{list}", whom.name))
                 }
             }
-            "leaderboard" => {
-                let page = match o.get("page") {
-                    Some(p) => p
-                        .trim()
-                        .parse::<usize>()
-                        .map_err(|_| Refusal::Input(format!("`{p}` is not a page number")))?,
-                    None => 1,
-                };
-                let board = g.leaderboard(CONSOLE_PLACE.guild, size(o)?, page).await?;
+            Command::Leaderboard { size, page } => {
+                let size = size.unwrap_or(BoardSize::DEFAULT);
+                let board = g
+                    .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
+                    .await?;
                 Reply::public(text::leaderboard(&board))
             }
-            "rating" => {
-                let whom = o.get("user").map_or_else(|| who.clone(), |n| member(n));
-                let card = g.rating(CONSOLE_PLACE.guild, &whom, size(o)?).await?;
+            Command::Rating { user, size } => {
+                let size = size.unwrap_or(BoardSize::DEFAULT);
+                let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
                 Reply::public(text::rating_card(&card))
             }
-            "history" => {
-                let id = parse_game(
-                    o.get("game")
-                        .ok_or_else(|| Refusal::Input("which game? /history game:12".into()))?,
-                )?;
-                let h = g.history(CONSOLE_PLACE, id).await?;
+            Command::History { game } => {
+                let h = g.history(CONSOLE_PLACE, game).await?;
                 Reply::public(text::export(&h))
             }
-            other => Reply::private(format!("unknown command /{other}: type help")),
         })
     }
 
@@ -629,24 +758,6 @@ impl Console {
     }
 }
 
-/// Why a console command was refused: bad words on the line, or the game said no.
-enum Refusal {
-    Input(String),
-    Game(GameError),
-}
-
-impl From<String> for Refusal {
-    fn from(s: String) -> Self {
-        Refusal::Input(s)
-    }
-}
-
-impl From<GameError> for Refusal {
-    fn from(e: GameError) -> Self {
-        Refusal::Game(e)
-    }
-}
-
 const CONSOLE_HELP: &str = "\
 Console: each line is `@member /command options`, acting as that member in one local server.
 Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
@@ -661,15 +772,102 @@ mod tests {
     #[test]
     fn options_by_name_and_in_order() {
         let w = words("opponent:@bob 7x7 time:1h");
-        let o = parse_options("challenge", &w).unwrap();
-        assert_eq!(o["opponent"], "@bob");
-        assert_eq!(o["size"], "7x7");
-        assert_eq!(o["time"], "1h");
-        let o = parse_options("move", &words("e7 e6 #3")).unwrap();
-        assert_eq!((o["move"].as_str(), o["game"].as_str()), ("e7 e6", "#3"));
-        assert!(parse_options("move", &words("colour:black")).is_err());
-        assert!(parse_options("frobnicate", &[]).is_err());
-        assert!(parse_options("accept", &words("@a @b")).is_err());
+        let Ok(Command::Challenge {
+            opponent,
+            size,
+            time,
+            ..
+        }) = parse_command("challenge", &w)
+        else {
+            panic!("{:?}", parse_command("challenge", &w));
+        };
+        assert_eq!(opponent.as_deref(), Some("@bob"));
+        assert_eq!(size, Some(BoardSize::new(7, 7).unwrap()));
+        assert_eq!(time, Some(TimeControl::OneHour));
+        assert_eq!(
+            parse_command("move", &words("e7 e6 #3")),
+            Ok(Command::Move {
+                words: vec!["e7".into(), "e6".into()],
+                game: Some(3)
+            })
+        );
+        assert!(parse_command("move", &words("colour:black")).is_err());
+        assert!(parse_command("frobnicate", &[]).is_err());
+        assert!(parse_command("accept", &words("@a @b")).is_err());
+    }
+
+    #[test]
+    fn the_commands_are_a_valid_clap_definition() {
+        CommandLine::command().debug_assert();
+    }
+
+    #[test]
+    fn named_options_become_flags_and_bare_values_fill_the_rest_in_order() {
+        let clap = |command: &str, line: &str| clap_words(command, &words(line)).join(" ");
+        assert_eq!(
+            clap("challenge", "@bob time:1h 7x7 black"),
+            "challenge --time=1h --opponent=@bob --size=7x7 --color=black"
+        );
+        assert_eq!(
+            clap("challenge", "Size:5x5 level:2"),
+            "challenge --size=5x5 --level=2"
+        );
+        // The move takes every bare value; `#3` is the game wherever it stands.
+        assert_eq!(
+            clap("move", "e7 e6 #3"),
+            "move --game=#3 --move=e7 --move=e6"
+        );
+        assert_eq!(clap("move", "#3 e7-e6"), "move --game=#3 --move=e7-e6");
+        // A colon in a value is not an option; a word like one is, to be refused.
+        assert_eq!(clap("move", "e7:e6"), "move --move=e7:e6");
+        assert_eq!(clap("move", "colour:black"), "move --colour=black");
+        // What no option is left for is handed on as is, and refused.
+        assert_eq!(clap("accept", "@a @b"), "accept --challenger=@a -- @b");
+        assert_eq!(clap("frobnicate", "x:y z"), "frobnicate");
+    }
+
+    #[test]
+    fn values_are_read_with_the_words_members_see_today() {
+        let refusal = |command: &str, line: &str| parse_command(command, &words(line)).unwrap_err();
+        assert_eq!(
+            refusal("challenge", "@bob 7x7 purple"),
+            "`purple` is not a side: choose black, white or random"
+        );
+        assert_eq!(
+            refusal("challenge", "@bob time:2h"),
+            "`2h` is not a time control: choose 10m, 1h, 1d, 3d or 7d"
+        );
+        assert_eq!(
+            refusal("challenge", "@bob level:9"),
+            "the level must be a number from 1 to 5"
+        );
+        assert_eq!(refusal("resign", "#2 maybe"), "`maybe`: say yes or no");
+        assert_eq!(refusal("leaderboard", "8x8 x"), "`x` is not a page number");
+        assert_eq!(
+            refusal("board", "x"),
+            "`x` is not a game number: write it like 12 or #12"
+        );
+        assert_eq!(
+            refusal("cancel", "@a"),
+            "too many values for /cancel: `@a` (it takes no options)"
+        );
+        assert_eq!(
+            parse_command("challenge", &words("@bot 6x6 random 1h no")),
+            Ok(Command::Challenge {
+                opponent: Some("@bot".into()),
+                size: Some(BoardSize::new(6, 6).unwrap()),
+                color: Some(Side(None)),
+                time: Some(TimeControl::OneHour),
+                rated: Some(false),
+                level: None,
+            })
+        );
+        // Given twice, the last one counts.
+        assert_eq!(
+            parse_command("board", &words("game:1 game:2")),
+            Ok(Command::Board { game: Some(2) })
+        );
+        assert_eq!(parse_command("help", &[]), Ok(Command::Help));
     }
 
     #[test]

@@ -5,7 +5,9 @@ use poise::serenity_prelude as serenity;
 use super::button::Button;
 use super::{caller, place, user_member, view, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
-use crate::game::{AiRequest, ChallengeRef, ChallengeRequest, GameError, Member, TimeControl};
+use crate::game::{
+    AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, Member, Opponent, TimeControl,
+};
 use crate::rules::{BoardSize, Color};
 
 /// The challenger's side.
@@ -96,43 +98,33 @@ pub async fn challenge(
     };
     let time = time.map(TimeControl::from).unwrap_or_default();
     let opponent = match &opponent {
-        Some(u) if u.id == ctx.framework().bot_id() => {
-            if rated == Some(true) {
-                return Err(GameError::RatedAi.into());
-            }
-            let level = match level {
-                Some(n) => u8::try_from(n)
-                    .ok()
-                    .and_then(Level::new)
-                    .ok_or(GameError::from(LevelError))?,
-                None => Level::DEFAULT,
-            };
-            let request = AiRequest {
-                place: place(ctx),
-                challenger: caller(ctx).await,
-                ai: user_member(u),
-                level,
-                size: read_size(size)?,
-                color,
-                time,
-            };
-            return play_ai(ctx, request).await;
-        }
+        Some(u) if u.id == ctx.framework().bot_id() => Opponent::Ai(user_member(u)),
         Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().to_string()).into()),
-        Some(u) => Some(user_member(u)),
+        Some(u) => Opponent::Member(user_member(u)),
+        None => Opponent::Open,
+    };
+    let level = match level {
+        Some(n) => Some(
+            u8::try_from(n)
+                .ok()
+                .and_then(Level::new)
+                .ok_or(GameError::from(LevelError))?,
+        ),
         None => None,
     };
-    if level.is_some() {
-        return Err(GameError::LevelWithoutAi.into());
-    }
-    let request = ChallengeRequest {
+    let ask = ChallengeAsk {
         place: place(ctx),
         challenger: caller(ctx).await,
         opponent,
         size: read_size(size)?,
         color,
         time,
-        rated: rated.unwrap_or(true),
+        rated,
+        level,
+    };
+    let request = match ask.decide()? {
+        Decision::PlayAi(request) => return play_ai(ctx, request).await,
+        Decision::Challenge(request) => request,
     };
     let games = &ctx.data().games;
     let c = games.challenge(request).await?;

@@ -8,6 +8,7 @@ use crate::engine;
 use crate::rules::{Color, Position};
 use crate::store::NewGame;
 
+use super::policy::color_or_drawn;
 use super::{
     AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, Played, Result,
 };
@@ -81,13 +82,7 @@ impl Games {
         .await?;
         tx.upsert_member(req.place.guild, req.ai.id, &req.ai.name, true, now)
             .await?;
-        let color = req.color.unwrap_or_else(|| {
-            if rand::random::<bool>() {
-                Color::Black
-            } else {
-                Color::White
-            }
-        });
+        let color = color_or_drawn(req.color);
         let (black, white) = match color {
             Color::Black => (req.challenger.id, req.ai.id),
             Color::White => (req.ai.id, req.challenger.id),

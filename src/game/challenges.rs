@@ -4,6 +4,7 @@ use crate::rules::{Color, Position};
 use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 
 use super::decode::{parse_size, parse_time};
+use super::policy::color_or_drawn;
 use super::{
     corrupt, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game,
     GameError, Games, Member, Place, Result, DAY, HOUR,
@@ -231,18 +232,14 @@ impl Games {
         {
             rated = false;
         }
-        let challenger_color = match row.challenger_color.as_deref() {
-            Some(c) => c
-                .parse::<Color>()
-                .map_err(|_| corrupt(format!("challenge {id} colour {c}")))?,
-            None => {
-                if rand::random::<bool>() {
-                    Color::Black
-                } else {
-                    Color::White
-                }
-            }
+        let asked = match row.challenger_color.as_deref() {
+            Some(c) => Some(
+                c.parse::<Color>()
+                    .map_err(|_| corrupt(format!("challenge {id} colour {c}")))?,
+            ),
+            None => None,
         };
+        let challenger_color = color_or_drawn(asked);
         let (black, white) = match challenger_color {
             Color::Black => (row.challenger_id, who.id),
             Color::White => (who.id, row.challenger_id),

@@ -15,6 +15,7 @@ mod clocks;
 mod decode;
 mod error;
 mod play;
+mod policy;
 pub mod ratings;
 mod standings;
 pub mod text;
@@ -29,6 +30,7 @@ use crate::store::{Servers, Store};
 pub use ai::AiSlot;
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
+pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use types::*;
 
 use error::corrupt;

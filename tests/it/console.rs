@@ -357,3 +357,47 @@ fn wait_moves_the_clock_at_most_a_year_and_refuses_what_it_cannot_read() {
     assert!(out.contains("(the clock moves on 365d 0h)"), "{out}");
     assert!(out.contains("alice has no game in progress."), "{out}");
 }
+
+/// A line the console cannot read gets one short line back, to the member only, in the console's
+/// own terms (`name:value`, never clap's `--flags`, usage or colours), and changes nothing.
+#[test]
+fn unreadable_commands_get_one_private_line_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("u.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob colour:black\n\
+         @alice /history\n\
+         @alice /move\n\
+         @alice /frobnicate opponent:@bob\n\
+         @alice /accept @bob @carol\n\
+         @alice /challenge @bob size:9x99\n\
+         @alice /games\n@bob /games\n",
+        true,
+    );
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines[..6],
+        [
+            // An unknown option.
+            "(to @alice only) unknown option `colour` for /challenge: it takes opponent, size, \
+             color, time, rated, level",
+            // A missing required value.
+            "(to @alice only) /history needs game: write it like /history 12",
+            "(to @alice only) /move needs move: write it like /move e7-e6",
+            // An unknown command.
+            "(to @alice only) unknown command /frobnicate: type help",
+            // A value too many, and one that does not read.
+            "(to @alice only) too many values for /accept: `@carol` (it takes challenger)",
+            "(to @alice only) 9x99 is not a supported board: boards have 3 to 10 columns and 5 \
+             to 10 rows",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("alice has no game in progress."), "{out}");
+    assert!(out.contains("bob has no game in progress."), "{out}");
+    assert!(!out.contains("Challenge #"), "{out}");
+    for clap_words in ["error:", "Usage", "--", "\u{1b}["] {
+        assert!(!out.contains(clap_words), "{out}");
+    }
+}
