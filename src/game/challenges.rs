@@ -50,7 +50,7 @@ impl Games {
         )
         .await?;
         let mut rated = req.rated;
-        let mut casual_by_limit = false;
+        let mut casual_by_limit = None;
         if let Some(o) = &req.opponent {
             tx.upsert_member(req.place.guild, o.id, &o.name, false, now)
                 .await?;
@@ -60,7 +60,7 @@ impl Games {
                     .await?
             {
                 rated = false;
-                casual_by_limit = true;
+                casual_by_limit = Some(self.limits.rated_per_pair_per_day);
             }
         }
         let new = NewChallenge {
@@ -398,7 +398,7 @@ impl Games {
                 .transpose()?,
             time: parse_time(row.time_limit)?,
             rated: row.rated,
-            casual_by_limit: false,
+            casual_by_limit: None,
             state: ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?,
             expires_at: row.expires_at,
             game: row.game_id,

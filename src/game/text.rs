@@ -185,12 +185,15 @@ pub fn challenge(c: &Challenge, now: i64) -> String {
         Some(color) => format!("{} plays {color}", c.challenger.name),
         None => "sides drawn at random".to_string(),
     };
-    let rated = if c.rated {
-        "rated".to_string()
-    } else if c.casual_by_limit {
-        "casual (you have played your 3 rated games against each other today)".to_string()
-    } else {
-        "casual".to_string()
+    let rated = match (c.rated, c.casual_by_limit) {
+        (true, _) => "rated".to_string(),
+        (false, Some(1)) => {
+            "casual (you have played your rated game against each other today)".to_string()
+        }
+        (false, Some(limit)) => {
+            format!("casual (you have played your {limit} rated games against each other today)")
+        }
+        (false, None) => "casual".to_string(),
     };
     let state = match c.state {
         ChallengeState::Pending => format!("expires in {}", duration(c.expires_at - now)),

@@ -234,8 +234,9 @@ pub struct Challenge {
     pub color: Option<Color>,
     pub time: TimeControl,
     pub rated: bool,
-    /// Asked rated, but the pair has had its rated games for the day: played casual.
-    pub casual_by_limit: bool,
+    /// Asked rated, but the pair has had its rated games for the day (this many, the limit in
+    /// force): played casual.
+    pub casual_by_limit: Option<i64>,
     pub state: ChallengeState,
     pub expires_at: i64,
     pub game: Option<GameId>,

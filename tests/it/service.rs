@@ -698,6 +698,31 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
 }
 
 #[tokio::test]
+async fn the_casual_note_says_the_daily_limit_in_force() {
+    let w = world_with(Limits {
+        rated_per_pair_per_day: 1,
+        ..Limits::default()
+    })
+    .await;
+    let id = started(&w).await;
+    w.games
+        .abort(&alice(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
+    let c = w
+        .games
+        .challenge(request(&bob(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    assert_eq!((c.rated, c.casual_by_limit), (false, Some(1)));
+    let text = breakthrough_bot::game::text::challenge(&c, T0);
+    assert!(
+        text.contains("casual (you have played your rated game against each other today)"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
 async fn three_rated_games_a_day_per_pair_then_casual() {
     let w = world().await;
     for _ in 0..3 {
@@ -714,7 +739,8 @@ async fn three_rated_games_a_day_per_pair_then_casual() {
         .challenge(request(&bob(), Some(&alice()), "3x5"))
         .await
         .unwrap();
-    assert!(!c.rated && c.casual_by_limit);
+    assert!(!c.rated);
+    assert_eq!(c.casual_by_limit, Some(3));
     let text = breakthrough_bot::game::text::challenge(&c, T0);
     assert!(
         text.contains("casual (you have played your 3 rated games"),
