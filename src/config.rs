@@ -2,6 +2,8 @@
 
 use clap::Args;
 
+use crate::game::Limits;
+
 /// Where the database lives.
 #[derive(Args, Clone, Debug)]
 pub struct DatabaseConfig {
@@ -55,6 +57,15 @@ pub struct BotConfig {
 }
 
 impl BotConfig {
+    /// The game service's limits, with the ones set here.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            ai_games: self.ai_games_per_member,
+            ai_queue: usize::try_from(self.ai_queue).unwrap_or(usize::MAX),
+            ..Limits::default()
+        }
+    }
+
     /// The token from `DISCORD_TOKEN` (set and not blank), the one place it is read from.
     pub fn with_token_from_env(mut self) -> BotConfig {
         self.token = std::env::var("DISCORD_TOKEN")

@@ -9,9 +9,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 use breakthrough_bot::config::{BotConfig, DatabaseConfig};
 use breakthrough_bot::console::{Console, ConsoleClock};
 use breakthrough_bot::engine::{self, Level};
-use breakthrough_bot::game::{Games, Limits};
+use breakthrough_bot::game::{Games, Limits, SystemClock, LOCAL_SERVER};
 use breakthrough_bot::rules::{self, BoardSize};
-use breakthrough_bot::store::Store;
+use breakthrough_bot::store::{InstanceLock, Store};
 
 #[derive(Parser)]
 #[command(
@@ -155,7 +155,7 @@ fn main() -> ExitCode {
                 eprintln!("{}", breakthrough_bot::config::MISSING_TOKEN);
                 return ExitCode::from(2);
             }
-            run_async(breakthrough_bot::discord::run(config))
+            run_async(serve(config))
         }
         Command::Perft { size, depth } => {
             println!("{}", rules::Position::new(size).perft(depth));
@@ -240,6 +240,20 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
             ExitCode::FAILURE
         }
     }
+}
+
+/// `run`: claims the database (one bot per database), opens it, builds the game service as the
+/// bot serves it, and hands it to the Discord front end.
+async fn serve(config: BotConfig) -> anyhow::Result<()> {
+    let _claim = InstanceLock::acquire(&config.db.database_url)?;
+    let store = Store::open(&config.db.database_url).await?;
+    // The console's local server, should it share this database, is the console's to look after.
+    let games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
+        .all_servers_but(LOCAL_SERVER)
+        .with_outbox();
+    let served = breakthrough_bot::discord::run(config, games).await;
+    store.close().await;
+    served
 }
 
 async fn console(db: DatabaseConfig, plain: bool) -> anyhow::Result<()> {

@@ -19,8 +19,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{GameError, Games, Limits, Member, Place, SystemClock, LOCAL_SERVER};
-use crate::store::{InstanceLock, Store};
+use crate::game::{GameError, Games, Member, Place};
 
 use button::Button;
 
@@ -336,26 +335,15 @@ async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
 /// where that is safe).
 const HTTP_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Runs the bot until SIGINT or SIGTERM.
+/// Serves `games` on Discord until SIGINT or SIGTERM.
 ///
-/// Start-up claims the database (one bot per database), opens it, checks the token and
-/// registers the commands before connecting to the gateway, and only then starts the one
-/// sweeper: it either serves or returns an error that says what to fix.
-pub async fn run(config: BotConfig) -> anyhow::Result<()> {
+/// Start-up checks the token and registers the commands before connecting to the gateway, and
+/// only then starts the one sweeper: it either serves or returns an error that says what to fix.
+/// The caller has claimed and opened the database (see `main`).
+pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     let Some(token) = config.token.clone().filter(|t| !t.trim().is_empty()) else {
         anyhow::bail!("{MISSING_TOKEN}");
     };
-    let _claim = InstanceLock::acquire(&config.db.database_url)?;
-    let store = Store::open(&config.db.database_url).await?;
-    // The console's local server, should it share this database, is the console's to look after.
-    let limits = Limits {
-        ai_games: config.ai_games_per_member,
-        ai_queue: usize::try_from(config.ai_queue).unwrap_or(usize::MAX),
-        ..Limits::default()
-    };
-    let games = Games::new(store.clone(), Arc::new(SystemClock), limits)
-        .all_servers_but(LOCAL_SERVER)
-        .with_outbox();
     let burst = NonZeroU32::new(config.rate_limit_commands).unwrap_or(NonZeroU32::MIN);
     let rate_period = Duration::from_secs(config.rate_limit_period_secs.max(1));
     let sweep_every = Duration::from_secs(config.sweep_interval_secs.max(1));
@@ -415,10 +403,7 @@ pub async fn run(config: BotConfig) -> anyhow::Result<()> {
         info!("shutting down");
         shards.shutdown_all().await;
     });
-    let result = client.start().await;
-    store.close().await;
-    drop(games);
-    result.map_err(Into::into)
+    Ok(client.start().await?)
 }
 
 /// Waits for SIGINT (Ctrl-C) or, on Unix, SIGTERM.
