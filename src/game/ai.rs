@@ -55,12 +55,23 @@ impl Games {
     /// direct messages too (`place.guild == 0`). The challenger's game limits apply (all games,
     /// and games against the AI); the AI has none. When the AI has Black it is to move: call
     /// [`Games::ai_reply`] next.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::challenge_ai_with_slot`].
     pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
         Ok(self.challenge_ai_with_slot(req).await?.0)
     }
 
     /// [`Games::challenge_ai`], keeping the AI's place in the queue when it has Black: pass it to
     /// [`Games::ai_reply_with`]. With the queue full, no game is started.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::SelfChallenge`] when the AI is the challenger, [`GameError::TooManyGames`] or
+    /// [`GameError::TooManyAiGames`] past a limit, [`GameError::AiQueueFull`] when the AI must move
+    /// first and its queue is full; [`GameError::StorageFull`] when the disk is full,
+    /// [`GameError::Internal`] when the database fails.
     pub async fn challenge_ai_with_slot(&self, req: AiRequest) -> Result<(Game, Option<AiSlot>)> {
         let now = self.now();
         if req.ai.id == req.challenger.id {
@@ -144,6 +155,11 @@ impl Games {
     /// Takes a place in the AI's queue first, without waiting: [`GameError::AiQueueFull`] or
     /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
     /// listed by [`Games::ai_games_to_move`], to be answered again later.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails. The AI's move is never refused: it is legal
+    /// by construction.
     pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
         self.ai_move(id, false).await
     }
@@ -170,6 +186,10 @@ impl Games {
 
     /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
     /// written: as [`Games::ai_reply`], with the place in the queue already held.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
     pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
         self.answer_with(slot, false).await
     }
@@ -229,6 +249,10 @@ impl Games {
 
     /// Games against the AI where the AI is to move and has been for at least `waiting` seconds:
     /// what a restart left unanswered. Front ends answer them with [`Games::ai_reply`].
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
     pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
         Ok(self
             .store

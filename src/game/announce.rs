@@ -89,6 +89,10 @@ pub enum Announced {
 impl Games {
     /// Announcements of this service's servers that are due at `now_ms` (unix milliseconds),
     /// oldest first, at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn due_announcements(&self, now_ms: i64, limit: i64) -> Result<Vec<Owed>> {
         Ok(self
             .store
@@ -100,17 +104,29 @@ impl Games {
     }
 
     /// When the next announcement of this service's servers is due (unix milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn next_announcement_at(&self) -> Result<Option<i64>> {
         Ok(self.store.next_outbox_at(self.servers).await?)
     }
 
     /// Removes an announcement from the outbox: posted, or never to be.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn announced(&self, id: i64) -> Result<()> {
         Ok(self.store.delete_outbox(id).await?)
     }
 
     /// Keeps an announcement whose post failed, for another try at `at_ms` (unix milliseconds),
     /// counting the failure.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn announce_later(&self, owed: &Owed, at_ms: i64) -> Result<()> {
         Ok(self
             .store
@@ -120,6 +136,10 @@ impl Games {
 
     /// What an announcement is about, as it stands now. `None` when it no longer needs saying:
     /// a reminder for a move already made, or an AI move the game has gone past.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>> {
         Ok(match *a {
             Announcement::ChallengeExpired { challenge } => Some(Announced::ChallengeExpired(
@@ -147,6 +167,10 @@ impl Games {
 
     /// The AI's answer in game `id`, as [`Games::ai_reply`], with its announcement queued in the
     /// same write: for the replies no member is waiting on (a restart left them).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
         self.ai_move(id, true).await
     }
@@ -156,6 +180,11 @@ impl Games {
     /// expiry in its servers on by the time it was away, so that no one loses on time, and no
     /// challenge expires, for a time in which they could not play. One transaction. Returns the
     /// seconds the clocks moved (0 when they did not).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::StorageFull`](super::GameError::StorageFull) when the disk is full, [`GameError::Internal`](super::GameError::Internal) when the database
+    /// fails.
     pub async fn keep_alive(&self, now: i64, grace: i64) -> Result<i64> {
         let mut tx = self.store.begin().await?;
         let away = match tx.last_seen(self.servers).await? {

@@ -13,6 +13,15 @@ use super::{
 impl Games {
     /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
     /// the challenge is casual and says so.
+    ///
+    /// # Errors
+    ///
+    /// A refusal that says why, with nothing written: [`GameError::NotInServer`] in a direct
+    /// message, [`GameError::SelfChallenge`], [`GameError::BotOpponent`], [`GameError::Declined`]
+    /// within the hour after a decline, [`GameError::TooManyChallengesTo`],
+    /// [`GameError::DuplicateChallenge`], [`GameError::DuplicateOpenChallenge`],
+    /// [`GameError::TooManyChallenges`] or [`GameError::TooManyGames`]; [`GameError::StorageFull`]
+    /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
         let now = self.now();
         if req.place.guild == 0 {
@@ -204,6 +213,15 @@ impl Games {
     }
 
     /// Accepts a challenge: the game starts, colours as asked or drawn.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoChallenge`], [`GameError::AmbiguousChallenge`] or
+    /// [`GameError::NoSuchChallenge`] when `which` finds none or several,
+    /// [`GameError::NotYourChallenge`], [`GameError::SelfChallenge`],
+    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`];
+    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// fails.
     pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
         let now = self.now();
         let id = self.find_challenge(who.id, which).await?;
@@ -293,6 +311,12 @@ impl Games {
     }
 
     /// Declines a challenge aimed at `who`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::accept`] for finding the challenge, and [`GameError::DeclineOpen`] for an open
+    /// challenge (it has no one to decline it); [`GameError::StorageFull`] when the disk is full,
+    /// [`GameError::Internal`] when the database fails.
     pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {
         let now = self.now();
         let id = self.find_challenge(who.id, which).await?;
@@ -319,6 +343,12 @@ impl Games {
     }
 
     /// Cancels a challenge `who` made: the one given, or all their pending ones in the server.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoChallenge`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
+    /// [`GameError::NotYourCancel`], [`GameError::ChallengeClosed`]; [`GameError::StorageFull`]
+    /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
         let now = self.now();
         let ids: Vec<ChallengeId> = match which {
@@ -364,6 +394,10 @@ impl Games {
     }
 
     /// A challenge by id.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchChallenge`]; [`GameError::Internal`] when the database fails.
     pub async fn challenge_view(&self, id: ChallengeId) -> Result<Challenge> {
         let row = self
             .store

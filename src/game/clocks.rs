@@ -14,6 +14,11 @@ impl Games {
     /// With [`Games::with_outbox`], each of these is queued as an [`Announcement`] in the same
     /// transaction as the change itself. A game that cannot be ended (or read back) is logged
     /// with its id and left for the next pass; the others go on.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// fails. A game that cannot be ended is logged and left for the next pass, not an error.
     pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
         let mut report = SweepReport::default();
         let mut tx = self.store.begin().await?;

@@ -151,6 +151,10 @@ fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
 
 impl Games {
     /// A game by id.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchGame`]; [`GameError::Internal`] when the database fails.
     pub async fn game(&self, id: GameId) -> Result<Game> {
         let row = self
             .store
@@ -219,6 +223,12 @@ impl Games {
     /// The game a command from `who`, sent from `at`, means, to look at: any game of the server
     /// `at` is in, or the game of the direct message it is. A game from elsewhere is refused as
     /// if it did not exist, whoever asks.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchGame`] for a game of another server (or another direct message),
+    /// [`GameError::NoActiveGame`] or [`GameError::AmbiguousGame`] when `which` finds none or
+    /// several; [`GameError::Internal`] when the database fails.
     pub async fn find_game(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
         let row = self.game_row(who, at, which).await?;
         if !at.sees(row_place(&row)) {

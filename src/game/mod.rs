@@ -8,6 +8,8 @@
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), and `decode` (store rows read into the values above).
 
+#![warn(clippy::missing_errors_doc)]
+
 mod ai;
 mod announce;
 mod challenges;

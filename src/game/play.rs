@@ -78,6 +78,10 @@ impl Games {
     ///
     /// Against the AI, a move it must answer is only written if the AI can take the reply: else
     /// [`GameError::AiQueueFull`] or [`GameError::AiBusyForYou`], and nothing changes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::play_with_slot`].
     pub async fn play(
         &self,
         who: &Member,
@@ -90,6 +94,16 @@ impl Games {
 
     /// [`Games::play`], keeping the AI's place in the queue for its reply, when it has one to
     /// make: pass it to [`Games::ai_reply_with`].
+    ///
+    /// # Errors
+    ///
+    /// A refusal that says why, with nothing written: the game not found (as [`Games::find_game`]),
+    /// [`GameError::PlayedElsewhere`], [`GameError::NotAPlayer`], [`GameError::NotYourTurn`],
+    /// [`GameError::GameOver`], [`GameError::OutOfTime`], [`GameError::Move`] for a move the rules
+    /// refuse, [`GameError::PositionChanged`] when another move got there first,
+    /// [`GameError::AiBusyForYou`] or [`GameError::AiQueueFull`] when the AI could not answer;
+    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// fails.
     pub async fn play_with_slot(
         &self,
         who: &Member,
@@ -268,6 +282,10 @@ impl Games {
     }
 
     /// The game `who` means, if they may resign it now: before asking them to confirm.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::resign`], without resigning.
     pub async fn resignable(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
         let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
@@ -275,6 +293,12 @@ impl Games {
     }
 
     /// Resigns the game for `who`: the opponent wins.
+    ///
+    /// # Errors
+    ///
+    /// The game not found (as [`Games::find_game`]), [`GameError::PlayedElsewhere`],
+    /// [`GameError::NotAPlayer`], [`GameError::GameOver`]; [`GameError::StorageFull`] when the disk
+    /// is full, [`GameError::Internal`] when the database fails.
     pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
         let row = self
             .game_row_to_act(who.id, at, which, Action::Resign)
@@ -300,6 +324,10 @@ impl Games {
     }
 
     /// Ends a game without a result, allowed only before both sides have moved.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::resign`], and [`GameError::AbortTooLate`] once both sides have moved.
     pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
         let row = self
             .game_row_to_act(who.id, at, which, Action::Abort)
@@ -338,6 +366,12 @@ impl Games {
     /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
     /// those starting with `prefix` (case and separators ignored), at most `limit`. None for a
     /// game played elsewhere than `at`, where the move would be refused.
+    ///
+    /// # Errors
+    ///
+    /// The game not found (as [`Games::find_game`]); [`GameError::Internal`] when the database
+    /// fails. A game played elsewhere, over, or not at the member's turn gives no suggestions
+    /// rather than an error.
     pub async fn move_suggestions(
         &self,
         who: u64,

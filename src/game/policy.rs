@@ -73,6 +73,11 @@ impl ChallengeAsk {
     ///     "level is for games against the AI: choose the bot as opponent, or leave level out"
     /// );
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::RatedAi`] for a rated game against the AI, [`GameError::LevelWithoutAi`] for a
+    /// level with a member as opponent.
     pub fn decide(self) -> Result<Decision, GameError> {
         let opponent = match self.opponent {
             Opponent::Ai(ai) => {

@@ -23,6 +23,10 @@ pub(super) fn rating_now(r: &RatingRow, now: i64) -> RatingValue {
 
 impl Games {
     /// Active games of a member: in one server, or everywhere when `guild` is `None`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
     pub async fn games_of(&self, member: u64, guild: Option<u64>) -> Result<Vec<Game>> {
         let rows = self.store.active_games(member, guild, None).await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -34,6 +38,11 @@ impl Games {
 
     /// The move list of a game, asked for from `at`: as [`Games::find_game`], a game from
     /// elsewhere is refused as if it did not exist.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchGame`] for a game not seen from `at`; [`GameError::Internal`] when the
+    /// database fails.
     pub async fn history(&self, at: Place, id: GameId) -> Result<History> {
         let game = self.game(id).await?;
         if !at.sees(game.place) {
@@ -50,6 +59,10 @@ impl Games {
     }
 
     /// A member's rating card on one board of a server.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
     pub async fn rating(&self, guild: u64, member: &Member, size: BoardSize) -> Result<RatingCard> {
         let now = self.now();
         let key = size.to_string();
@@ -100,6 +113,10 @@ impl Games {
 
     /// One page (one-based) of a server's leaderboard on a board size. Provisional ratings
     /// (deviation above 110, after inactivity decay) are left out and counted.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
     pub async fn leaderboard(
         &self,
         guild: u64,

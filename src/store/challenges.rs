@@ -55,7 +55,7 @@ impl Store {
 
 impl WriteTx {
     /// Inserts a pending challenge. A second pending challenge between the same pair (or a
-    /// second open one in a channel) is a [`StoreError::Conflict`].
+    /// second open one in a channel) is a [`StoreError::Conflict`](super::StoreError::Conflict).
     pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
         sqlx::query_scalar(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
