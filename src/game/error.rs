@@ -133,12 +133,6 @@ impl From<StoreError> for GameError {
     }
 }
 
-impl From<sqlx::Error> for GameError {
-    fn from(e: sqlx::Error) -> Self {
-        StoreError::Sqlx(e).into()
-    }
-}
-
 pub(crate) fn corrupt(what: impl Into<String>) -> GameError {
     GameError::Internal(InternalError::Corrupt(what.into()))
 }
