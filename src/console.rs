@@ -462,20 +462,16 @@ impl Console {
     pub fn announce(&self, report: &SweepReport) -> Vec<String> {
         let mut out = Vec::new();
         for c in &report.expired {
-            out.push(format!(
-                "Challenge #{} from {} expired.",
-                c.id, c.challenger.name
-            ));
+            out.push(text::challenge_expired(c));
         }
         for g in report.timed_out.iter().chain(&report.aborted) {
             out.push(self.board(g));
         }
         for g in &report.reminders {
             out.push(format!(
-                "@{}: your move in game #{}, {} left.",
+                "@{}: {}",
                 g.to_move().name,
-                g.id,
-                text::duration(g.deadline - self.games.now())
+                text::reminder(g, self.games.now())
             ));
         }
         out

@@ -75,6 +75,11 @@ pub fn ai_played(played: &Played) -> String {
     }
 }
 
+/// `Challenge #3 from alice expired.`
+pub fn challenge_expired(c: &Challenge) -> String {
+    format!("Challenge #{} from {} expired.", c.id, c.challenger.name)
+}
+
 /// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
 pub fn reminder(game: &Game, now: i64) -> String {
     format!(

@@ -126,6 +126,25 @@ fn emoji_boards_by_default_and_the_database_persists_between_runs() {
     assert!(out.contains("alice has no game in progress."), "{out}");
 }
 
+#[test]
+fn reminders_and_expiries_read_as_the_bot_posts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("r.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 5x5 white 10m no\n@bob /accept\nwait 9m\n@alice /games\n\
+         @carol /challenge @dave\nwait 2d\n@carol /games\n",
+        true,
+    );
+    // Bob (Black) is to move, with a tenth of his time left: the one reminder.
+    assert_eq!(
+        out.matches("@bob: your move in game #1: ").count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("Challenge #2 from carol expired."), "{out}");
+}
+
 /// A console running on a database, fed one line at a time.
 struct Running {
     child: Child,
