@@ -3,6 +3,8 @@
 //! Pure and synchronous: no I/O, no async, no allocation in move generation. Nothing here panics on
 //! user input; every refusal is a typed error whose message speaks to the player.
 
+#![warn(clippy::missing_errors_doc)]
+
 mod notation;
 mod position;
 mod size;
@@ -16,7 +18,11 @@ pub use position::{
 pub use size::{BoardSize, SizeError, Square, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
 
 /// Replays `moves` (in any accepted notation) from the start position of `size`.
-/// On failure, gives the zero-based index of the move that failed and why.
+///
+/// # Errors
+///
+/// The zero-based index of the first move that failed, with its [`MoveError`]: the text is not a
+/// move, or not a legal one in the position reached.
 pub fn replay<'a>(
     size: BoardSize,
     moves: impl IntoIterator<Item = &'a str>,

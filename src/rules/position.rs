@@ -39,6 +39,11 @@ impl fmt::Display for Color {
 impl FromStr for Color {
     type Err = ColorError;
 
+    /// Reads `black` or `white` (or `b`, `w`), in any case, with spaces around.
+    ///
+    /// # Errors
+    ///
+    /// [`ColorError`] for anything else.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "black" | "b" => Ok(Color::Black),
@@ -314,6 +319,11 @@ impl Position {
     }
 
     /// Plays `mv`, or says why it is illegal.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] with the reason when `mv` is not a legal move here, as [`Position::check`]
+    /// finds it; a capture flag that does not match the board is refused too.
     pub fn play(&self, mv: Move) -> Result<Position, IllegalMove> {
         let checked = self.check(mv.from, mv.to, Some(mv.capture))?;
         Ok(self.play_unchecked(checked))
@@ -322,6 +332,17 @@ impl Position {
     /// Finds the legal move from `from` to `to`, or says why there is none.
     /// `claims_capture` is what the player wrote: `Some(true)` for `x`, `Some(false)` for a plain
     /// move, `None` when the notation said nothing. A plain move onto an enemy piece is accepted.
+    ///
+    /// # Errors
+    ///
+    /// The first reason that applies: [`IllegalMove::GameOver`] once the game is over,
+    /// [`OffBoard`](IllegalMove::OffBoard) for a square off this board,
+    /// [`NoPiece`](IllegalMove::NoPiece) or [`NotYourPiece`](IllegalMove::NotYourPiece) for the
+    /// square moved from, [`NotForward`](IllegalMove::NotForward) or
+    /// [`TooFar`](IllegalMove::TooFar) for the step, [`OwnPiece`](IllegalMove::OwnPiece) or
+    /// [`StraightCapture`](IllegalMove::StraightCapture) for a blocked target, and
+    /// [`NothingToCapture`](IllegalMove::NothingToCapture) when `claims_capture` is `Some(true)`
+    /// and the target is empty.
     pub fn check(
         &self,
         from: Square,
@@ -700,6 +721,17 @@ pub enum SetupError {
 impl TryFrom<&Setup> for Position {
     type Error = SetupError;
 
+    /// The position `s` describes, if it could occur in a game.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::OffBoard`] for a square off the setup's board,
+    /// [`Overlap`](SetupError::Overlap) for a square given twice,
+    /// [`TooManyPieces`](SetupError::TooManyPieces) for a side with more pieces than two rows
+    /// hold, [`MoverCaptured`](SetupError::MoverCaptured) when the side that just moved has no
+    /// piece left, and [`BothBrokeThrough`](SetupError::BothBrokeThrough) or
+    /// [`BreakthroughOutOfTurn`](SetupError::BreakthroughOutOfTurn) when a side on its goal row
+    /// could not have got there with the turn as given.
     fn try_from(s: &Setup) -> Result<Position, SetupError> {
         let size = s.size;
         let g = size.geometry();
@@ -752,6 +784,12 @@ impl TryFrom<&Setup> for Position {
 impl FromStr for Position {
     type Err = SetupError;
 
+    /// Reads a position written as a [`Setup`], such as `bbbbb/bbbbb/5/wwwww/wwwww b`.
+    ///
+    /// # Errors
+    ///
+    /// Any [`SetupError`]: the text cannot be read as a setup (see [`Setup::from_str`]), or the
+    /// setup is no position (see [`Position::try_from`]).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Position::try_from(&s.parse::<Setup>()?)
     }
@@ -761,7 +799,15 @@ impl FromStr for Setup {
     type Err = SetupError;
 
     /// Reads the board twice, once to check it and measure it and once to place the pieces, so
-    /// that reading a stored game allocates nothing but the two lists of squares.
+    /// that reading a stored game allocates nothing but the two lists of squares. Whether the
+    /// setup could occur in a game is [`Position::try_from`]'s to say.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::Unreadable`] when the text is not a board and a side to move, or a row holds
+    /// other than `b`, `w` and counts, or more than [`MAX_COLS`] squares;
+    /// [`RaggedRows`](SetupError::RaggedRows) when rows differ in length;
+    /// [`Size`](SetupError::Size) when the board is not a supported size.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unreadable = || SetupError::Unreadable(super::notation::shorten(s));
         let mut parts = s.split_whitespace();

@@ -55,6 +55,11 @@ impl BoardSize {
     ];
 
     /// A size with `cols` columns and `rows` rows, if it is supported.
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError::Unsupported`] when `cols` is outside [`MIN_COLS`]..=[`MAX_COLS`] or `rows`
+    /// outside [`MIN_ROWS`]..=[`MAX_ROWS`].
     pub const fn new(cols: u32, rows: u32) -> Result<BoardSize, SizeError> {
         if cols >= MIN_COLS as u32
             && cols <= MAX_COLS as u32
@@ -141,6 +146,12 @@ impl fmt::Display for BoardSize {
 impl FromStr for BoardSize {
     type Err = SizeError;
 
+    /// Reads `COLSxROWS` (also with `X`, `×` or `*`, and spaces around).
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError::Unreadable`] when the text is not two numbers around an `x`;
+    /// [`SizeError::Unsupported`] when it is, but not a supported size.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unreadable = || SizeError::Unreadable(crate::rules::shorten(s));
         let t = s.trim();
