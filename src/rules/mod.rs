@@ -7,14 +7,15 @@
 
 mod notation;
 mod position;
+mod quote;
 mod size;
 
-pub(crate) use notation::shorten;
 pub use notation::{MoveError, MoveText, ParseMoveError, SquareText};
 pub use position::{
     Color, ColorError, IllegalMove, Move, MoveList, Outcome, Position, Setup, SetupError,
     WinReason, MAX_MOVES,
 };
+pub(crate) use quote::shorten;
 pub use size::{BoardSize, SizeError, Square, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
 
 /// Replays `moves` (in any accepted notation) from the start position of `size`.

@@ -13,6 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::position::{IllegalMove, Move, Position};
+use super::quote::shorten;
 use super::size::{BoardSize, Square};
 
 /// A square as written: a column letter and a row number, not yet checked against a board.
@@ -65,26 +66,6 @@ pub enum MoveText {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read `{0}` as a move: write it like e2-e3, or d4xe5 for a capture")]
 pub struct ParseMoveError(pub String);
-
-/// Cuts user text down to a size fit to quote back in a message, between backticks: a backtick
-/// in it becomes `'` and a line break a space, so the quote stays one piece of code on one line.
-pub(crate) fn shorten(s: &str) -> String {
-    const MAX: usize = 24;
-    let s = s.trim();
-    let mut t: String = s
-        .chars()
-        .take(MAX)
-        .map(|c| match c {
-            '`' => '\'',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect();
-    if s.chars().count() > MAX {
-        t.push('…');
-    }
-    t
-}
 
 struct Reader<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,

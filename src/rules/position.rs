@@ -809,7 +809,7 @@ impl FromStr for Setup {
     /// [`RaggedRows`](SetupError::RaggedRows) when rows differ in length;
     /// [`Size`](SetupError::Size) when the board is not a supported size.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let unreadable = || SetupError::Unreadable(super::notation::shorten(s));
+        let unreadable = || SetupError::Unreadable(super::quote::shorten(s));
         let mut parts = s.split_whitespace();
         let board = parts.next().ok_or_else(unreadable)?;
         let turn = parts

@@ -153,7 +153,7 @@ impl FromStr for BoardSize {
     /// [`SizeError::Unreadable`] when the text is not two numbers around an `x`;
     /// [`SizeError::Unsupported`] when it is, but not a supported size.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let unreadable = || SizeError::Unreadable(crate::rules::shorten(s));
+        let unreadable = || SizeError::Unreadable(super::quote::shorten(s));
         let t = s.trim();
         let (c, r) = t.split_once(['x', 'X', '×', '*']).ok_or_else(unreadable)?;
         let number = |p: &str| -> Result<u32, SizeError> {
