@@ -12,7 +12,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::position::{IllegalMove, Move, Position};
+use super::moves::Move;
+use super::position::{IllegalMove, Position};
 use super::quote::shorten;
 use super::size::{BoardSize, Square};
 
