@@ -24,6 +24,14 @@ impl Color {
             Color::White => "white",
         }
     }
+
+    /// The side's place in `[black, white]` arrays: 0 for Black, 1 for White.
+    pub(crate) const fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
 }
 
 impl fmt::Display for Color {

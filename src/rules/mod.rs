@@ -4,14 +4,15 @@
 //! user input; every refusal is a typed error whose message speaks to the player.
 //!
 //! One file per concern, each depending only on those listed before it: `bits` (bitboard words),
-//! `quote` (user text quoted back), `size` (sizes, squares and each size's masks), `color`,
-//! `moves`, `outcome`, `position` (positions, legality, move generation), `perft`, `setup`
-//! (positions as text), `notation` (moves as text).
+//! `quote` (user text quoted back), `size` (sizes and squares), `color`, `geometry` (each size's
+//! masks, shared with the engine), `moves`, `outcome`, `position` (positions, legality, move
+//! generation), `perft`, `setup` (positions as text), `notation` (moves as text).
 
 #![warn(clippy::missing_errors_doc)]
 
 mod bits;
 mod color;
+mod geometry;
 mod moves;
 mod notation;
 mod outcome;
@@ -22,6 +23,7 @@ mod setup;
 mod size;
 
 pub use color::{Color, ColorError};
+pub(crate) use geometry::Geometry;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{MoveError, MoveText, ParseMoveError, SquareText};
 pub use outcome::{Outcome, WinReason};

@@ -5,8 +5,8 @@
 
 use super::bits::Bits;
 use super::color::Color;
-use super::position::{count_moves, BlackSide, Masks, Position, Side, WhiteSide};
-use super::size::Geometry;
+use super::geometry::Geometry;
+use super::position::{count_moves, BlackSide, Position, Side, WhiteSide};
 
 impl Position {
     /// The number of move sequences of exactly `depth` plies from here. A sequence that ends the
@@ -29,7 +29,7 @@ impl Position {
 }
 
 /// Perft of a position that is not over, `depth >= 1`.
-fn perft_from<S: Side, B: Bits>(m: &Masks<B>, own: B, opp: B, depth: u32) -> u64 {
+fn perft_from<S: Side, B: Bits>(m: &Geometry<B>, own: B, opp: B, depth: u32) -> u64 {
     if depth == 1 {
         return count_moves::<S, B>(m, own, opp) as u64;
     }
@@ -54,7 +54,7 @@ fn perft_from<S: Side, B: Bits>(m: &Masks<B>, own: B, opp: B, depth: u32) -> u64
 }
 
 fn perft_dispatch<B: Bits>(g: &Geometry, turn: Color, own: u128, opp: u128, depth: u32) -> u64 {
-    let m = Masks::<B>::of(g);
+    let m = g.narrow::<B>();
     let (own, opp) = (B::narrow(own), B::narrow(opp));
     match turn {
         Color::White => perft_from::<WhiteSide, B>(&m, own, opp, depth),

@@ -2,9 +2,10 @@
 
 use super::bits::{BitIter, Bits};
 use super::color::Color;
+use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::outcome::{Outcome, WinReason};
-use super::size::{BoardSize, Geometry, Square};
+use super::size::{BoardSize, Square};
 
 /// Why a move cannot be played in a position. The messages speak to the player.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -143,10 +144,9 @@ impl Position {
             return won(Color::White, WinReason::AllCaptured);
         }
         let (own, opp) = self.own_opp();
-        let m = Masks::<u128>::of(g);
         let any_move = match self.turn {
-            Color::White => count_moves::<WhiteSide, u128>(&m, own, opp) != 0,
-            Color::Black => count_moves::<BlackSide, u128>(&m, own, opp) != 0,
+            Color::White => count_moves::<WhiteSide, u128>(g, own, opp) != 0,
+            Color::Black => count_moves::<BlackSide, u128>(g, own, opp) != 0,
         };
         if any_move {
             None
@@ -169,17 +169,17 @@ impl Position {
         if self.outcome().is_some() {
             return list;
         }
-        let m = Masks::<u128>::of(self.size.geometry());
+        let g = self.size.geometry();
         let (own, opp) = self.own_opp();
         match self.turn {
-            Color::White => self.push_moves::<WhiteSide>(&m, own, opp, &mut list),
-            Color::Black => self.push_moves::<BlackSide>(&m, own, opp, &mut list),
+            Color::White => self.push_moves::<WhiteSide>(g, own, opp, &mut list),
+            Color::Black => self.push_moves::<BlackSide>(g, own, opp, &mut list),
         }
         list.sort_unstable_by_key(|m| (m.from().col(), m.from().row(), m.to().col()));
         list
     }
 
-    fn push_moves<S: Side>(&self, m: &Masks<u128>, own: u128, opp: u128, list: &mut MoveList) {
+    fn push_moves<S: Side>(&self, m: &Geometry, own: u128, opp: u128, list: &mut MoveList) {
         let empty = m.board & !(own | opp);
         let size = self.size;
         for (targets, back) in S::targets(m, own) {
@@ -323,30 +323,6 @@ impl Back {
     }
 }
 
-/// The masks of one board size in one bitboard width.
-#[derive(Clone, Copy)]
-pub(super) struct Masks<B> {
-    pub cols: u32,
-    pub board: B,
-    pub not_first_col: B,
-    pub not_last_col: B,
-    pub first_row: B,
-    pub last_row: B,
-}
-
-impl<B: Bits> Masks<B> {
-    pub fn of(g: &Geometry) -> Masks<B> {
-        Masks {
-            cols: g.cols,
-            board: B::narrow(g.board),
-            not_first_col: B::narrow(g.not_first_col),
-            not_last_col: B::narrow(g.not_last_col),
-            first_row: B::narrow(g.first_row),
-            last_row: B::narrow(g.last_row),
-        }
-    }
-}
-
 /// The side to move, as a type, so the move generator compiles once per side with its shifts fixed.
 pub(super) trait Side {
     type Other: Side;
@@ -355,7 +331,7 @@ pub(super) trait Side {
     /// Squares reached straight ahead, diagonally towards column `a`, and towards the last column,
     /// with the distance back to the origin.
     #[inline(always)]
-    fn targets<B: Bits>(m: &Masks<B>, own: B) -> [(B, Back); 3] {
+    fn targets<B: Bits>(m: &Geometry<B>, own: B) -> [(B, Back); 3] {
         let c = m.cols;
         let left = own & m.not_first_col;
         let right = own & m.not_last_col;
@@ -412,7 +388,7 @@ pub(super) trait Side {
 
     /// The row where this side's pieces win.
     #[inline(always)]
-    fn goal<B: Bits>(m: &Masks<B>) -> B {
+    fn goal<B: Bits>(m: &Geometry<B>) -> B {
         if Self::WHITE {
             m.last_row
         } else {
@@ -436,7 +412,7 @@ impl Side for BlackSide {
 
 /// Number of legal moves for the side owning `own`, in bulk.
 #[inline(always)]
-pub(super) fn count_moves<S: Side, B: Bits>(m: &Masks<B>, own: B, opp: B) -> u32 {
+pub(super) fn count_moves<S: Side, B: Bits>(m: &Geometry<B>, own: B, opp: B) -> u32 {
     let [straight, left, right] = S::targets(m, own);
     let empty = m.board & !(own | opp);
     (straight.0 & empty).ones() + (left.0 & !own).ones() + (right.0 & !own).ones()
