@@ -1,15 +1,15 @@
-//! The engine's view of a position: two bitboards, the side to move and a Zobrist hash, with the
-//! masks of its board size worked out once per search.
+//! The engine's view of a position: two bitboards, the side to move and a Zobrist hash. The masks
+//! of each board size are the rules' own [`Geometry`] table.
 
 use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
-use crate::rules::{BoardSize, Color, Move, Position, MAX_MOVES};
+use crate::rules::{Color, Geometry, Move, Position, MAX_MOVES};
 
-/// Index of a side in `[Black, White]` arrays.
-pub const BLACK: usize = 0;
-pub const WHITE: usize = 1;
+/// Index of a side in `[Black, White]` arrays, as the geometry's rows are indexed too.
+pub const BLACK: usize = Color::Black.index();
+pub const WHITE: usize = Color::White.index();
 
 /// A move as the engine makes it: bit indexes of its squares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -19,76 +19,6 @@ pub struct Step {
 }
 
 pub type Steps = ArrayVec<Step, MAX_MOVES>;
-
-/// The masks of one board size.
-#[derive(Clone, Debug)]
-pub struct Geo {
-    pub size: BoardSize,
-    pub cols: u32,
-    pub rows: u32,
-    board: u128,
-    not_first_col: u128,
-    not_last_col: u128,
-    /// `rows_of[side][r]`: the squares `r` rows ahead of `side`'s home row.
-    pub rows_of: [[u128; 10]; 2],
-}
-
-impl Geo {
-    pub fn new(size: BoardSize) -> Geo {
-        let g = size.geometry();
-        let (cols, rows) = (u32::from(size.cols()), u32::from(size.rows()));
-        let mut rows_of = [[0u128; 10]; 2];
-        for r in 0..rows {
-            let row = g.first_row << (r * cols);
-            rows_of[WHITE][r as usize] = row;
-            rows_of[BLACK][(rows - 1 - r) as usize] = row;
-        }
-        Geo {
-            size,
-            cols,
-            rows,
-            board: g.board,
-            not_first_col: g.not_first_col,
-            not_last_col: g.not_last_col,
-            rows_of,
-        }
-    }
-
-    /// The row where `side` wins.
-    #[inline(always)]
-    pub fn goal(&self, side: usize) -> u128 {
-        self.rows_of[side][self.rows as usize - 1]
-    }
-
-    /// The row one step short of `side`'s goal: a piece there wins on its next move.
-    #[inline(always)]
-    pub fn pre_goal(&self, side: usize) -> u128 {
-        self.rows_of[side][self.rows as usize - 2]
-    }
-
-    /// Squares `side`'s pieces in `b` attack (diagonally forward).
-    #[inline(always)]
-    pub fn attacks(&self, side: usize, b: u128) -> u128 {
-        let c = self.cols;
-        if side == WHITE {
-            (((b & self.not_first_col) << (c - 1)) | ((b & self.not_last_col) << (c + 1)))
-                & self.board
-        } else {
-            ((b & self.not_first_col) >> (c + 1)) | ((b & self.not_last_col) >> (c - 1))
-        }
-    }
-
-    /// How many rows ahead of `side`'s home row the square `index` lies.
-    #[inline(always)]
-    pub fn advance(&self, side: usize, index: u8) -> usize {
-        let row = u32::from(index) / self.cols;
-        if side == WHITE {
-            row as usize
-        } else {
-            (self.rows - 1 - row) as usize
-        }
-    }
-}
 
 fn zobrist() -> &'static [[u64; 128]; 2] {
     static KEYS: OnceLock<[[u64; 128]; 2]> = OnceLock::new();
@@ -126,10 +56,7 @@ pub struct Board {
 impl Board {
     pub fn from_position(p: &Position) -> Board {
         let (black, white) = p.raw();
-        let stm = match p.turn() {
-            Color::Black => BLACK,
-            Color::White => WHITE,
-        };
+        let stm = p.turn().index();
         let keys = zobrist();
         let mut hash = if stm == WHITE { SIDE_KEY } else { 0 };
         for (side, bits) in [(BLACK, black), (WHITE, white)] {
@@ -157,7 +84,7 @@ impl Board {
     }
 
     /// Every move of the side to move (the game must not be over).
-    pub fn moves(&self, geo: &Geo, out: &mut Steps) {
+    pub fn moves(&self, geo: &Geometry, out: &mut Steps) {
         out.clear();
         let (own, opp) = (self.own(), self.opp());
         let empty = geo.board & !(own | opp);
@@ -221,13 +148,13 @@ impl Board {
 
     /// Whether `step` wins on the spot: it reaches the goal or takes the last enemy piece.
     #[inline(always)]
-    pub fn wins(&self, geo: &Geo, step: Step) -> bool {
+    pub fn wins(&self, geo: &Geometry, step: Step) -> bool {
         let to = 1u128 << step.to;
         to & geo.goal(self.stm) != 0 || self.opp() == to
     }
 
     /// The rules' move for a step of this board.
-    pub fn move_of(&self, geo: &Geo, step: Step) -> Move {
+    pub fn move_of(&self, geo: &Geometry, step: Step) -> Move {
         Move::new(
             geo.size.square_at(u32::from(step.from)),
             geo.size.square_at(u32::from(step.to)),
@@ -236,7 +163,7 @@ impl Board {
     }
 
     /// Steps the side to move has towards `target` squares from pieces attacking them.
-    pub fn captures_of(&self, geo: &Geo, target: u128, out: &mut Steps) {
+    pub fn captures_of(&self, geo: &Geometry, target: u128, out: &mut Steps) {
         self.moves(geo, out);
         out.retain(|s| target & (1u128 << s.to) != 0);
     }
@@ -245,20 +172,21 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::BoardSize;
 
     #[test]
     fn moves_and_play_agree_with_the_rules_everywhere() {
         let mut seed = 7u64;
         for size in BoardSize::all() {
-            let geo = Geo::new(size);
+            let geo = size.geometry();
             let mut pos = Position::new(size);
             let mut steps = Steps::new();
             while pos.outcome().is_none() {
                 let board = Board::from_position(&pos);
-                board.moves(&geo, &mut steps);
+                board.moves(geo, &mut steps);
                 let mut ours: Vec<String> = steps
                     .iter()
-                    .map(|&s| board.move_of(&geo, s).to_string())
+                    .map(|&s| board.move_of(geo, s).to_string())
                     .collect();
                 let mut theirs: Vec<String> =
                     pos.legal_moves().iter().map(|m| m.to_string()).collect();
@@ -267,7 +195,7 @@ mod tests {
                 assert_eq!(ours, theirs, "{size} {pos}");
                 let step = steps[(splitmix(&mut seed) % steps.len() as u64) as usize];
                 let next = board.play(step);
-                let mv = board.move_of(&geo, step);
+                let mv = board.move_of(geo, step);
                 let after = pos.play(mv).expect("legal");
                 assert_eq!((next.pieces[BLACK], next.pieces[WHITE]), after.raw());
                 assert_eq!(next.stm == WHITE, after.turn() == Color::White);
@@ -276,7 +204,7 @@ mod tests {
                     Board::from_position(&after).hash,
                     "incremental hash"
                 );
-                assert_eq!(board.wins(&geo, step), after.outcome().is_some());
+                assert_eq!(board.wins(geo, step), after.outcome().is_some());
                 pos = after;
             }
         }

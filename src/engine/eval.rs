@@ -4,7 +4,8 @@
 //! the home-row guard, and runners no enemy piece can stop. Wins on the board, the one-step
 //! threats and forced captures are the search's job.
 
-use super::board::{Board, Geo};
+use super::board::Board;
+use crate::rules::Geometry;
 
 /// Piece values by how far a piece has come, for one board height.
 pub struct Weights {
@@ -15,7 +16,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    pub fn new(geo: &Geo) -> Weights {
+    pub fn new(geo: &Geometry) -> Weights {
         let rows = geo.rows as i32;
         let mut piece = [0; 10];
         let mut hanging = [0; 10];
@@ -31,7 +32,7 @@ impl Weights {
 }
 
 /// The score of `board` for its side to move.
-pub fn evaluate(board: &Board, geo: &Geo, w: &Weights) -> i32 {
+pub fn evaluate(board: &Board, geo: &Geometry, w: &Weights) -> i32 {
     let me = board.stm;
     let attacks = [
         geo.attacks(0, board.pieces[0]),
@@ -41,7 +42,7 @@ pub fn evaluate(board: &Board, geo: &Geo, w: &Weights) -> i32 {
 }
 
 /// What side `s` has, given each side's attacked squares.
-fn side(board: &Board, geo: &Geo, w: &Weights, attacks: &[u128; 2], s: usize) -> i32 {
+fn side(board: &Board, geo: &Geometry, w: &Weights, attacks: &[u128; 2], s: usize) -> i32 {
     let own = board.pieces[s];
     let opp = board.pieces[s ^ 1];
     let their_attacks = attacks[s ^ 1];

@@ -14,8 +14,8 @@ pub mod uct;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::rules::{Move, Position};
-use board::{splitmix, Board, Geo, Steps};
+use crate::rules::{Geometry, Move, Position};
+use board::{splitmix, Board, Steps};
 use search::{Budget, Searcher, DECISIVE};
 
 /// How strong the AI plays, from 1 (a beginner who makes real mistakes) to 5 (strong).
@@ -133,15 +133,15 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
     if position.outcome().is_some() {
         return None;
     }
-    let geo = Geo::new(position.size());
+    let geo = position.size().geometry();
     let board = Board::from_position(position);
     let mut rng = seed ^ 0x005e_ed0f_b7ea_c047;
     if level.0 == 1 {
-        return Some(beginner(&board, &geo, &mut rng));
+        return Some(beginner(&board, geo, &mut rng));
     }
     let style = style(level);
     let noisy = style.noise > 0;
-    let mut searcher = Searcher::new(&geo, &style.budget);
+    let mut searcher = Searcher::new(geo, &style.budget);
     let found = searcher.search(&board, &style.budget, noisy);
     let &(first, top) = found.root.first()?;
     let (step, score) = if !noisy || top > DECISIVE {
@@ -166,7 +166,7 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
         pick
     };
     Some(Thought {
-        best: board.move_of(&geo, step),
+        best: board.move_of(geo, step),
         score,
         depth: found.depth,
         nodes: found.nodes,
@@ -174,7 +174,7 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
 }
 
 /// The first level: one move ahead at most, and often not even that.
-fn beginner(board: &Board, geo: &Geo, rng: &mut u64) -> Thought {
+fn beginner(board: &Board, geo: &Geometry, rng: &mut u64) -> Thought {
     let mut steps = Steps::new();
     board.moves(geo, &mut steps);
     let weights = eval::Weights::new(geo);

@@ -7,8 +7,9 @@
 
 use std::time::Instant;
 
-use super::board::{Board, Geo, Step, Steps};
+use super::board::{Board, Step, Steps};
 use super::eval::{evaluate, Weights};
+use crate::rules::Geometry;
 
 /// A won position, less the plies to the win.
 pub const WIN: i32 = 1_000_000;
@@ -56,7 +57,7 @@ pub struct Found {
 }
 
 pub struct Searcher<'g> {
-    geo: &'g Geo,
+    geo: &'g Geometry,
     weights: Weights,
     table: Vec<Entry>,
     mask: usize,
@@ -69,7 +70,7 @@ pub struct Searcher<'g> {
 }
 
 impl<'g> Searcher<'g> {
-    pub fn new(geo: &'g Geo, budget: &Budget) -> Searcher<'g> {
+    pub fn new(geo: &'g Geometry, budget: &Budget) -> Searcher<'g> {
         let size = budget.table.next_power_of_two().max(1024);
         Searcher {
             geo,

@@ -2,8 +2,8 @@
 //! added per simulation, uniformly random play-outs to the end of the game, and the most visited
 //! move played. No knowledge of the game beyond its rules: the yardstick for the AI's strength.
 
-use super::board::{splitmix, Board, Geo, Step, Steps};
-use crate::rules::{Move, Position};
+use super::board::{splitmix, Board, Step, Steps};
+use crate::rules::{Geometry, Move, Position};
 
 struct Node {
     board: Board,
@@ -24,11 +24,11 @@ pub fn uct_move(position: &Position, simulations: u32, seed: u64) -> Option<Move
     if position.outcome().is_some() {
         return None;
     }
-    let geo = Geo::new(position.size());
+    let geo = position.size().geometry();
     let root_board = Board::from_position(position);
     let mut rng = seed ^ 0x00c7_0ba5_e11e;
     let mut untried = Steps::new();
-    root_board.moves(&geo, &mut untried);
+    root_board.moves(geo, &mut untried);
     let mut nodes = vec![Node {
         board: root_board,
         step: Step::default(),
@@ -62,11 +62,11 @@ pub fn uct_move(position: &Position, simulations: u32, seed: u64) -> Option<Move
             let i = (splitmix(&mut rng) % nodes[n].untried.len() as u64) as usize;
             let step = nodes[n].untried.swap_remove(i);
             let board = nodes[n].board;
-            let terminal = board.wins(&geo, step);
+            let terminal = board.wins(geo, step);
             let next = board.play(step);
             let mut untried = Steps::new();
             if !terminal {
-                next.moves(&geo, &mut untried);
+                next.moves(geo, &mut untried);
             }
             nodes.push(Node {
                 board: next,
@@ -86,7 +86,7 @@ pub fn uct_move(position: &Position, simulations: u32, seed: u64) -> Option<Move
         let winner = if nodes[n].terminal {
             nodes[n].board.stm ^ 1
         } else {
-            playout(nodes[n].board, &geo, &mut rng)
+            playout(nodes[n].board, geo, &mut rng)
         };
         // Back-propagation.
         let mut at = n;
@@ -105,10 +105,10 @@ pub fn uct_move(position: &Position, simulations: u32, seed: u64) -> Option<Move
         .iter()
         .max_by_key(|&&c| nodes[c].visits)
         .map(|&c| nodes[c].step)?;
-    Some(root_board.move_of(&geo, best))
+    Some(root_board.move_of(geo, best))
 }
 
-fn playout(mut board: Board, geo: &Geo, rng: &mut u64) -> usize {
+fn playout(mut board: Board, geo: &Geometry, rng: &mut u64) -> usize {
     let mut steps = Steps::new();
     loop {
         board.moves(geo, &mut steps);

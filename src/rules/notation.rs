@@ -12,7 +12,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::position::{IllegalMove, Move, Position};
+use super::moves::Move;
+use super::position::{IllegalMove, Position};
+use super::quote::shorten;
 use super::size::{BoardSize, Square};
 
 /// A square as written: a column letter and a row number, not yet checked against a board.
@@ -25,7 +27,11 @@ pub struct SquareText {
 }
 
 impl SquareText {
-    /// The square this names on a board of `size`, or why it is off the board.
+    /// The square this names on a board of `size`.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove::OffBoard`] when the square is not on a board of `size`.
     pub fn on(self, size: BoardSize) -> Result<Square, IllegalMove> {
         self.row
             .checked_sub(1)
@@ -61,26 +67,6 @@ pub enum MoveText {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read `{0}` as a move: write it like e2-e3, or d4xe5 for a capture")]
 pub struct ParseMoveError(pub String);
-
-/// Cuts user text down to a size fit to quote back in a message, between backticks: a backtick
-/// in it becomes `'` and a line break a space, so the quote stays one piece of code on one line.
-pub(crate) fn shorten(s: &str) -> String {
-    const MAX: usize = 24;
-    let s = s.trim();
-    let mut t: String = s
-        .chars()
-        .take(MAX)
-        .map(|c| match c {
-            '`' => '\'',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect();
-    if s.chars().count() > MAX {
-        t.push('…');
-    }
-    t
-}
 
 struct Reader<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
@@ -120,6 +106,12 @@ impl Reader<'_> {
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
+    /// Reads a move in any accepted spelling; legality is [`MoveText::resolve`]'s to say.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseMoveError`] when the text is not a square, or two squares with at most one of
+    /// `-`, `x` (or their look-alikes) and spaces between them.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fail = || ParseMoveError(shorten(s));
         let mut r = Reader {
@@ -171,7 +163,14 @@ impl MoveText {
         shorten(text)
     }
 
-    /// The legal move this text names in `position`, or why there is none.
+    /// The legal move this text names in `position`.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove::GameOver`] once the game is over; [`IllegalMove::OffBoard`] for a square
+    /// off the board; for a full move, every refusal of [`Position::check`]; for a bare
+    /// destination, [`IllegalMove::NoMoveTo`] when no legal move goes there and
+    /// [`IllegalMove::Ambiguous`] when more than one does.
     pub fn resolve(&self, position: &Position) -> Result<Move, IllegalMove> {
         if position.outcome().is_some() {
             return Err(IllegalMove::GameOver);
@@ -214,6 +213,11 @@ pub enum MoveError {
 
 impl Position {
     /// Reads `text` and finds the legal move it names.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::Parse`] when `text` is not a move at all (see [`MoveText::from_str`]);
+    /// [`MoveError::Illegal`] when it is not a legal one here (see [`MoveText::resolve`]).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         Ok(text.parse::<MoveText>()?.resolve(self)?)
     }

@@ -1,4 +1,4 @@
-//! Board sizes, squares, and the bit masks each size needs.
+//! Board sizes and squares.
 
 use std::fmt;
 use std::str::FromStr;
@@ -55,18 +55,31 @@ impl BoardSize {
     ];
 
     /// A size with `cols` columns and `rows` rows, if it is supported.
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError::Unsupported`] when `cols` is outside [`MIN_COLS`]..=[`MAX_COLS`] or `rows`
+    /// outside [`MIN_ROWS`]..=[`MAX_ROWS`].
     pub const fn new(cols: u32, rows: u32) -> Result<BoardSize, SizeError> {
+        match BoardSize::supported(cols, rows) {
+            Some(size) => Ok(size),
+            None => Err(SizeError::Unsupported { cols, rows }),
+        }
+    }
+
+    /// [`BoardSize::new`] without the error, for constant tables.
+    pub(super) const fn supported(cols: u32, rows: u32) -> Option<BoardSize> {
         if cols >= MIN_COLS as u32
             && cols <= MAX_COLS as u32
             && rows >= MIN_ROWS as u32
             && rows <= MAX_ROWS as u32
         {
-            Ok(BoardSize {
+            Some(BoardSize {
                 cols: cols as u8,
                 rows: rows as u8,
             })
         } else {
-            Err(SizeError::Unsupported { cols, rows })
+            None
         }
     }
 
@@ -108,10 +121,6 @@ impl BoardSize {
         (0..self.rows).flat_map(move |row| (0..self.cols).map(move |col| Square { col, row }))
     }
 
-    pub(crate) fn geometry(self) -> &'static Geometry {
-        &GEOMETRIES[(self.rows - MIN_ROWS) as usize][(self.cols - MIN_COLS) as usize]
-    }
-
     /// Bit index of a square on this board.
     pub(crate) const fn index(self, square: Square) -> u32 {
         square.row as u32 * self.cols as u32 + square.col as u32
@@ -141,8 +150,14 @@ impl fmt::Display for BoardSize {
 impl FromStr for BoardSize {
     type Err = SizeError;
 
+    /// Reads `COLSxROWS` (also with `X`, `×` or `*`, and spaces around).
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError::Unreadable`] when the text is not two numbers around an `x`;
+    /// [`SizeError::Unsupported`] when it is, but not a supported size.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let unreadable = || SizeError::Unreadable(crate::rules::shorten(s));
+        let unreadable = || SizeError::Unreadable(super::quote::shorten(s));
         let t = s.trim();
         let (c, r) = t.split_once(['x', 'X', '×', '*']).ok_or_else(unreadable)?;
         let number = |p: &str| -> Result<u32, SizeError> {
@@ -187,67 +202,6 @@ impl fmt::Display for Square {
     }
 }
 
-/// Bit masks of one board size. Bit `row * cols + col` stands for a square.
-#[derive(Debug)]
-pub(crate) struct Geometry {
-    pub cols: u32,
-    pub board: u128,
-    pub not_first_col: u128,
-    pub not_last_col: u128,
-    pub first_row: u128,
-    pub last_row: u128,
-    pub white_start: u128,
-    pub black_start: u128,
-}
-
-const fn geometry(cols: u32, rows: u32) -> Geometry {
-    let squares = cols * rows;
-    let board = if squares == 128 {
-        u128::MAX
-    } else {
-        (1u128 << squares) - 1
-    };
-    let row_mask = (1u128 << cols) - 1;
-    let mut first_col = 0u128;
-    let mut last_col = 0u128;
-    let mut r = 0;
-    while r < rows {
-        first_col |= 1u128 << (r * cols);
-        last_col |= 1u128 << (r * cols + cols - 1);
-        r += 1;
-    }
-    let last_row = row_mask << ((rows - 1) * cols);
-    Geometry {
-        cols,
-        board,
-        not_first_col: board & !first_col,
-        not_last_col: board & !last_col,
-        first_row: row_mask,
-        last_row,
-        white_start: row_mask | (row_mask << cols),
-        black_start: last_row | (last_row >> cols),
-    }
-}
-
-const ROW_KINDS: usize = (MAX_ROWS - MIN_ROWS + 1) as usize;
-const COL_KINDS: usize = (MAX_COLS - MIN_COLS + 1) as usize;
-
-static GEOMETRIES: [[Geometry; COL_KINDS]; ROW_KINDS] = {
-    const fn row(rows: u32) -> [Geometry; COL_KINDS] {
-        [
-            geometry(3, rows),
-            geometry(4, rows),
-            geometry(5, rows),
-            geometry(6, rows),
-            geometry(7, rows),
-            geometry(8, rows),
-            geometry(9, rows),
-            geometry(10, rows),
-        ]
-    }
-    [row(5), row(6), row(7), row(8), row(9), row(10)]
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,19 +221,6 @@ mod tests {
                 matches!(bad.parse::<BoardSize>(), Err(SizeError::Unsupported { .. })),
                 "{bad}"
             );
-        }
-    }
-
-    #[test]
-    fn there_are_48_sizes_and_each_geometry_matches_its_size() {
-        assert_eq!(BoardSize::all().count(), 48);
-        for size in BoardSize::all() {
-            let g = size.geometry();
-            assert_eq!(g.cols, size.cols() as u32);
-            assert_eq!(g.board.count_ones(), size.squares() as u32);
-            assert_eq!(g.white_start.count_ones(), 2 * size.cols() as u32);
-            assert_eq!(g.black_start.count_ones(), 2 * size.cols() as u32);
-            assert_eq!(g.white_start & g.black_start, 0);
         }
     }
 }
