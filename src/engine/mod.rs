@@ -121,7 +121,7 @@ fn style(level: Level) -> Style {
             nodes,
             min_depth,
             max_depth: 64,
-            max_millis,
+            max_millis: Some(max_millis),
             table,
         },
         noise,
@@ -130,6 +130,35 @@ fn style(level: Level) -> Style {
 
 /// The AI's move with its score and the work it took.
 pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
+    think_within(position, level, seed, Clock::Capped)
+}
+
+/// The move [`think`] finds when the level's node budget runs out before its wall-clock cap, as
+/// on a fast enough, idle machine: the same on every machine for the same seed. For analysis and
+/// reproducible checks; on a slow or busy machine it takes longer than the level's time budget,
+/// so the bot itself plays [`think`].
+///
+/// ```
+/// use breakthrough_bot::engine::{think_unhurried, Level};
+/// use breakthrough_bot::rules::Position;
+///
+/// let start = Position::default();
+/// let a = think_unhurried(&start, Level::new(3).unwrap(), 1).unwrap();
+/// let b = think_unhurried(&start, Level::new(3).unwrap(), 1).unwrap();
+/// assert_eq!((a.best, a.nodes), (b.best, b.nodes));
+/// ```
+pub fn think_unhurried(position: &Position, level: Level, seed: u64) -> Option<Thought> {
+    think_within(position, level, seed, Clock::Ignored)
+}
+
+/// Whether a search stops at its level's wall-clock cap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    Capped,
+    Ignored,
+}
+
+fn think_within(position: &Position, level: Level, seed: u64, clock: Clock) -> Option<Thought> {
     if position.outcome().is_some() {
         return None;
     }
@@ -139,7 +168,10 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
     if level.0 == 1 {
         return Some(beginner(&board, geo, &mut rng));
     }
-    let style = style(level);
+    let mut style = style(level);
+    if clock == Clock::Ignored {
+        style.budget.max_millis = None;
+    }
     let noisy = style.noise > 0;
     let mut searcher = Searcher::new(geo, &style.budget);
     let found = searcher.search(&board, &style.budget, noisy);

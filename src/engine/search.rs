@@ -28,8 +28,8 @@ pub struct Budget {
     pub min_depth: u32,
     /// Deepest iteration.
     pub max_depth: u32,
-    /// A wall-clock cap for slow machines.
-    pub max_millis: u64,
+    /// A wall-clock cap for slow machines; `None`: none (the node budget alone decides).
+    pub max_millis: Option<u64>,
     /// Transposition table entries, a power of two.
     pub table: usize,
 }
@@ -114,7 +114,9 @@ impl<'g> Searcher<'g> {
                     break;
                 }
                 self.limit = budget.nodes;
-                self.deadline = Some(started + std::time::Duration::from_millis(budget.max_millis));
+                self.deadline = budget
+                    .max_millis
+                    .and_then(|ms| started.checked_add(std::time::Duration::from_millis(ms)));
             }
             let mut alpha = -INF;
             let mut done = Vec::with_capacity(scored.len());
