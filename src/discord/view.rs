@@ -8,7 +8,7 @@ use serenity::{
 
 use crate::game::{
     text, Announced, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member,
-    Played, RatingCard,
+    MemberId, Played, RatingCard,
 };
 use crate::render;
 use crate::rules::Color;
@@ -40,7 +40,7 @@ pub struct View {
     pub embed: Option<CreateEmbed>,
     pub components: Vec<CreateActionRow>,
     /// The only member the message may ping, if any.
-    pub mention: Option<u64>,
+    pub mention: Option<MemberId>,
 }
 
 impl View {
@@ -52,7 +52,11 @@ impl View {
     }
 
     pub fn allowed_mentions(&self) -> CreateAllowedMentions {
-        let users: Vec<UserId> = self.mention.map(UserId::new).into_iter().collect();
+        let users: Vec<UserId> = self
+            .mention
+            .map(|m| UserId::new(m.get()))
+            .into_iter()
+            .collect();
         CreateAllowedMentions::new().users(users)
     }
 
@@ -174,7 +178,7 @@ const BLACK_COLOUR: u32 = 0x2b_2d_31;
 const WHITE_COLOUR: u32 = 0xe6_e6_e6;
 const END_COLOUR: u32 = 0xc9_a2_27;
 
-fn mention(id: u64) -> String {
+fn mention(id: MemberId) -> String {
     format!("<@{id}>")
 }
 

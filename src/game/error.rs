@@ -3,7 +3,7 @@
 use crate::rules::{MoveError, SizeError};
 use crate::store::StoreError;
 
-use super::types::{Action, ChallengeState, GameId, Place, TimeControlError};
+use super::types::{Action, ChallengeId, ChallengeState, GameId, Place, TimeControlError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
@@ -34,7 +34,7 @@ pub enum GameError {
     #[error("games against the AI are never rated: leave rated out, or set it to no")]
     RatedAi,
     #[error("there is no challenge #{0}")]
-    NoSuchChallenge(i64),
+    NoSuchChallenge(ChallengeId),
     #[error("{0}")]
     NoChallenge(String),
     #[error("you have several pending challenges here; say whose: {0}")]

@@ -5,6 +5,9 @@ use std::sync::{Arc, LazyLock};
 
 use sqlx::sqlite::{Sqlite, SqliteArguments, SqliteConnection};
 
+use crate::domain::GameId;
+use crate::rules::{Move, Position};
+
 use super::writer::Writer;
 use super::{
     insert_outbox, refused, GameCache, MoveRow, NewOutbox, Result, Shared, Store, StoreError,
@@ -14,13 +17,13 @@ use super::{
 /// A move to record.
 #[derive(Clone, Debug)]
 pub struct MoveWrite {
-    pub game: i64,
+    pub game: GameId,
     /// The ply the move was validated against (0 = Black's first move).
-    pub ply: i64,
-    /// Canonical notation.
-    pub notation: String,
-    /// The position after the move, written out.
-    pub position: String,
+    pub ply: u32,
+    /// The move, stored in canonical notation.
+    pub mv: Move,
+    /// The position after the move.
+    pub position: Position,
     /// When the side to move next runs out of time.
     pub deadline: i64,
     pub now: i64,
@@ -128,8 +131,8 @@ fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, 
         q = q
             .bind(m.game)
             .bind(m.ply)
-            .bind(m.position.clone())
-            .bind(m.notation.clone())
+            .bind(m.position)
+            .bind(m.mv.to_string())
             .bind(m.now)
             .bind(m.deadline);
     }
@@ -157,7 +160,7 @@ impl Store {
         }
     }
 
-    pub async fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+    pub async fn moves(&self, game: GameId) -> Result<Vec<MoveRow>> {
         Ok(
             sqlx::query_as("SELECT * FROM moves WHERE game_id = ? ORDER BY ply")
                 .bind(game)

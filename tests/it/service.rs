@@ -5,18 +5,16 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef,
-    GameState, Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
+    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError,
+    GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId, Place,
+    RatingValue, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-const PLACE: Place = Place {
-    guild: 10,
-    channel: 20,
-};
+const PLACE: Place = Place::new(10, 20);
 const T0: i64 = 1_800_000_000;
 
 struct World {
@@ -68,12 +66,12 @@ fn request(from: &Member, to: Option<&Member>, size: &str) -> ChallengeRequest {
 }
 
 /// alice (Black) against bob (White) on 3x5, started.
-async fn started(w: &World) -> i64 {
+async fn started(w: &World) -> GameId {
     started_between(w, &alice(), &bob()).await
 }
 
 /// `black` against `white` on 3x5, started.
-async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
+async fn started_between(w: &World, black: &Member, white: &Member) -> GameId {
     let c = w
         .games
         .challenge(request(black, Some(white), "3x5"))
@@ -89,7 +87,7 @@ async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
 /// Black wins on 3x5 down the a file in five plies.
 const BLACK_WINS: [&str; 5] = ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"];
 
-async fn play_all(w: &World, id: i64, moves: &[&str]) {
+async fn play_all(w: &World, id: GameId, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         w.games
@@ -122,7 +120,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         .accept(&bob(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap();
-    assert_eq!((game.black.id, game.white.id), (1001, 1002));
+    assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
     assert_eq!(game.deadline, T0 + 3600);
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
@@ -188,9 +186,9 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
 
 /// Asserts `result` is the error `pattern`, showing the message otherwise.
 macro_rules! refused {
-    ($result:expr, $pattern:pat) => {
+    ($result:expr, $pattern:pat $(if $guard:expr)?) => {
         match $result {
-            Err(e) => assert!(matches!(e, $pattern), "wrong refusal: {e:?}"),
+            Err(e) => assert!(matches!(e, $pattern $(if $guard)?), "wrong refusal: {e:?}"),
             Ok(v) => panic!("accepted: {v:?}"),
         }
     };
@@ -206,7 +204,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         GameError::SelfChallenge
     );
     let mut dm = request(&alice(), Some(&bob()), "8x8");
-    dm.place.guild = 0;
+    dm.place.guild = GuildId::DIRECT;
     refused!(w.games.challenge(dm).await, GameError::NotInServer);
 
     let c = w
@@ -285,8 +283,8 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         GameError::ChallengeClosed(ChallengeState::Declined)
     );
     refused!(
-        w.games.accept(&bob(), ChallengeRef::Id(PLACE, 999)).await,
-        GameError::NoSuchChallenge(999)
+        w.games.accept(&bob(), ChallengeRef::Id(PLACE, ChallengeId::new(999))).await,
+        GameError::NoSuchChallenge(id) if id == ChallengeId::new(999)
     );
 
     // At most five pending challenges per member.
@@ -346,9 +344,9 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     );
     refused!(
         w.games
-            .play(&alice(), PLACE, GameRef::Id(77), "a4-a3")
+            .play(&alice(), PLACE, GameRef::Id(GameId::new(77)), "a4-a3")
             .await,
-        GameError::NoSuchGame(77)
+        GameError::NoSuchGame(id) if id == GameId::new(77)
     );
     let err = w
         .games
@@ -775,16 +773,19 @@ async fn seed_rating(
     last_active: i64,
 ) {
     let mut tx = w.store.begin().await.unwrap();
+    let id = MemberId::new(id);
     tx.upsert_member(PLACE.guild, id, name, false, T0)
         .await
         .unwrap();
     tx.upsert_rating(&RatingRow {
         guild_id: PLACE.guild,
         member_id: id,
-        size: "8x8".into(),
-        rating,
-        deviation,
-        volatility: 0.06,
+        size: BoardSize::DEFAULT,
+        value: RatingValue {
+            rating,
+            deviation,
+            volatility: 0.06,
+        },
         games: 20,
         wins: 10,
         losses: 10,
@@ -838,7 +839,11 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
         2
     );
     // Another board or server is empty.
-    let other = w.games.leaderboard(PLACE.guild + 1, size, 1).await.unwrap();
+    let other = w
+        .games
+        .leaderboard(GuildId::new(PLACE.guild.get() + 1), size, 1)
+        .await
+        .unwrap();
     assert!(other.standings.is_empty());
     assert_eq!(other.pages, 1);
     let text = breakthrough_bot::game::text::leaderboard(&page1);
@@ -1037,7 +1042,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     assert_eq!(card.games, 0);
     assert!(w
         .store
-        .rating(PLACE.guild, alice().id, "5x5")
+        .rating(PLACE.guild, alice().id, BoardSize::new(5, 5).unwrap())
         .await
         .unwrap()
         .is_none());
@@ -1099,10 +1104,7 @@ async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
 #[tokio::test]
 async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
     let w = world().await;
-    let dm = Place {
-        guild: 0,
-        channel: 77,
-    };
+    let dm = Place::new(0, 77);
     let mut member_request = request(&alice(), Some(&bob()), "8x8");
     member_request.place = dm;
     refused!(
@@ -1202,7 +1204,7 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     let w = world().await;
     // A request dropped in the middle of its transaction (a caller that stopped waiting).
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, 4242, "ghost", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4242), "ghost", false, T0)
         .await
         .unwrap();
     drop(tx);
@@ -1211,17 +1213,23 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     // refuse after its busy timeout).
     let other = Store::open(&w.url).await.unwrap();
     let mut tx = other.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, 4343, "elsewhere", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4343), "elsewhere", false, T0)
         .await
         .unwrap();
     tx.commit().await.unwrap();
 
     // This process goes on writing, and only the committed change is there.
     started(&w).await;
-    assert_eq!(w.store.member_name(PLACE.guild, 4242).await.unwrap(), None);
     assert_eq!(
         w.store
-            .member_name(PLACE.guild, 4343)
+            .member_name(PLACE.guild, MemberId::new(4242))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        w.store
+            .member_name(PLACE.guild, MemberId::new(4343))
             .await
             .unwrap()
             .as_deref(),
@@ -1231,18 +1239,9 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
 }
 
 /// Another channel of the same server as `PLACE`, another server, and a direct message.
-const NEXT_CHANNEL: Place = Place {
-    guild: 10,
-    channel: 21,
-};
-const OTHER_SERVER: Place = Place {
-    guild: 11,
-    channel: 30,
-};
-const A_DM: Place = Place {
-    guild: 0,
-    channel: 40,
-};
+const NEXT_CHANNEL: Place = Place::new(10, 21);
+const OTHER_SERVER: Place = Place::new(11, 30);
+const A_DM: Place = Place::new(0, 40);
 
 #[tokio::test]
 async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server() {
@@ -1338,10 +1337,7 @@ async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
         .challenge_ai(ai_request(A_DM, Some(Color::Black), "8x8"))
         .await
         .unwrap();
-    let another_dm = Place {
-        guild: 0,
-        channel: 41,
-    };
+    let another_dm = Place::new(0, 41);
     for at in [PLACE, another_dm] {
         let refusal = w
             .games
@@ -1403,7 +1399,10 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
     }
     for who in [alice(), bob()] {
         assert_eq!(
-            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            w.store
+                .rating(PLACE.guild, who.id, BoardSize::new(3, 5).unwrap())
+                .await
+                .unwrap(),
             None
         );
     }
@@ -1446,7 +1445,10 @@ async fn aborts_and_early_time_outs_say_unrated() {
     assert!(breakthrough_bot::game::text::status(&report.aborted[0], T0).contains("unrated"));
     for who in [alice(), bob()] {
         assert_eq!(
-            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            w.store
+                .rating(PLACE.guild, who.id, BoardSize::new(3, 5).unwrap())
+                .await
+                .unwrap(),
             None
         );
     }
@@ -1476,7 +1478,13 @@ async fn a_declined_challenge_means_no_for_an_hour() {
         "bob declined your challenge: you can challenge them again in 45m"
     );
     // Nothing was written; others are free to challenge bob, and bob alice.
-    assert_eq!(w.store.challenge(c.id + 1).await.unwrap(), None);
+    assert_eq!(
+        w.store
+            .challenge(ChallengeId::new(c.id.get() + 1))
+            .await
+            .unwrap(),
+        None
+    );
     w.games
         .challenge(request(&carol(), Some(&bob()), "3x5"))
         .await
@@ -1526,7 +1534,7 @@ async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too() {
         "you have challenged bob 5 times in the last hour, the most allowed: \
          you can challenge them again in 50m"
     );
-    assert_eq!(w.store.challenge(6).await.unwrap(), None);
+    assert_eq!(w.store.challenge(ChallengeId::new(6)).await.unwrap(), None);
     // Others are not held back by it.
     w.games
         .challenge(request(&alice(), Some(&carol()), "3x5"))
@@ -1547,7 +1555,7 @@ fn dave() -> Member {
 }
 
 /// A game of `who` (Black, to move first) against the AI on 5x5.
-async fn ai_game_of(w: &World, who: &Member) -> i64 {
+async fn ai_game_of(w: &World, who: &Member) -> GameId {
     w.games
         .challenge_ai(AiRequest {
             challenger: who.clone(),
@@ -1676,7 +1684,7 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
         ai_game_of(&w, &bob()).await,
         ai_game_of(&w, &carol()).await,
     );
-    let take = |who: Member, id: i64| {
+    let take = |who: Member, id: GameId| {
         let games = w.games.clone();
         async move {
             let (_, slot) = games
@@ -1830,7 +1838,7 @@ async fn world_with_outbox() -> World {
 }
 
 /// carol (Black) and bob each move once in game `id`.
-async fn carol_and_bob_move(w: &World, id: i64) {
+async fn carol_and_bob_move(w: &World, id: GameId) {
     w.games
         .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
         .await
@@ -1870,7 +1878,7 @@ async fn a_broken_game_does_not_stop_the_sweep_of_the_others() {
     let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
     let row = w.store.game(broken).await.unwrap().unwrap();
-    assert_eq!(row.state, "active", "left for a later pass");
+    assert_eq!(row.state, GameState::Active, "left for a later pass");
 }
 
 #[tokio::test]
@@ -1944,7 +1952,8 @@ async fn the_sweep_queues_each_announcement_with_its_change() {
 #[tokio::test]
 async fn clocks_move_on_by_the_time_the_service_was_away() {
     let w = world().await;
-    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default()).only_server(99);
+    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default())
+        .only_server(GuildId::new(99));
     assert_eq!(w.games.keep_alive(T0, 60).await.unwrap(), 0, "first seen");
     let id = started(&w).await;
     let c = w
@@ -2041,7 +2050,7 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     // Nothing of the refused challenge is kept, and the file is sound.
     assert!(w
         .store
-        .challenges_by(PLACE.guild, 5_000 + i)
+        .challenges_by(PLACE.guild, MemberId::new(5_000 + i))
         .await
         .unwrap()
         .is_empty());
@@ -2115,10 +2124,12 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
         tx.upsert_rating(&RatingRow {
             guild_id: guild,
             member_id: alice().id,
-            size: "8x8".into(),
-            rating: 1600.0,
-            deviation: 60.0,
-            volatility: 0.06,
+            size: BoardSize::DEFAULT,
+            value: RatingValue {
+                rating: 1600.0,
+                deviation: 60.0,
+                volatility: 0.06,
+            },
             games: 20,
             wins: 10,
             losses: 10,
