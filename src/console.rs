@@ -450,7 +450,7 @@ impl Console {
         if game.is_active() {
             out.push_str(&format!(" (@{})", game.to_move().name));
         }
-        if let Some(change) = &game.rating_change {
+        if let Some(change) = &game.status.rating_change() {
             for line in text::rating_lines(game, change) {
                 out.push('\n');
                 out.push_str(&line);

@@ -7,8 +7,8 @@ use serenity::{
 };
 
 use crate::game::{
-    text, Announced, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member,
-    MemberId, Played, RatingCard,
+    text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
+    Played, RatingCard,
 };
 use crate::render;
 use crate::rules::Color;
@@ -211,17 +211,17 @@ pub fn game(game: &Game, now: i64) -> View {
         text::status(game, now),
         false,
     );
-    if let Some(change) = &game.rating_change {
+    if let Some(change) = &game.status.rating_change() {
         embed = embed.field(
             "Ratings",
             text::rating_lines(game, change).join("\n"),
             false,
         );
     }
-    let colour = match (game.state, game.position.turn()) {
-        (GameState::Active, Color::Black) => BLACK_COLOUR,
-        (GameState::Active, Color::White) => WHITE_COLOUR,
-        _ => END_COLOUR,
+    let colour = match (game.is_active(), game.position.turn()) {
+        (true, Color::Black) => BLACK_COLOUR,
+        (true, Color::White) => WHITE_COLOUR,
+        (false, _) => END_COLOUR,
     };
     let (content, ping) = if game.is_active() {
         let id = game.to_move().id;

@@ -152,7 +152,7 @@ impl Games {
                 deadline,
             } => {
                 let game = self.game(game).await?;
-                (game.is_active() && game.deadline == deadline && game.to_move().id == member)
+                (game.status.deadline() == Some(deadline) && game.to_move().id == member)
                     .then_some(Announced::Reminder { game, member })
             }
             Announcement::AiMoved { game, ply } => {

@@ -6,8 +6,8 @@ use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{GameRow, RatingChangeRow};
 
 use super::{
-    corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, Games, GuildId, Member,
-    MemberId, Place, RatingChange, Result,
+    corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, GameStatus, Games,
+    GuildId, Member, MemberId, Place, RatingChange, Result,
 };
 
 /// Where the game of `row` is played.
@@ -54,13 +54,21 @@ fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
 /// and its rating change if it has one.
 pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
     let id = row.id;
-    let result = match row.state {
-        GameState::Active => None,
-        _ => {
-            let reason = row
-                .end_reason
-                .ok_or_else(|| corrupt(format!("game {id}: over without a reason")))?;
-            Some((row.winner, reason))
+    let status = match (row.state, row.winner, row.end_reason) {
+        (GameState::Active, None, None) => GameStatus::Active {
+            deadline: row.deadline,
+        },
+        (GameState::Finished, Some(winner), Some(reason)) => GameStatus::Finished {
+            winner,
+            reason,
+            rating_change: change,
+        },
+        (GameState::Aborted, None, Some(reason)) => GameStatus::Aborted { reason },
+        (state, winner, reason) => {
+            return Err(corrupt(format!(
+                "game {id}: {} with winner {winner:?} and reason {reason:?}",
+                state.as_str()
+            )))
         }
     };
     let ai = match row.ai_level {
@@ -90,13 +98,10 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         size: row.size,
         time: row.time_limit,
         rated: row.rated,
-        state: row.state,
+        status,
         position,
         ply: row.ply,
         last_move,
-        deadline: row.deadline,
-        result,
-        rating_change: change,
         ai,
     })
 }

@@ -9,8 +9,8 @@ use super::ai::AiSlot;
 use super::decode::{game_of, position_of, row_place};
 use super::standings::rating_now;
 use super::{
-    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, Games,
-    InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
+    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
+    Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
     BOTH_SIDES_MOVED,
 };
 
@@ -176,9 +176,7 @@ impl Games {
             deadline,
             now,
         };
-        let mut change = None;
-        let mut result = None;
-        match next.outcome() {
+        let status = match next.outcome() {
             // Most moves: one statement, grouped with the moves of other games.
             None => {
                 let applied = match &announce {
@@ -191,12 +189,13 @@ impl Games {
                 if !applied {
                     return Err(GameError::PositionChanged);
                 }
+                GameStatus::Active { deadline }
             }
             // The last move, the result and the ratings: one statement of their own.
             Some(outcome) => {
                 let reason = EndReason::from(outcome.reason);
                 let last = (mv, next);
-                change = self
+                let rating_change = self
                     .end(
                         &row,
                         Some(row.ply),
@@ -207,19 +206,19 @@ impl Games {
                         announce,
                     )
                     .await?;
-                result = Some((Some(outcome.winner), reason));
+                GameStatus::Finished {
+                    winner: outcome.winner,
+                    reason,
+                    rating_change,
+                }
             }
-        }
+        };
 
-        let mut game = game_of(row, change)?;
+        let mut game = game_of(row, None)?;
         game.position = next;
         game.ply += 1;
         game.last_move = Some(mv);
-        game.deadline = deadline;
-        if let Some(r) = result {
-            game.state = GameState::Finished;
-            game.result = Some(r);
-        }
+        game.status = status;
         Ok(Played { mv, game })
     }
 

@@ -134,6 +134,69 @@ pub struct Challenge {
 /// resignation at the first move) changes no rating; until then it may be aborted.
 pub const BOTH_SIDES_MOVED: u32 = 2;
 
+/// Where a game stands, with what is true only there: a deadline while it is played, a winner
+/// and maybe a rating change once won, a reason once over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GameStatus {
+    /// Being played: the side to move runs out of time at `deadline` (unix seconds).
+    Active { deadline: i64 },
+    /// Won by `winner`; `rating_change` when the result was rated.
+    Finished {
+        winner: Color,
+        reason: EndReason,
+        rating_change: Option<RatingChange>,
+    },
+    /// Over without a result: aborted, by a player or on time, before both sides had moved.
+    Aborted { reason: EndReason },
+}
+
+impl GameStatus {
+    pub const fn is_active(&self) -> bool {
+        matches!(self, GameStatus::Active { .. })
+    }
+
+    /// As stored: active, finished or aborted.
+    pub const fn state(&self) -> GameState {
+        match self {
+            GameStatus::Active { .. } => GameState::Active,
+            GameStatus::Finished { .. } => GameState::Finished,
+            GameStatus::Aborted { .. } => GameState::Aborted,
+        }
+    }
+
+    /// When the side to move runs out of time, while the game is played.
+    pub const fn deadline(&self) -> Option<i64> {
+        match self {
+            GameStatus::Active { deadline } => Some(*deadline),
+            _ => None,
+        }
+    }
+
+    /// Who won, once the game is won.
+    pub const fn winner(&self) -> Option<Color> {
+        match self {
+            GameStatus::Finished { winner, .. } => Some(*winner),
+            _ => None,
+        }
+    }
+
+    /// Why the game ended, once it is over.
+    pub const fn reason(&self) -> Option<EndReason> {
+        match self {
+            GameStatus::Active { .. } => None,
+            GameStatus::Finished { reason, .. } | GameStatus::Aborted { reason } => Some(*reason),
+        }
+    }
+
+    /// Both players' ratings before and after, for a rated result.
+    pub const fn rating_change(&self) -> Option<RatingChange> {
+        match self {
+            GameStatus::Finished { rating_change, .. } => *rating_change,
+            _ => None,
+        }
+    }
+}
+
 /// A game as the front ends show it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
@@ -144,16 +207,11 @@ pub struct Game {
     pub size: BoardSize,
     pub time: TimeControl,
     pub rated: bool,
-    pub state: GameState,
+    pub status: GameStatus,
     pub position: Position,
     /// Plies played so far.
     pub ply: u32,
     pub last_move: Option<Move>,
-    /// When the side to move runs out of time (unix seconds); meaningful while active.
-    pub deadline: i64,
-    /// The winner (none for an abort) and why, once the game is over.
-    pub result: Option<(Option<Color>, EndReason)>,
-    pub rating_change: Option<RatingChange>,
     /// The AI's side and level in a game against it; `None` between members.
     pub ai: Option<AiPlayer>,
 }
@@ -188,7 +246,7 @@ impl Game {
     }
 
     pub fn is_active(&self) -> bool {
-        self.state == GameState::Active
+        self.status.is_active()
     }
 
     /// Whether the game is over and ended before both sides had moved: unrated, whatever was

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError,
-    GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId, Place,
-    RatingValue, TimeControl,
+    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, Game,
+    GameError, GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId,
+    Place, RatingValue, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
@@ -97,6 +97,13 @@ async fn play_all(w: &World, id: GameId, moves: &[&str]) {
     }
 }
 
+/// The winner (none for an abort) and why, once the game is over.
+fn result(game: &Game) -> Option<(Option<Color>, EndReason)> {
+    game.status
+        .reason()
+        .map(|reason| (game.status.winner(), reason))
+}
+
 fn g2(v: RatingValue) -> Glicko2Rating {
     Glicko2Rating {
         rating: v.rating,
@@ -121,7 +128,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         .await
         .unwrap();
     assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
-    assert_eq!(game.deadline, T0 + 3600);
+    assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Accepted
@@ -135,9 +142,9 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         assert_eq!(played.game.ply as usize, i + 1);
     }
     let game = w.games.game(game.id).await.unwrap();
-    assert_eq!(game.state, GameState::Finished);
+    assert_eq!(game.status.state(), GameState::Finished);
     assert_eq!(
-        game.result,
+        result(&game),
         Some((Some(Color::Black), EndReason::Breakthrough))
     );
 
@@ -147,7 +154,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         &Outcomes::WIN,
         &Glicko2Config::new(),
     );
-    let change = game.rating_change.expect("rated result stored");
+    let change = game.status.rating_change().expect("rated result stored");
     assert_eq!(change.black_before, RatingValue::START);
     assert_eq!(change.black_after.rating, want_b.rating);
     assert_eq!(change.white_after.rating, want_w.rating);
@@ -379,10 +386,10 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     );
     let over = w.games.resign(&bob(), PLACE, GameRef::Only).await.unwrap();
     assert_eq!(
-        over.result,
+        result(&over),
         Some((Some(Color::Black), EndReason::Resignation))
     );
-    assert!(over.rating_change.is_some());
+    assert!(over.status.rating_change().is_some());
     refused!(
         w.games
             .play(&alice(), PLACE, GameRef::Id(id), "a3-a2")
@@ -402,8 +409,8 @@ async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
     let g = w.games.abort(&bob(), PLACE, GameRef::Id(id)).await.unwrap();
-    assert_eq!(g.state, GameState::Aborted);
-    assert_eq!(g.result, Some((None, EndReason::Aborted)));
+    assert_eq!(g.status.state(), GameState::Aborted);
+    assert_eq!(result(&g), Some((None, EndReason::Aborted)));
     let card = w
         .games
         .rating(PLACE.guild, &alice(), "3x5".parse().unwrap())
@@ -547,8 +554,11 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
     assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
     let lost = &r.timed_out[0];
-    assert_eq!(lost.result, Some((Some(Color::White), EndReason::Timeout)));
-    assert!(lost.rating_change.is_some(), "time-outs are rated");
+    assert_eq!(
+        result(&lost),
+        Some((Some(Color::White), EndReason::Timeout))
+    );
+    assert!(lost.status.rating_change().is_some(), "time-outs are rated");
     assert!(
         w.games.sweep(T0 + 3600).await.unwrap().is_empty(),
         "nothing twice"
@@ -667,8 +677,8 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
         });
         for f in finals.collect::<Vec<_>>() {
             let played = f.await.unwrap().unwrap();
-            assert_eq!(played.game.state, GameState::Finished);
-            assert!(played.game.rating_change.is_some());
+            assert_eq!(played.game.status.state(), GameState::Finished);
+            assert!(played.game.status.rating_change().is_some());
         }
 
         // Both count, one after the other: the later one starts from where the earlier left her.
@@ -676,7 +686,15 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
         assert_eq!((card.games, card.wins), (2 * round + 2, 2 * round + 2));
         let mut changes = Vec::new();
         for id in ids {
-            changes.push(w.games.game(id).await.unwrap().rating_change.unwrap());
+            changes.push(
+                w.games
+                    .game(id)
+                    .await
+                    .unwrap()
+                    .status
+                    .rating_change()
+                    .unwrap(),
+            );
         }
         let (first, second) = if changes[1].black_before == changes[0].black_after {
             (&changes[0], &changes[1])
@@ -931,9 +949,9 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
         .await
         .unwrap();
     let over = w.games.game(id).await.unwrap();
-    assert_eq!(over.state, GameState::Finished);
+    assert_eq!(over.status.state(), GameState::Finished);
     assert_eq!(
-        over.result,
+        result(&over),
         Some((Some(Color::White), EndReason::Resignation))
     );
     refused!(
@@ -943,11 +961,11 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
 
     let timed = started(&w).await;
     play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
-    assert!(w.games.game(timed).await.unwrap().state == GameState::Active);
+    assert!(w.games.game(timed).await.unwrap().status.state() == GameState::Active);
     let r = w.games.sweep(T0 + 3600).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(
-        w.games.game(timed).await.unwrap().state,
+        w.games.game(timed).await.unwrap().status.state(),
         GameState::Finished
     );
     refused!(
@@ -1032,9 +1050,9 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     }
     assert!(ai_moves > 0);
     let game = w.games.game(last.id).await.unwrap();
-    assert_eq!(game.state, GameState::Finished);
-    assert!(game.result.is_some_and(|(winner, _)| winner.is_some()));
-    assert_eq!(game.rating_change, None);
+    assert_eq!(game.status.state(), GameState::Finished);
+    assert!(result(&game).is_some_and(|(winner, _)| winner.is_some()));
+    assert_eq!(game.status.rating_change(), None);
     assert_eq!(w.store.rating_change(game.id).await.unwrap(), None);
     let size: BoardSize = "5x5".parse().unwrap();
     let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
@@ -1382,9 +1400,9 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
             .resign(&resigner, PLACE, GameRef::Id(id))
             .await
             .unwrap();
-        assert_eq!(game.state, GameState::Finished);
-        assert_eq!(game.result.map(|r| r.1), Some(EndReason::Resignation));
-        assert_eq!(game.rating_change, None);
+        assert_eq!(game.status.state(), GameState::Finished);
+        assert_eq!(result(&game).map(|r| r.1), Some(EndReason::Resignation));
+        assert_eq!(game.status.rating_change(), None);
         let status = breakthrough_bot::game::text::status(&game, T0);
         assert!(
             status.ends_with("resigned · unrated: it ended before both sides had moved"),
@@ -1414,7 +1432,7 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
         .resign(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
-    assert!(game.rating_change.is_some());
+    assert!(game.status.rating_change().is_some());
     assert!(!breakthrough_bot::game::text::status(&game, T0).contains("unrated"));
     let card = w
         .games
@@ -1933,7 +1951,7 @@ async fn the_sweep_queues_each_announcement_with_its_change() {
     );
     assert!(matches!(
         w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
-        Some(Announced::TimedOut(g)) if g.result == Some((Some(Color::White), EndReason::Timeout))
+        Some(Announced::TimedOut(g)) if result(&g) == Some((Some(Color::White), EndReason::Timeout))
     ));
     // Without the outbox (the console), nothing is queued.
     let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
@@ -1970,7 +1988,10 @@ async fn clocks_move_on_by_the_time_the_service_was_away() {
     // Down for two hours: more than the hour per move and the challenge's hour.
     let back = T0 + 60 + 7200;
     assert_eq!(w.games.keep_alive(back, 60).await.unwrap(), 7200);
-    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.deadline(),
+        Some(T0 + 3600 + 7200)
+    );
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().expires_at,
         T0 + 3600 + 7200
@@ -1978,7 +1999,10 @@ async fn clocks_move_on_by_the_time_the_service_was_away() {
     assert!(w.games.sweep(back).await.unwrap().is_empty(), "nobody lost");
     // Another scope's record is its own, and its clocks are not these.
     assert_eq!(other.keep_alive(back, 60).await.unwrap(), 7200);
-    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.deadline(),
+        Some(T0 + 3600 + 7200)
+    );
 }
 
 #[tokio::test]
