@@ -71,12 +71,11 @@ fn refusal(e: &GameError) -> String {
     let safe = match e {
         GameError::BotOpponent(n) => GameError::BotOpponent(escape(n)),
         GameError::DuplicateChallenge(n) => GameError::DuplicateChallenge(escape(n)),
-        GameError::TooManyGames { who, self_, limit } => GameError::TooManyGames {
-            who: escape(who),
-            self_: *self_,
+        GameError::OpponentTooManyGames { name, limit } => GameError::OpponentTooManyGames {
+            name: escape(name),
             limit: *limit,
         },
-        GameError::NoChallenge(s) => GameError::NoChallenge(escape(s)),
+        GameError::NoChallengeFrom(n) => GameError::NoChallengeFrom(escape(n)),
         GameError::AmbiguousChallenge(s) => GameError::AmbiguousChallenge(escape(s)),
         GameError::NotYourChallenge(n) => GameError::NotYourChallenge(escape(n)),
         GameError::NotYourCancel(n) => GameError::NotYourCancel(escape(n)),

@@ -118,14 +118,14 @@ impl Games {
     ) -> Result<()> {
         let active = tx.count_active_games(who.id).await?;
         if active >= self.limits.active_games {
-            return Err(GameError::TooManyGames {
-                who: if is_caller {
-                    "you".into()
-                } else {
-                    who.name.clone()
-                },
-                self_: is_caller,
-                limit: self.limits.active_games,
+            let limit = self.limits.active_games;
+            return Err(if is_caller {
+                GameError::TooManyGames { limit }
+            } else {
+                GameError::OpponentTooManyGames {
+                    name: who.name.clone(),
+                    limit,
+                }
             });
         }
         Ok(())
@@ -193,13 +193,10 @@ impl Games {
             found.retain(|row| row.challenger_id == c);
         }
         match found.len() {
-            0 => Err(GameError::NoChallenge(match challenger {
-                Some(c) => format!(
-                    "{} has no pending challenge for you here",
-                    self.name_of(place.guild, c).await?
-                ),
-                None => "there is no pending challenge for you here".to_string(),
-            })),
+            0 => Err(match challenger {
+                Some(c) => GameError::NoChallengeFrom(self.name_of(place.guild, c).await?),
+                None => GameError::NoChallengeForYou,
+            }),
             1 => Ok(found[0].id),
             _ => {
                 let mut names = Vec::new();
@@ -215,10 +212,12 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallenge`], [`GameError::AmbiguousChallenge`] or
+    /// [`GameError::NoChallengeForYou`], [`GameError::NoChallengeFrom`],
+    /// [`GameError::AmbiguousChallenge`] or
     /// [`GameError::NoSuchChallenge`] when `which` finds none or several,
     /// [`GameError::NotYourChallenge`], [`GameError::SelfChallenge`],
-    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`];
+    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`] or
+    /// [`GameError::OpponentTooManyGames`];
     /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
     /// fails.
     pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
@@ -335,7 +334,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallenge`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
+    /// [`GameError::NoChallengeToCancel`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
     /// [`GameError::NotYourCancel`], [`GameError::ChallengeClosed`]; [`GameError::StorageFull`]
     /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
@@ -351,9 +350,7 @@ impl Games {
                 .collect(),
         };
         if ids.is_empty() {
-            return Err(GameError::NoChallenge(
-                "you have no pending challenge here".into(),
-            ));
+            return Err(GameError::NoChallengeToCancel);
         }
         let mut tx = self.store.begin().await?;
         for &id in &ids {

@@ -248,7 +248,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         w.games
             .accept(&carol(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallenge(_)
+        GameError::NoChallengeForYou
     );
     refused!(
         w.games
@@ -321,7 +321,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         w.games
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallenge(_)
+        GameError::NoChallengeToCancel
     );
 }
 
