@@ -3,14 +3,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use sqlx::sqlite::SqlitePool;
+use sqlx::sqlite::{SqliteConnection, SqlitePool};
 
-use crate::domain::{EndReason, GameId, GuildId, MemberId, RatingValue};
+use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
 use crate::rules::{Color, Move, Position};
 
 use super::{
-    conflict_or, insert_outbox, refused, GameRow, NewGame, NewOutbox, RatingChangeRow, ReminderRow,
-    Result, Servers, Shared, Store, StoreError, WriteTx, GAME_MOVED_ON, RATINGS_MOVED_ON,
+    conflict_or, insert_outbox, refused_by_trigger, GameRow, NewGame, NewOutbox, RatingChangeRow,
+    ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
 };
 
 /// How a game ends, for [`Store::end_game`].
@@ -186,33 +186,55 @@ impl Store {
                 .bind(t.map(|t| t.deviation))
                 .bind(t.map(|t| t.volatility));
         }
-        let done = match &e.announce {
-            None => {
-                let mut held = self.write.lock().await?;
-                q.execute(&mut held.conn).await.map(drop)
-            }
-            // With its announcement: both or neither. A refused ending rolls the transaction
-            // back when `tx` is dropped.
-            Some(row) => {
-                let mut tx = self.write.begin().await?;
-                match q.execute(tx.conn()).await {
-                    Ok(_) => {
-                        insert_outbox(tx.conn(), row).await?;
-                        tx.commit().await
+        let done = async {
+            match &e.announce {
+                None => {
+                    let mut held = self.write.lock().await?;
+                    match q.execute(&mut held.conn).await {
+                        Ok(_) => Ok(Ended::Done),
+                        Err(err) if refused_by_trigger(&err) => {
+                            why_refused(&mut held.conn, e).await
+                        }
+                        Err(err) => Err(conflict_or(err)),
                     }
-                    Err(e) => Err(e),
+                }
+                // With its announcement: both or neither. A refused ending rolls the transaction
+                // back when `tx` is dropped.
+                Some(row) => {
+                    let mut tx = self.write.begin().await?;
+                    match q.execute(tx.conn()).await {
+                        Ok(_) => {
+                            insert_outbox(tx.conn(), row).await?;
+                            tx.commit().await?;
+                            Ok(Ended::Done)
+                        }
+                        Err(err) if refused_by_trigger(&err) => why_refused(tx.conn(), e).await,
+                        Err(err) => Err(conflict_or(err)),
+                    }
                 }
             }
-        };
+        }
+        .await;
         // Whatever happened, the cached row is no longer to be trusted.
         self.cache.forget(e.game);
-        match done {
-            Ok(_) => Ok(Ended::Done),
-            Err(e) if refused(&e, GAME_MOVED_ON) => Ok(Ended::GameMovedOn),
-            Err(e) if refused(&e, RATINGS_MOVED_ON) => Ok(Ended::RatingsMovedOn),
-            Err(e) => Err(conflict_or(e)),
-        }
+        done
     }
+}
+
+/// Which of the `game_endings` checks refused `e`: read again on the writing connection, still
+/// held, so no write of this process came in between. The game's check is the first: if the game
+/// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
+/// (A write of another process in between can only move the game on, never back: the answer
+/// is still true when it is given.)
+async fn why_refused(conn: &mut SqliteConnection, e: &GameEnding) -> Result<Ended> {
+    let now: Option<(GameState, u32)> = sqlx::query_as("SELECT state, ply FROM games WHERE id = ?")
+        .bind(e.game)
+        .fetch_optional(conn)
+        .await?;
+    Ok(match now {
+        Some((GameState::Active, ply)) if e.ply.is_none_or(|p| p == ply) => Ended::RatingsMovedOn,
+        _ => Ended::GameMovedOn,
+    })
 }
 
 impl WriteTx {

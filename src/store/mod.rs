@@ -358,13 +358,15 @@ impl Store {
     }
 }
 
-/// The messages of the triggers' checks (migrations 0003 and 0004).
-const GAME_MOVED_ON: &str = "game moved on";
-const RATINGS_MOVED_ON: &str = "ratings moved on";
+/// `SQLITE_CONSTRAINT_TRIGGER`, as sqlx-sqlite's `code()` gives it (the extended result code, in
+/// decimal): a trigger's `RAISE(ABORT, …)` refused the statement.
+const CONSTRAINT_TRIGGER: &str = "1811";
 
-/// Whether a write was refused by a trigger's check with the message `why`.
-fn refused(e: &sqlx::Error, why: &str) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.message() == why)
+/// Whether a write was refused by one of the triggers' checks (migrations 0003 and 0004), told
+/// by its result code rather than by its message. Which check it was, where a statement meets
+/// more than one, the caller finds out by reading the row again.
+fn refused_by_trigger(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some(CONSTRAINT_TRIGGER))
 }
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.

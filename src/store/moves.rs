@@ -10,8 +10,8 @@ use crate::rules::{Move, Position};
 
 use super::writer::Writer;
 use super::{
-    insert_outbox, refused, GameCache, MoveRow, NewOutbox, Result, Shared, Store, StoreError,
-    BATCH, GAME_MOVED_ON,
+    insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
+    StoreError, BATCH,
 };
 
 /// A move to record.
@@ -97,7 +97,7 @@ pub(super) async fn apply_moves(
 async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     match moves_statement(group).execute(&mut *conn).await {
         Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
-        Err(e) if !refused(&e, GAME_MOVED_ON) => Err(Arc::new(e)),
+        Err(e) if !refused_by_trigger(&e) => Err(Arc::new(e)),
         short_or_refused => {
             // Refused: nothing was written. Otherwise some game of the group does not exist
             // (the others applied), which no move validated against a stored game can meet.
@@ -114,7 +114,7 @@ async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Share
                 } else {
                     match moves_statement(&[m]).execute(&mut *conn).await {
                         Ok(done) => done.rows_affected() == 1,
-                        Err(e) if refused(&e, GAME_MOVED_ON) => false,
+                        Err(e) if refused_by_trigger(&e) => false,
                         Err(e) => return Err(Arc::new(e)),
                     }
                 });
@@ -176,7 +176,7 @@ impl Store {
         let mut tx = self.write.begin().await?;
         let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
             Ok(done) => done.rows_affected() == 1,
-            Err(e) if refused(&e, GAME_MOVED_ON) => false,
+            Err(e) if refused_by_trigger(&e) => false,
             Err(e) => {
                 self.cache.forget(m.game);
                 return Err(e.into());

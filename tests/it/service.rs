@@ -554,10 +554,7 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
     assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
     let lost = &r.timed_out[0];
-    assert_eq!(
-        result(&lost),
-        Some((Some(Color::White), EndReason::Timeout))
-    );
+    assert_eq!(result(lost), Some((Some(Color::White), EndReason::Timeout)));
     assert!(lost.status.rating_change().is_some(), "time-outs are rated");
     assert!(
         w.games.sweep(T0 + 3600).await.unwrap().is_empty(),
@@ -2186,4 +2183,111 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
             .unwrap();
         assert_eq!(card.member.name, name);
     }
+}
+
+#[tokio::test]
+async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on() {
+    use breakthrough_bot::store::{Ended, GameEnding, RatedEnding, RatingChangeRow};
+    let w = world().await;
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    let change = RatingChangeRow {
+        game_id: id,
+        black_before: RatingValue::START,
+        white_before: RatingValue::START,
+        black_after: RatingValue::START,
+        white_after: RatingValue::START,
+        created_at: T0,
+    };
+    let ending = |ply: Option<u32>, black_games: Option<i64>| GameEnding {
+        game: id,
+        ply,
+        last_move: None,
+        now: T0,
+        winner: Some(Color::Black),
+        reason: EndReason::Resignation,
+        rated: Some(RatedEnding {
+            black_games,
+            white_games: None,
+            change: change.clone(),
+        }),
+        announce: None,
+    };
+    // Neither player is rated yet: a count of rated games that is not theirs is refused by the
+    // ratings' check, the game being as read.
+    assert_eq!(
+        w.store.end_game(&ending(Some(2), Some(7))).await.unwrap(),
+        Ended::RatingsMovedOn
+    );
+    // At another ply, the game's check refuses it, whatever the ratings say.
+    assert_eq!(
+        w.store.end_game(&ending(Some(1), Some(7))).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    assert_eq!(
+        w.store.end_game(&ending(Some(1), None)).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    // Nothing was written by the refusals; as read, it ends, and then it has moved on.
+    assert!(w.games.game(id).await.unwrap().is_active());
+    assert_eq!(
+        w.store.end_game(&ending(Some(2), None)).await.unwrap(),
+        Ended::Done
+    );
+    assert_eq!(
+        w.store.end_game(&ending(None, None)).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.winner(),
+        Some(Color::Black)
+    );
+}
+
+#[tokio::test]
+async fn a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic() {
+    use sqlx::Connection;
+    let w = world().await;
+    let id = started(&w).await;
+    let c = w
+        .games
+        .challenge(request(&carol(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    let mut raw = sqlx::SqliteConnection::connect(&w.url).await.unwrap();
+    // A time limit that is no time control, and (past the schema's checks) a state no version
+    // wrote.
+    sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = ?")
+        .bind(id)
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    sqlx::query("PRAGMA ignore_check_constraints = ON")
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE challenges SET state = 'paused' WHERE id = ?")
+        .bind(c.id)
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    raw.close().await.unwrap();
+    // A fresh service on the file, so no game is remembered from before.
+    let store = Store::open(&w.url).await.unwrap();
+    let games = Games::new(store.clone(), w.clock.clone(), Limits::default());
+    for e in [
+        games.game(id).await.unwrap_err(),
+        games
+            .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+            .await
+            .unwrap_err(),
+        games.challenge_view(c.id).await.unwrap_err(),
+    ] {
+        assert!(e.is_internal(), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "something went wrong on our side; please try again"
+        );
+    }
+    store.close().await;
 }
