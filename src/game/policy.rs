@@ -55,7 +55,7 @@ impl ChallengeAsk {
     /// use breakthrough_bot::rules::BoardSize;
     ///
     /// let ask = ChallengeAsk {
-    ///     place: Place { guild: 1, channel: 1 },
+    ///     place: Place::new(1, 1),
     ///     challenger: Member::new(10, "alice"),
     ///     opponent: Opponent::Member(Member::new(11, "bob")),
     ///     size: BoardSize::DEFAULT,

@@ -6,7 +6,8 @@
 //! - Row ids ([`GameId`], [`ChallengeId`]) are the `i64` they are.
 //! - Stored states and reasons, colours and board sizes are the text the columns have always
 //!   held (`'active'`, `'all_captured'`, `'black'`, `'8x8'`); [`TimeControl`] is its seconds,
-//!   and the AI's [`Level`] its number.
+//!   and the AI's [`Level`] its number. A [`Position`] is its setup text; games keep theirs as
+//!   written in their rows (see `rows::GameRow`), and read it with the rest of the game.
 //!
 //! A value that does not read back (a state no version wrote, a size that is not supported) is
 //! a decode error: the query fails with it, as with any column of the wrong type.
