@@ -78,10 +78,7 @@ pub async fn run(
     let store = Store::open(&format!("sqlite://{}", db.0.display())).await?;
     let limits = Limits::default();
     let service = Games::new(store.clone(), Arc::new(SystemClock), limits);
-    let place = Place {
-        guild: 1,
-        channel: 1,
-    };
+    let place = Place::new(1, 1);
 
     // Set up every game first: a challenge and its acceptance, between two fresh members.
     let mut started = Vec::with_capacity(games);

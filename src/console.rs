@@ -23,8 +23,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::engine::Level;
 use crate::game::{
-    self, text, ChallengeAsk, ChallengeRef, Clock, Decision, GameError, GameId, GameRef, Games,
-    Member, Opponent, Place, Played, SweepReport, SystemClock, TimeControl, LOCAL_SERVER,
+    self, text, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
+    Games, Member, MemberId, Opponent, Place, Played, SweepReport, SystemClock, TimeControl,
+    LOCAL_SERVER,
 };
 use crate::render;
 use crate::rules::{BoardSize, Color};
@@ -32,7 +33,7 @@ use crate::rules::{BoardSize, Color};
 /// The one local server and channel the console plays in.
 pub const CONSOLE_PLACE: Place = Place {
     guild: LOCAL_SERVER,
-    channel: 1,
+    channel: ChannelId::new(1),
 };
 
 /// The system clock plus however far `wait` has moved it.
@@ -55,13 +56,13 @@ impl ConsoleClock {
 
 /// A stable id for a console member's name (FNV-1a of the lower-cased name, kept positive and
 /// clear of small numbers).
-pub fn member_id(name: &str) -> u64 {
+pub fn member_id(name: &str) -> MemberId {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.to_lowercase().bytes() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    (h >> 2) | (1 << 60)
+    MemberId::new((h >> 2) | (1 << 60))
 }
 
 fn member(name: &str) -> Member {
@@ -449,7 +450,7 @@ impl Console {
         if game.is_active() {
             out.push_str(&format!(" (@{})", game.to_move().name));
         }
-        if let Some(change) = &game.rating_change {
+        if let Some(change) = &game.status.rating_change() {
             for line in text::rating_lines(game, change) {
                 out.push('\n');
                 out.push_str(&line);
@@ -784,7 +785,7 @@ mod tests {
             parse_command("move", &words("e7 e6 #3")),
             Ok(Command::Move {
                 words: vec!["e7".into(), "e6".into()],
-                game: Some(3)
+                game: Some(GameId::new(3))
             })
         );
         assert!(parse_command("move", &words("colour:black")).is_err());
@@ -861,7 +862,9 @@ mod tests {
         // Given twice, the last one counts.
         assert_eq!(
             parse_command("board", &words("game:1 game:2")),
-            Ok(Command::Board { game: Some(2) })
+            Ok(Command::Board {
+                game: Some(GameId::new(2))
+            })
         );
         assert_eq!(parse_command("help", &[]), Ok(Command::Help));
     }

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod config;
 pub mod console;
 pub mod discord;
+pub mod domain;
 pub mod engine;
 pub mod game;
 pub mod render;

@@ -42,12 +42,16 @@ impl fmt::Display for Button {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnknownButton;
 
+/// A challenge's or a game's number in a button.
+fn id<T: FromStr>(n: &str) -> Result<T, UnknownButton> {
+    n.parse().map_err(|_| UnknownButton)
+}
+
 impl FromStr for Button {
     type Err = UnknownButton;
 
     fn from_str(s: &str) -> Result<Button, UnknownButton> {
         let parts: Vec<&str> = s.split(':').collect();
-        let id = |n: &str| n.parse::<i64>().map_err(|_| UnknownButton);
         Ok(match parts.as_slice() {
             ["challenge", "accept", n] => Button::Accept(id(n)?),
             ["challenge", "decline", n] => Button::Decline(id(n)?),
@@ -71,11 +75,14 @@ mod tests {
     fn every_button_reads_back_as_itself_and_keeps_the_posted_form() {
         let size: BoardSize = "7x7".parse().expect("a size");
         let all = [
-            (Button::Accept(12), "challenge:accept:12"),
-            (Button::Decline(12), "challenge:decline:12"),
-            (Button::Cancel(12), "challenge:cancel:12"),
-            (Button::Resign(7), "resign:yes:7"),
-            (Button::KeepPlaying(7), "resign:no:7"),
+            (Button::Accept(ChallengeId::new(12)), "challenge:accept:12"),
+            (
+                Button::Decline(ChallengeId::new(12)),
+                "challenge:decline:12",
+            ),
+            (Button::Cancel(ChallengeId::new(12)), "challenge:cancel:12"),
+            (Button::Resign(GameId::new(7)), "resign:yes:7"),
+            (Button::KeepPlaying(GameId::new(7)), "resign:no:7"),
             (Button::Leaderboard { size, page: 3 }, "leaderboard:7x7:3"),
         ];
         for (button, text) in all {

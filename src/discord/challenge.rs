@@ -147,7 +147,7 @@ async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
 }
 
 async fn find(ctx: Context<'_>, challenger: Option<serenity::User>) -> ChallengeRef {
-    ChallengeRef::Find(place(ctx), challenger.map(|u| u.id.get()))
+    ChallengeRef::Find(place(ctx), challenger.map(|u| super::member_id(u.id)))
 }
 
 /// Accept a challenge (the one for you here, or the one from `challenger`).

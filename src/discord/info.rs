@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::challenge::{read_size, sizes};
 use super::view::Escaped;
 use super::{caller, place, user_member, view, BotError, Context, Data};
-use crate::game::text;
+use crate::game::{text, GameId, GuildId};
 use crate::rules::BoardSize;
 
 /// A member's games in progress, with whose turn it is and the time left.
@@ -28,7 +28,7 @@ pub async fn games(
     };
     let list = data
         .games
-        .games_of(whom.id, ctx.guild_id().map(|g| g.get()))
+        .games_of(whom.id, ctx.guild_id().map(super::guild_id))
         .await?;
     let now = data.games.now();
     let whom = whom.escaped();
@@ -41,9 +41,9 @@ pub async fn games(
     Ok(())
 }
 
-fn server(ctx: Context<'_>) -> Result<u64, BotError> {
+fn server(ctx: Context<'_>) -> Result<GuildId, BotError> {
     ctx.guild_id()
-        .map(|g| g.get())
+        .map(super::guild_id)
         .ok_or_else(|| BotError::Input("ratings belong to a server: ask in one".into()))
 }
 
@@ -101,7 +101,12 @@ pub async fn history(
     ctx: Context<'_>,
     #[description = "Game number"] game: i64,
 ) -> Result<(), BotError> {
-    let h = ctx.data().games.history(place(ctx), game).await?.escaped();
+    let h = ctx
+        .data()
+        .games
+        .history(place(ctx), GameId::new(game))
+        .await?
+        .escaped();
     let moves = if h.moves.is_empty() {
         "No moves yet.".to_string()
     } else {
@@ -143,7 +148,7 @@ pub async fn on_page(
 ) -> Result<(), BotError> {
     let guild = click
         .guild_id
-        .map(|g| g.get())
+        .map(super::guild_id)
         .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
     let board = data.games.leaderboard(guild, size, page).await?;
     super::update(ctx, click, view::leaderboard(&board), false).await?;

@@ -19,7 +19,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{GameError, Games, Member, Place};
+use crate::game::{self, GameError, Games, Member, Place};
 
 use button::Button;
 
@@ -71,12 +71,11 @@ fn refusal(e: &GameError) -> String {
     let safe = match e {
         GameError::BotOpponent(n) => GameError::BotOpponent(escape(n)),
         GameError::DuplicateChallenge(n) => GameError::DuplicateChallenge(escape(n)),
-        GameError::TooManyGames { who, self_, limit } => GameError::TooManyGames {
-            who: escape(who),
-            self_: *self_,
+        GameError::OpponentTooManyGames { name, limit } => GameError::OpponentTooManyGames {
+            name: escape(name),
             limit: *limit,
         },
-        GameError::NoChallenge(s) => GameError::NoChallenge(escape(s)),
+        GameError::NoChallengeFrom(n) => GameError::NoChallengeFrom(escape(n)),
         GameError::AmbiguousChallenge(s) => GameError::AmbiguousChallenge(escape(s)),
         GameError::NotYourChallenge(n) => GameError::NotYourChallenge(escape(n)),
         GameError::NotYourCancel(n) => GameError::NotYourCancel(escape(n)),
@@ -104,18 +103,33 @@ async fn caller(ctx: Context<'_>) -> Member {
         Some(m) => m.display_name().to_string(),
         None => ctx.author().display_name().to_string(),
     };
-    Member::new(ctx.author().id.get(), name)
+    Member::new(member_id(ctx.author().id), name)
 }
 
 fn user_member(user: &serenity::User) -> Member {
-    Member::new(user.id.get(), user.display_name().to_string())
+    Member::new(member_id(user.id), user.display_name().to_string())
 }
 
-/// Where a command was sent: server 0 stands for a direct message.
+/// A Discord user as the game knows them: the same snowflake.
+fn member_id(id: serenity::UserId) -> game::MemberId {
+    game::MemberId::new(id.get())
+}
+
+/// A server as the game knows it: the same snowflake.
+fn guild_id(id: serenity::GuildId) -> game::GuildId {
+    game::GuildId::new(id.get())
+}
+
+/// The server of an interaction; none is a direct message ([`game::GuildId::DIRECT`]).
+fn guild_or_direct(id: Option<serenity::GuildId>) -> game::GuildId {
+    id.map_or(game::GuildId::DIRECT, guild_id)
+}
+
+/// Where a command was sent.
 fn place(ctx: Context<'_>) -> Place {
     Place {
-        guild: ctx.guild_id().map_or(0, |g| g.get()),
-        channel: ctx.channel_id().get(),
+        guild: guild_or_direct(ctx.guild_id()),
+        channel: game::ChannelId::new(ctx.channel_id().get()),
     }
 }
 
@@ -210,7 +224,7 @@ async fn components(
     click: &serenity::ComponentInteraction,
 ) -> Result<(), BotError> {
     let who = match &click.member {
-        Some(m) => Member::new(m.user.id.get(), m.display_name().to_string()),
+        Some(m) => Member::new(member_id(m.user.id), m.display_name().to_string()),
         None => user_member(&click.user),
     };
     data.rate.take(who.id)?;
@@ -248,11 +262,11 @@ async fn update(
     Ok(())
 }
 
-/// Where a button was clicked: server 0 stands for a direct message.
+/// Where a button was clicked.
 fn click_place(click: &serenity::ComponentInteraction) -> Place {
     Place {
-        guild: click.guild_id.map_or(0, |g| g.get()),
-        channel: click.channel_id.get(),
+        guild: guild_or_direct(click.guild_id),
+        channel: game::ChannelId::new(click.channel_id.get()),
     }
 }
 
@@ -326,7 +340,7 @@ async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
         match games.ai_reply_announced(id).await {
             Ok(Some(_)) => wake.notify_one(),
             Ok(None) => {}
-            Err(e) => error!(error = ?e, game = id, "the AI could not reply"),
+            Err(e) => error!(error = ?e, game = %id, "the AI could not reply"),
         }
     }
 }

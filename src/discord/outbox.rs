@@ -84,7 +84,7 @@ pub(super) fn spawn_outbox(
 
 /// Renders and posts one announcement, and removes it or puts it off as the answer says.
 async fn post_one(poster: &Poster, games: &Games, owed: Owed) {
-    let channel = owed.place.channel;
+    let channel = owed.place.channel.get();
     let announcement = match &owed.announcement {
         Ok(a) => a,
         Err(text) => {

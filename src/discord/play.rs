@@ -11,7 +11,7 @@ const MAX_CHOICES: usize = 25;
 
 fn game_ref(game: Option<i64>) -> GameRef {
     match game {
-        Some(id) => GameRef::Id(id),
+        Some(id) => GameRef::Id(GameId::new(id)),
         None => GameRef::Only,
     }
 }
@@ -35,7 +35,7 @@ async fn legal_moves(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         .data()
         .games
         .move_suggestions(
-            ctx.author().id.get(),
+            super::member_id(ctx.author().id),
             place(ctx),
             game_ref(game),
             partial,
@@ -98,7 +98,7 @@ async fn late_move(
             Ok(None) => view::game(&games.game(played.game.id).await?, games.now()),
             Err(e) => {
                 // The sweeper answers games left waiting for the AI.
-                tracing::error!(error = ?e, game = played.game.id, "the AI could not reply");
+                tracing::error!(error = ?e, game = %played.game.id, "the AI could not reply");
                 view::game(&played.game, games.now())
             }
         }
@@ -120,7 +120,7 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
         // Another reply (the sweeper's) got there first: show the game as it stands.
         Ok(None) => view::game(&games.game(game.id).await?, games.now()),
         Err(e) => {
-            tracing::error!(error = ?e, game = game.id, "the AI could not reply");
+            tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
             let mut v = view::game(game, games.now());
             v.content =
                 Some("The AI could not answer just now; its move will be posted here.".into());
@@ -149,7 +149,11 @@ pub async fn board(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let g = games
-        .find_game(ctx.author().id.get(), place(ctx), game_ref(game))
+        .find_game(
+            super::member_id(ctx.author().id),
+            place(ctx),
+            game_ref(game),
+        )
         .await?;
     let mut v = view::game(&g, games.now());
     // Looking at a board pings nobody.
@@ -170,7 +174,11 @@ pub async fn resign(
     let g = ctx
         .data()
         .games
-        .resignable(ctx.author().id.get(), place(ctx), game_ref(game))
+        .resignable(
+            super::member_id(ctx.author().id),
+            place(ctx),
+            game_ref(game),
+        )
         .await?;
     ctx.send(view::confirm_resign(&g).reply(true)).await?;
     Ok(())

@@ -8,7 +8,7 @@ use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use super::{BotError, Context};
-use crate::game::text;
+use crate::game::{text, MemberId};
 
 /// Members remembered before the ones whose bucket is full again are forgotten.
 const FORGET_PAST: usize = 10_000;
@@ -16,7 +16,7 @@ const FORGET_PAST: usize = 10_000;
 /// A bucket of `burst` commands per member, refilled in full over `period`.
 #[derive(Debug)]
 pub struct RateLimit {
-    members: DefaultKeyedRateLimiter<u64>,
+    members: DefaultKeyedRateLimiter<MemberId>,
 }
 
 impl RateLimit {
@@ -32,7 +32,7 @@ impl RateLimit {
     }
 
     /// Takes one command from `member`'s bucket, or says when the next one will be there.
-    pub fn take(&self, member: u64) -> Result<(), BotError> {
+    pub fn take(&self, member: MemberId) -> Result<(), BotError> {
         let taken = self.members.check_key(&member);
         if self.members.len() > FORGET_PAST {
             self.members.retain_recent();
@@ -54,6 +54,6 @@ pub async fn check(ctx: Context<'_>) -> Result<bool, BotError> {
             return Ok(true);
         }
     }
-    ctx.data().rate.take(ctx.author().id.get())?;
+    ctx.data().rate.take(super::member_id(ctx.author().id))?;
     Ok(true)
 }

@@ -7,7 +7,7 @@ use serenity::{
 };
 
 use crate::game::{
-    text, Announced, Challenge, ChallengeState, Game, GameState, History, Leaderboard, Member,
+    text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
     Played, RatingCard,
 };
 use crate::render;
@@ -40,7 +40,7 @@ pub struct View {
     pub embed: Option<CreateEmbed>,
     pub components: Vec<CreateActionRow>,
     /// The only member the message may ping, if any.
-    pub mention: Option<u64>,
+    pub mention: Option<MemberId>,
 }
 
 impl View {
@@ -52,7 +52,11 @@ impl View {
     }
 
     pub fn allowed_mentions(&self) -> CreateAllowedMentions {
-        let users: Vec<UserId> = self.mention.map(UserId::new).into_iter().collect();
+        let users: Vec<UserId> = self
+            .mention
+            .map(|m| UserId::new(m.get()))
+            .into_iter()
+            .collect();
         CreateAllowedMentions::new().users(users)
     }
 
@@ -174,7 +178,7 @@ const BLACK_COLOUR: u32 = 0x2b_2d_31;
 const WHITE_COLOUR: u32 = 0xe6_e6_e6;
 const END_COLOUR: u32 = 0xc9_a2_27;
 
-fn mention(id: u64) -> String {
+fn mention(id: MemberId) -> String {
     format!("<@{id}>")
 }
 
@@ -207,17 +211,17 @@ pub fn game(game: &Game, now: i64) -> View {
         text::status(game, now),
         false,
     );
-    if let Some(change) = &game.rating_change {
+    if let Some(change) = &game.status.rating_change() {
         embed = embed.field(
             "Ratings",
             text::rating_lines(game, change).join("\n"),
             false,
         );
     }
-    let colour = match (game.state, game.position.turn()) {
-        (GameState::Active, Color::Black) => BLACK_COLOUR,
-        (GameState::Active, Color::White) => WHITE_COLOUR,
-        _ => END_COLOUR,
+    let colour = match (game.is_active(), game.position.turn()) {
+        (true, Color::Black) => BLACK_COLOUR,
+        (true, Color::White) => WHITE_COLOUR,
+        (false, _) => END_COLOUR,
     };
     let (content, ping) = if game.is_active() {
         let id = game.to_move().id;

@@ -10,7 +10,8 @@ use crate::store::NewGame;
 
 use super::policy::color_or_drawn;
 use super::{
-    AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, Played, Result,
+    AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, MemberId, Played,
+    Result,
 };
 
 /// A place in the AI's queue, held for one member's game from before the move the AI must
@@ -20,8 +21,8 @@ use super::{
 #[derive(Debug)]
 pub struct AiSlot {
     game: GameId,
-    member: u64,
-    members: Arc<Mutex<HashMap<u64, GameId>>>,
+    member: MemberId,
+    members: Arc<Mutex<HashMap<MemberId, GameId>>>,
     _place: tokio::sync::OwnedSemaphorePermit,
 }
 
@@ -43,11 +44,12 @@ impl Drop for AiSlot {
 
 /// The engine's seed for the AI's move at `ply` of game `id`: the same game and ply always give
 /// the same move, so a replay, a test or a second racing reply agrees with the first.
-fn ai_seed(id: GameId, ply: i64) -> u64 {
-    (id as u64)
+fn ai_seed(id: GameId, ply: u32) -> u64 {
+    id.get()
+        .cast_unsigned()
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
         .rotate_left(17)
-        ^ (ply as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ u64::from(ply).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 impl Games {
@@ -104,13 +106,13 @@ impl Games {
                 channel_id: req.place.channel,
                 black_id: black,
                 white_id: white,
-                size: req.size.to_string(),
-                time_limit: req.time.seconds(),
+                size: req.size,
+                time_limit: req.time,
                 rated: false,
-                position: Position::new(req.size).to_string(),
+                position: Position::new(req.size),
                 deadline: now + req.time.seconds(),
                 created_at: now,
-                ai_level: Some(req.level.number()),
+                ai_level: Some(req.level),
             })
             .await?;
         // Before the commit: a game the AI could not open is not started.
@@ -124,7 +126,7 @@ impl Games {
 
     /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
     /// refused when the member already has a search queued or running, or when the queue is full.
-    pub(super) fn ai_slot(&self, member: u64, game: GameId) -> Result<AiSlot> {
+    pub(super) fn ai_slot(&self, member: MemberId, game: GameId) -> Result<AiSlot> {
         let mut members = self
             .ai_members
             .lock()

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
-use super::types::{Challenge, ChallengeId, Game, GameId, Place, Played};
+use super::types::{Challenge, ChallengeId, Game, GameId, MemberId, Place, Played};
 use super::{Games, Result};
 
 /// Something to tell a channel.
@@ -23,7 +23,7 @@ pub enum Announcement {
     /// `member` is to move in `game` and has until `deadline` (unix seconds).
     Reminder {
         game: GameId,
-        member: u64,
+        member: MemberId,
         deadline: i64,
     },
     /// The AI moved in `game`, reaching ply `ply`: a reply a restart had left waiting.
@@ -80,7 +80,7 @@ pub enum Announced {
     /// The game, still waiting for `member`'s move.
     Reminder {
         game: Game,
-        member: u64,
+        member: MemberId,
     },
     /// The AI's move, and the game just after it.
     AiMoved(Played),
@@ -152,7 +152,7 @@ impl Games {
                 deadline,
             } => {
                 let game = self.game(game).await?;
-                (game.is_active() && game.deadline == deadline && game.to_move().id == member)
+                (game.status.deadline() == Some(deadline) && game.to_move().id == member)
                     .then_some(Announced::Reminder { game, member })
             }
             Announcement::AiMoved { game, ply } => {

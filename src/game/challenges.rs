@@ -3,11 +3,10 @@
 use crate::rules::{Color, Position};
 use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 
-use super::decode::{parse_size, parse_time};
 use super::policy::color_or_drawn;
 use super::{
-    corrupt, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game,
-    GameError, Games, Member, Place, Result, DAY, HOUR,
+    Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game, GameError, Games,
+    GuildId, Member, MemberId, Place, Result, DAY, HOUR,
 };
 
 impl Games {
@@ -24,7 +23,7 @@ impl Games {
     /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
         let now = self.now();
-        if req.place.guild == 0 {
+        if req.place.is_direct() {
             return Err(GameError::NotInServer);
         }
         if req
@@ -77,9 +76,9 @@ impl Games {
             channel_id: req.place.channel,
             challenger_id: req.challenger.id,
             opponent_id: req.opponent.as_ref().map(|o| o.id),
-            size: req.size.to_string(),
-            challenger_color: req.color.map(|c| c.name().to_string()),
-            time_limit: req.time.seconds(),
+            size: req.size,
+            challenger_color: req.color,
+            time_limit: req.time,
             rated,
             created_at: now,
             expires_at: now + self.limits.challenge_ttl,
@@ -119,14 +118,14 @@ impl Games {
     ) -> Result<()> {
         let active = tx.count_active_games(who.id).await?;
         if active >= self.limits.active_games {
-            return Err(GameError::TooManyGames {
-                who: if is_caller {
-                    "you".into()
-                } else {
-                    who.name.clone()
-                },
-                self_: is_caller,
-                limit: self.limits.active_games,
+            let limit = self.limits.active_games;
+            return Err(if is_caller {
+                GameError::TooManyGames { limit }
+            } else {
+                GameError::OpponentTooManyGames {
+                    name: who.name.clone(),
+                    limit,
+                }
             });
         }
         Ok(())
@@ -163,9 +162,9 @@ impl Games {
     async fn pair_limit_reached(
         &self,
         tx: &mut WriteTx,
-        guild: u64,
-        a: u64,
-        b: u64,
+        guild: GuildId,
+        a: MemberId,
+        b: MemberId,
         now: i64,
     ) -> Result<bool> {
         let played = tx.count_rated_games_between(guild, a, b, now - DAY).await?;
@@ -181,7 +180,7 @@ impl Games {
     }
 
     /// Finds the pending challenge an answer from `who` means.
-    async fn find_challenge(&self, who: u64, which: ChallengeRef) -> Result<ChallengeId> {
+    async fn find_challenge(&self, who: MemberId, which: ChallengeRef) -> Result<ChallengeId> {
         let (place, challenger) = match which {
             ChallengeRef::Id(at, id) => return self.challenge_at(at, id).await,
             ChallengeRef::Find(place, challenger) => (place, challenger),
@@ -194,13 +193,10 @@ impl Games {
             found.retain(|row| row.challenger_id == c);
         }
         match found.len() {
-            0 => Err(GameError::NoChallenge(match challenger {
-                Some(c) => format!(
-                    "{} has no pending challenge for you here",
-                    self.name_of(place.guild, c).await?
-                ),
-                None => "there is no pending challenge for you here".to_string(),
-            })),
+            0 => Err(match challenger {
+                Some(c) => GameError::NoChallengeFrom(self.name_of(place.guild, c).await?),
+                None => GameError::NoChallengeForYou,
+            }),
             1 => Ok(found[0].id),
             _ => {
                 let mut names = Vec::new();
@@ -216,10 +212,12 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallenge`], [`GameError::AmbiguousChallenge`] or
+    /// [`GameError::NoChallengeForYou`], [`GameError::NoChallengeFrom`],
+    /// [`GameError::AmbiguousChallenge`] or
     /// [`GameError::NoSuchChallenge`] when `which` finds none or several,
     /// [`GameError::NotYourChallenge`], [`GameError::SelfChallenge`],
-    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`];
+    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`] or
+    /// [`GameError::OpponentTooManyGames`];
     /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
     /// fails.
     pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
@@ -250,36 +248,28 @@ impl Games {
         {
             rated = false;
         }
-        let asked = match row.challenger_color.as_deref() {
-            Some(c) => Some(
-                c.parse::<Color>()
-                    .map_err(|_| corrupt(format!("challenge {id} colour {c}")))?,
-            ),
-            None => None,
-        };
-        let challenger_color = color_or_drawn(asked);
+        let challenger_color = color_or_drawn(row.challenger_color);
         let (black, white) = match challenger_color {
             Color::Black => (row.challenger_id, who.id),
             Color::White => (who.id, row.challenger_id),
         };
-        let size = parse_size(&row.size)?;
         let game_id = tx
             .insert_game(&NewGame {
                 guild_id: row.guild_id,
                 channel_id: row.channel_id,
                 black_id: black,
                 white_id: white,
-                size: row.size.clone(),
+                size: row.size,
                 time_limit: row.time_limit,
                 rated,
-                position: Position::new(size).to_string(),
-                deadline: now + row.time_limit,
+                position: Position::new(row.size),
+                deadline: now + row.time_limit.seconds(),
                 created_at: now,
                 ai_level: None,
             })
             .await?;
         if !tx
-            .resolve_challenge(id, ChallengeState::Accepted.as_str(), now, Some(game_id))
+            .resolve_challenge(id, ChallengeState::Accepted, now, Some(game_id))
             .await?
         {
             return Err(GameError::ChallengeClosed(ChallengeState::Accepted));
@@ -291,10 +281,8 @@ impl Games {
     /// Checks that `who` may answer the pending challenge `row` now. One past its expiry is
     /// refused as expired; the sweeper marks and announces it.
     async fn check_answerable(&self, row: &ChallengeRow, who: &Member, now: i64) -> Result<()> {
-        let state = ChallengeState::parse(&row.state)
-            .ok_or_else(|| corrupt(format!("challenge state {}", row.state)))?;
-        if state != ChallengeState::Pending {
-            return Err(GameError::ChallengeClosed(state));
+        if row.state != ChallengeState::Pending {
+            return Err(GameError::ChallengeClosed(row.state));
         }
         if row.expires_at <= now {
             // Leave it to the sweeper to announce; refuse the answer now.
@@ -333,7 +321,7 @@ impl Games {
         }
         self.check_answerable(&row, who, now).await?;
         if !tx
-            .resolve_challenge(id, ChallengeState::Declined.as_str(), now, None)
+            .resolve_challenge(id, ChallengeState::Declined, now, None)
             .await?
         {
             return Err(GameError::ChallengeClosed(ChallengeState::Declined));
@@ -346,7 +334,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallenge`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
+    /// [`GameError::NoChallengeToCancel`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
     /// [`GameError::NotYourCancel`], [`GameError::ChallengeClosed`]; [`GameError::StorageFull`]
     /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
@@ -362,9 +350,7 @@ impl Games {
                 .collect(),
         };
         if ids.is_empty() {
-            return Err(GameError::NoChallenge(
-                "you have no pending challenge here".into(),
-            ));
+            return Err(GameError::NoChallengeToCancel);
         }
         let mut tx = self.store.begin().await?;
         for &id in &ids {
@@ -377,12 +363,10 @@ impl Games {
                     self.name_of(row.guild_id, row.challenger_id).await?,
                 ));
             }
-            let state =
-                ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?;
-            if state != ChallengeState::Pending {
-                return Err(GameError::ChallengeClosed(state));
+            if row.state != ChallengeState::Pending {
+                return Err(GameError::ChallengeClosed(row.state));
             }
-            tx.resolve_challenge(id, ChallengeState::Cancelled.as_str(), now, None)
+            tx.resolve_challenge(id, ChallengeState::Cancelled, now, None)
                 .await?;
         }
         tx.commit().await?;
@@ -424,16 +408,12 @@ impl Games {
             },
             challenger,
             opponent,
-            size: parse_size(&row.size)?,
-            color: row
-                .challenger_color
-                .as_deref()
-                .map(|c| c.parse::<Color>().map_err(|_| corrupt("challenge colour")))
-                .transpose()?,
-            time: parse_time(row.time_limit)?,
+            size: row.size,
+            color: row.challenger_color,
+            time: row.time_limit,
             rated: row.rated,
             casual_by_limit: None,
-            state: ChallengeState::parse(&row.state).ok_or_else(|| corrupt("challenge state"))?,
+            state: row.state,
             expires_at: row.expires_at,
             game: row.game_id,
         })

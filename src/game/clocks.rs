@@ -4,6 +4,7 @@
 use crate::store::GameRow;
 
 use super::decode::position_of;
+
 use super::{
     Announcement, EndReason, GameError, Games, Place, Result, SweepReport, BOTH_SIDES_MOVED,
 };
@@ -57,7 +58,7 @@ impl Games {
                 Ok(Some(lost)) => ended.push((row.id, lost)),
                 Ok(None) => {}
                 Err(e) => {
-                    tracing::error!(game = row.id, error = ?e, "could not end an overdue game")
+                    tracing::error!(game = %row.id, error = ?e, "could not end an overdue game")
                 }
             }
         }
@@ -66,7 +67,7 @@ impl Games {
             match self.challenge_from_row(row).await {
                 Ok(c) => report.expired.push(c),
                 Err(e) => {
-                    tracing::error!(challenge = id, error = ?e, "could not read an expired challenge")
+                    tracing::error!(challenge = %id, error = ?e, "could not read an expired challenge")
                 }
             }
         }
@@ -74,14 +75,14 @@ impl Games {
             match self.game(id).await {
                 Ok(game) if lost => report.timed_out.push(game),
                 Ok(game) => report.aborted.push(game),
-                Err(e) => tracing::error!(game = id, error = ?e, "could not read an ended game"),
+                Err(e) => tracing::error!(game = %id, error = ?e, "could not read an ended game"),
             }
         }
         for r in reminders {
             match self.game(r.id).await {
                 Ok(game) => report.reminders.push(game),
                 Err(e) => {
-                    tracing::error!(game = r.id, error = ?e, "could not read a reminded game")
+                    tracing::error!(game = %r.id, error = ?e, "could not read a reminded game")
                 }
             }
         }
@@ -93,7 +94,7 @@ impl Games {
     /// there first.
     async fn time_out(&self, row: &GameRow, now: i64) -> Result<Option<bool>> {
         let position = position_of(row)?;
-        let (winner, reason) = if row.ply < i64::from(BOTH_SIDES_MOVED) {
+        let (winner, reason) = if row.ply < BOTH_SIDES_MOVED {
             (None, EndReason::Aborted)
         } else {
             (Some(position.turn().opposite()), EndReason::Timeout)

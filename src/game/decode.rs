@@ -1,12 +1,13 @@
-//! Store rows read into the service's values: games, places, positions, rating changes.
+//! Store rows composed into the service's values: a game from its row and its rating change.
+//! Each column arrives as its type (see `store::codec`); what is left here is what no single
+//! column says, such as which side the AI plays.
 
-use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{GameRow, RatingChangeRow};
 
 use super::{
-    corrupt, Action, AiPlayer, EndReason, Game, GameError, GameId, GameRef, GameState, Games,
-    Member, Place, RatingChange, RatingValue, Result, TimeControl,
+    corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, GameStatus, Games,
+    GuildId, Member, MemberId, Place, RatingChange, Result,
 };
 
 /// Where the game of `row` is played.
@@ -17,42 +18,16 @@ pub(super) fn row_place(row: &GameRow) -> Place {
     }
 }
 
-fn is_player(row: &GameRow, who: u64) -> bool {
+fn is_player(row: &GameRow, who: MemberId) -> bool {
     row.black_id == who || row.white_id == who
 }
 
-pub(super) fn parse_size(s: &str) -> Result<BoardSize> {
-    s.parse().map_err(|_| corrupt(format!("board size {s}")))
-}
-
-pub(super) fn parse_time(seconds: i64) -> Result<TimeControl> {
-    TimeControl::from_seconds(seconds).ok_or_else(|| corrupt(format!("time limit {seconds}")))
-}
-
 fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
-    let v = |(rating, deviation, volatility): (f64, f64, f64)| RatingValue {
-        rating,
-        deviation,
-        volatility,
-    };
     RatingChange {
-        black_before: v(c.black_before),
-        black_after: v(c.black_after),
-        white_before: v(c.white_before),
-        white_after: v(c.white_after),
-    }
-}
-
-fn game_from_parts(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
-    let position = position_of(&row)?;
-    game_at(row, position, change)
-}
-
-/// Where the game of `row` is played.
-pub(super) fn place_of(row: &GameRow) -> Place {
-    Place {
-        guild: row.guild_id,
-        channel: row.channel_id,
+        black_before: c.black_before,
+        black_after: c.black_after,
+        white_before: c.white_before,
+        white_after: c.white_after,
     }
 }
 
@@ -61,80 +36,6 @@ pub(super) fn position_of(row: &GameRow) -> Result<Position> {
     row.position
         .parse()
         .map_err(|e| corrupt(format!("game {} position: {e}", row.id)))
-}
-
-/// A game from its row, with its position already read.
-pub(super) fn game_at(
-    row: GameRow,
-    position: Position,
-    change: Option<RatingChange>,
-) -> Result<Game> {
-    let id = row.id;
-    let size = parse_size(&row.size)?;
-    let state = match row.state.as_str() {
-        "active" => GameState::Active,
-        "finished" => GameState::Finished,
-        "aborted" => GameState::Aborted,
-        other => return Err(corrupt(format!("game {id} state {other}"))),
-    };
-    let result = match state {
-        GameState::Active => None,
-        _ => {
-            let reason = row
-                .end_reason
-                .as_deref()
-                .and_then(EndReason::parse)
-                .ok_or_else(|| corrupt(format!("game {id} end reason")))?;
-            let winner = row
-                .winner
-                .as_deref()
-                .map(|w| {
-                    w.parse::<Color>()
-                        .map_err(|_| corrupt(format!("game {id} winner")))
-                })
-                .transpose()?;
-            Some((winner, reason))
-        }
-    };
-    let ai = match row.ai_level {
-        None => None,
-        Some(n) => {
-            let level = Level::new(n).ok_or_else(|| corrupt(format!("game {id} AI level {n}")))?;
-            let color = match (row.black_is_bot, row.white_is_bot) {
-                (true, false) => Color::Black,
-                (false, true) => Color::White,
-                _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
-            };
-            Some(AiPlayer { color, level })
-        }
-    };
-    let last_move = match &row.last_move {
-        Some(text) => Some(
-            last_move_of(size, text)
-                .ok_or_else(|| corrupt(format!("game {id} last move {text}")))?,
-        ),
-        None => None,
-    };
-    Ok(Game {
-        id,
-        place: Place {
-            guild: row.guild_id,
-            channel: row.channel_id,
-        },
-        black: Member::new(row.black_id, row.black_name.clone()),
-        white: Member::new(row.white_id, row.white_name.clone()),
-        size,
-        time: parse_time(row.time_limit)?,
-        rated: row.rated,
-        state,
-        position,
-        ply: u32::try_from(row.ply).map_err(|_| corrupt(format!("game {id} ply")))?,
-        last_move,
-        deadline: row.deadline,
-        result,
-        rating_change: change,
-        ai,
-    })
 }
 
 /// The stored (canonical) notation of a game's last move, as a move to mark on the board.
@@ -147,6 +48,62 @@ fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
         )),
         MoveText::Destination(_) => None,
     }
+}
+
+/// A game from its row (with the position the row holds, or the one after a move just written),
+/// and its rating change if it has one.
+pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
+    let id = row.id;
+    let status = match (row.state, row.winner, row.end_reason) {
+        (GameState::Active, None, None) => GameStatus::Active {
+            deadline: row.deadline,
+        },
+        (GameState::Finished, Some(winner), Some(reason)) => GameStatus::Finished {
+            winner,
+            reason,
+            rating_change: change,
+        },
+        (GameState::Aborted, None, Some(reason)) => GameStatus::Aborted { reason },
+        (state, winner, reason) => {
+            return Err(corrupt(format!(
+                "game {id}: {} with winner {winner:?} and reason {reason:?}",
+                state.as_str()
+            )))
+        }
+    };
+    let ai = match row.ai_level {
+        None => None,
+        Some(level) => {
+            let color = match (row.black_is_bot, row.white_is_bot) {
+                (true, false) => Color::Black,
+                (false, true) => Color::White,
+                _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
+            };
+            Some(AiPlayer { color, level })
+        }
+    };
+    let last_move = match &row.last_move {
+        Some(text) => Some(
+            last_move_of(row.size, text)
+                .ok_or_else(|| corrupt(format!("game {id} last move {text}")))?,
+        ),
+        None => None,
+    };
+    let position = position_of(&row)?;
+    Ok(Game {
+        id,
+        place: row_place(&row),
+        black: Member::new(row.black_id, row.black_name),
+        white: Member::new(row.white_id, row.white_name),
+        size: row.size,
+        time: row.time_limit,
+        rated: row.rated,
+        status,
+        position,
+        ply: row.ply,
+        last_move,
+        ai,
+    })
 }
 
 impl Games {
@@ -166,7 +123,12 @@ impl Games {
 
     /// The game a command from `who`, sent from `at`, means. A game by id that `at` may not see
     /// is refused as if it did not exist.
-    pub(super) async fn game_row(&self, who: u64, at: Place, which: GameRef) -> Result<GameRow> {
+    pub(super) async fn game_row(
+        &self,
+        who: MemberId,
+        at: Place,
+        which: GameRef,
+    ) -> Result<GameRow> {
         match which {
             GameRef::Id(id) => self
                 .store
@@ -203,7 +165,7 @@ impl Games {
     /// played in its own channel (a game against the AI in a direct message, in that message).
     pub(super) async fn game_row_to_act(
         &self,
-        who: u64,
+        who: MemberId,
         at: Place,
         which: GameRef,
         action: Action,
@@ -229,7 +191,7 @@ impl Games {
     /// [`GameError::NoSuchGame`] for a game of another server (or another direct message),
     /// [`GameError::NoActiveGame`] or [`GameError::AmbiguousGame`] when `which` finds none or
     /// several; [`GameError::Internal`] when the database fails.
-    pub async fn find_game(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+    pub async fn find_game(&self, who: MemberId, at: Place, which: GameRef) -> Result<Game> {
         let row = self.game_row(who, at, which).await?;
         if !at.sees(row_place(&row)) {
             return Err(GameError::NoSuchGame(row.id));
@@ -238,7 +200,7 @@ impl Games {
     }
 
     pub(super) async fn game_from_row(&self, row: GameRow) -> Result<Game> {
-        let change = if row.rated && row.state == "finished" {
+        let change = if row.rated && row.state == GameState::Finished {
             self.store
                 .rating_change(row.id)
                 .await?
@@ -246,11 +208,11 @@ impl Games {
         } else {
             None
         };
-        game_from_parts(row, change)
+        game_of(row, change)
     }
 
     /// A member's name as last seen in `guild`.
-    pub(super) async fn name_of(&self, guild: u64, id: u64) -> Result<String> {
+    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<String> {
         Ok(self
             .store
             .member_name(guild, id)

@@ -3,7 +3,7 @@
 use crate::rules::{MoveError, SizeError};
 use crate::store::StoreError;
 
-use super::types::{Action, ChallengeState, GameId, Place, TimeControlError};
+use super::types::{Action, ChallengeId, ChallengeState, GameId, Place, TimeControlError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
@@ -21,12 +21,12 @@ pub enum GameError {
     DuplicateOpenChallenge,
     #[error("you have {0} pending challenges, the most allowed: cancel one or wait for an answer")]
     TooManyChallenges(i64),
-    #[error("{who} already {verb} {limit} games in progress, the most allowed", verb = if *.self_ { "have" } else { "has" })]
-    TooManyGames {
-        who: String,
-        self_: bool,
-        limit: i64,
-    },
+    /// The member asking has as many games in progress as allowed.
+    #[error("you already have {limit} games in progress, the most allowed")]
+    TooManyGames { limit: i64 },
+    /// The other member of a challenge has as many games in progress as allowed.
+    #[error("{name} already has {limit} games in progress, the most allowed")]
+    OpponentTooManyGames { name: String, limit: i64 },
     #[error("challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings")]
     NotInServer,
     #[error("level is for games against the AI: choose the bot as opponent, or leave level out")]
@@ -34,9 +34,13 @@ pub enum GameError {
     #[error("games against the AI are never rated: leave rated out, or set it to no")]
     RatedAi,
     #[error("there is no challenge #{0}")]
-    NoSuchChallenge(i64),
-    #[error("{0}")]
-    NoChallenge(String),
+    NoSuchChallenge(ChallengeId),
+    #[error("there is no pending challenge for you here")]
+    NoChallengeForYou,
+    #[error("{0} has no pending challenge for you here")]
+    NoChallengeFrom(String),
+    #[error("you have no pending challenge here")]
+    NoChallengeToCancel,
     #[error("you have several pending challenges here; say whose: {0}")]
     AmbiguousChallenge(String),
     #[error("this challenge is {}", .0.as_str())]

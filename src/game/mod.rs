@@ -41,7 +41,7 @@ pub type Result<T, E = GameError> = std::result::Result<T, E>;
 
 /// The server of the terminal front end: its one local server. Discord's server ids are
 /// snowflakes, far above it, and a direct message is server 0, so no Discord game is ever here.
-pub const LOCAL_SERVER: u64 = 1;
+pub const LOCAL_SERVER: GuildId = GuildId::new(1);
 
 /// Where "now" comes from, in unix seconds.
 pub trait Clock: Send + Sync + std::fmt::Debug {
@@ -145,7 +145,7 @@ pub enum GameRef {
 pub enum ChallengeRef {
     Id(Place, ChallengeId),
     /// In this place; from this challenger if given, else the only one.
-    Find(Place, Option<u64>),
+    Find(Place, Option<MemberId>),
 }
 
 /// The game service.
@@ -161,7 +161,7 @@ pub struct Games {
     /// waiting, so only their holders ever wait for `thinkers`, and that wait is bounded.
     ai_queue: Arc<tokio::sync::Semaphore>,
     /// The member each queued or running search answers, with its game: one per member.
-    ai_members: Arc<Mutex<HashMap<u64, GameId>>>,
+    ai_members: Arc<Mutex<HashMap<MemberId, GameId>>>,
     /// The servers whose clocks and AI replies this service looks after.
     servers: Servers,
     /// Whether the sweep queues its announcements in the outbox (see [`Games::with_outbox`]).
@@ -194,14 +194,14 @@ impl Games {
     /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] to the games and challenges of one
     /// server, for a front end that shares its database with others: the console, run on the
     /// bot's database, must not end, remind or answer games that belong to Discord.
-    pub fn only_server(mut self, guild: u64) -> Games {
+    pub fn only_server(mut self, guild: GuildId) -> Games {
         self.servers = Servers::Only(guild);
         self
     }
 
     /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] away from one server's games and
     /// challenges: the Discord bot leaves the console's [`LOCAL_SERVER`] to the console.
-    pub fn all_servers_but(mut self, guild: u64) -> Games {
+    pub fn all_servers_but(mut self, guild: GuildId) -> Games {
         self.servers = Servers::AllBut(guild);
         self
     }

@@ -6,11 +6,12 @@ use crate::store::{
 };
 
 use super::ai::AiSlot;
-use super::decode::{game_at, place_of, position_of, row_place};
+use super::decode::{game_of, position_of, row_place};
 use super::standings::rating_now;
 use super::{
-    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, Games,
-    InternalError, Member, Place, Played, RatingChange, RatingValue, Result, BOTH_SIDES_MOVED,
+    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
+    Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
+    BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -47,16 +48,15 @@ fn rated_ending(
     };
     let (black_before, white_before) = (load(&black), load(&white));
     let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
-    let triple = |v: RatingValue| (v.rating, v.deviation, v.volatility);
     let rated = RatedEnding {
         black_games: black.map(|r| r.games),
         white_games: white.map(|r| r.games),
         change: RatingChangeRow {
             game_id: row.id,
-            black_before: triple(black_before),
-            white_before: triple(white_before),
-            black_after: triple(black_after),
-            white_after: triple(white_after),
+            black_before,
+            white_before,
+            black_after,
+            white_after,
             created_at: now,
         },
     };
@@ -119,7 +119,7 @@ impl Games {
             .game_row_to_act(who.id, at, which, Action::Move)
             .await?;
         let id = row.id;
-        if row.state != "active" {
+        if row.state != GameState::Active {
             return Err(GameError::GameOver(id));
         }
         let position = position_of(&row)?;
@@ -166,38 +166,36 @@ impl Games {
     ) -> Result<Played> {
         let id = row.id;
         let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
-        let notation = mv.to_string();
-        let deadline = now + row.time_limit;
+        let deadline = now + row.time_limit.seconds();
 
         let write = MoveWrite {
             game: id,
             ply: row.ply,
-            notation: notation.clone(),
-            position: next.to_string(),
+            mv,
+            position: next,
             deadline,
             now,
         };
-        let mut change = None;
-        let mut result = None;
-        match next.outcome() {
+        let status = match next.outcome() {
             // Most moves: one statement, grouped with the moves of other games.
             None => {
                 let applied = match &announce {
                     None => self.store.apply_move(write).await?,
                     Some(a) => {
-                        let queued = a.row(place_of(&row), now)?;
+                        let queued = a.row(row_place(&row), now)?;
                         self.store.apply_move_announced(write, &queued).await?
                     }
                 };
                 if !applied {
                     return Err(GameError::PositionChanged);
                 }
+                GameStatus::Active { deadline }
             }
             // The last move, the result and the ratings: one statement of their own.
             Some(outcome) => {
                 let reason = EndReason::from(outcome.reason);
-                let last = (write.notation, write.position);
-                change = self
+                let last = (mv, next);
+                let rating_change = self
                     .end(
                         &row,
                         Some(row.ply),
@@ -208,18 +206,19 @@ impl Games {
                         announce,
                     )
                     .await?;
-                result = Some((Some(outcome.winner), reason));
+                GameStatus::Finished {
+                    winner: outcome.winner,
+                    reason,
+                    rating_change,
+                }
             }
-        }
+        };
 
-        let mut game = game_at(row, next, change)?;
+        let mut game = game_of(row, None)?;
+        game.position = next;
         game.ply += 1;
         game.last_move = Some(mv);
-        game.deadline = deadline;
-        if let Some(r) = result {
-            game.state = GameState::Finished;
-            game.result = Some(r);
-        }
+        game.status = status;
         Ok(Played { mv, game })
     }
 
@@ -232,18 +231,18 @@ impl Games {
     pub(super) async fn end(
         &self,
         row: &GameRow,
-        ply: Option<i64>,
-        last: Option<(String, String)>,
+        ply: Option<u32>,
+        last: Option<(Move, Position)>,
         winner: Option<Color>,
         reason: EndReason,
         now: i64,
         announce: Option<Announcement>,
     ) -> Result<Option<RatingChange>> {
         // A game that ends before both sides have moved is unrated, whoever wins it.
-        let plies = row.ply + i64::from(last.is_some());
-        let rated_result = row.rated && plies >= i64::from(BOTH_SIDES_MOVED);
+        let plies = row.ply + u32::from(last.is_some());
+        let rated_result = row.rated && plies >= BOTH_SIDES_MOVED;
         let announce = match announce {
-            Some(a) => Some(a.row(place_of(row), now)?),
+            Some(a) => Some(a.row(row_place(row), now)?),
             None => None,
         };
         // Ratings are read before the write and checked by it; another game of one of the
@@ -253,7 +252,7 @@ impl Games {
                 Some(w) if rated_result => {
                     let (black, white) = self
                         .store
-                        .rating_pair(row.guild_id, &row.size, row.black_id, row.white_id)
+                        .rating_pair(row.guild_id, row.size, row.black_id, row.white_id)
                         .await?;
                     let (rated, change) = rated_ending(row, black, white, w, now);
                     (Some(rated), Some(change))
@@ -263,10 +262,10 @@ impl Games {
             let ending = GameEnding {
                 game: row.id,
                 ply,
-                last_move: last.clone(),
+                last_move: last,
                 now,
-                winner: winner.map(Color::name),
-                reason: reason.as_str(),
+                winner,
+                reason,
                 rated,
                 announce: announce.clone(),
             };
@@ -286,7 +285,7 @@ impl Games {
     /// # Errors
     ///
     /// As [`Games::resign`], without resigning.
-    pub async fn resignable(&self, who: u64, at: Place, which: GameRef) -> Result<Game> {
+    pub async fn resignable(&self, who: MemberId, at: Place, which: GameRef) -> Result<Game> {
         let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
         self.game_from_row(row).await
@@ -333,7 +332,7 @@ impl Games {
             .game_row_to_act(who.id, at, which, Action::Abort)
             .await?;
         self.check_player(&row, who.id)?;
-        if row.ply >= i64::from(BOTH_SIDES_MOVED) {
+        if row.ply >= BOTH_SIDES_MOVED {
             return Err(GameError::AbortTooLate);
         }
         let now = self.now();
@@ -350,8 +349,8 @@ impl Games {
         self.game(row.id).await
     }
 
-    fn check_player(&self, row: &GameRow, who: u64) -> Result<Color> {
-        if row.state != "active" {
+    fn check_player(&self, row: &GameRow, who: MemberId) -> Result<Color> {
+        if row.state != GameState::Active {
             return Err(GameError::GameOver(row.id));
         }
         if row.black_id == who {
@@ -374,7 +373,7 @@ impl Games {
     /// rather than an error.
     pub async fn move_suggestions(
         &self,
-        who: u64,
+        who: MemberId,
         at: Place,
         which: GameRef,
         prefix: &str,

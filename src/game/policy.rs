@@ -55,7 +55,7 @@ impl ChallengeAsk {
     /// use breakthrough_bot::rules::BoardSize;
     ///
     /// let ask = ChallengeAsk {
-    ///     place: Place { guild: 1, channel: 1 },
+    ///     place: Place::new(1, 1),
     ///     challenger: Member::new(10, "alice"),
     ///     opponent: Opponent::Member(Member::new(11, "bob")),
     ///     size: BoardSize::DEFAULT,
@@ -130,10 +130,7 @@ mod tests {
 
     fn ask(opponent: Opponent, rated: Option<bool>, level: Option<u8>) -> ChallengeAsk {
         ChallengeAsk {
-            place: Place {
-                guild: 5,
-                channel: 6,
-            },
+            place: Place::new(5, 6),
             challenger: Member::new(1, "alice"),
             opponent,
             size: BoardSize::new(6, 7).unwrap(),
@@ -172,13 +169,7 @@ mod tests {
         assert_eq!(request.level, Level::DEFAULT);
         assert_eq!(request.ai, Member::new(99, "the bot"));
         assert_eq!(request.challenger, Member::new(1, "alice"));
-        assert_eq!(
-            request.place,
-            Place {
-                guild: 5,
-                channel: 6
-            }
-        );
+        assert_eq!(request.place, Place::new(5, 6));
         assert_eq!(request.size, BoardSize::new(6, 7).unwrap());
         assert_eq!(request.color, Some(Color::White));
         assert_eq!(request.time, TimeControl::OneHour);
@@ -217,13 +208,7 @@ mod tests {
         assert!(request.rated);
         assert_eq!(request.opponent, Some(Member::new(2, "bob")));
         assert_eq!(request.challenger, Member::new(1, "alice"));
-        assert_eq!(
-            request.place,
-            Place {
-                guild: 5,
-                channel: 6
-            }
-        );
+        assert_eq!(request.place, Place::new(5, 6));
         assert_eq!(request.size, BoardSize::new(6, 7).unwrap());
         assert_eq!(request.color, Some(Color::White));
         assert_eq!(request.time, TimeControl::OneHour);

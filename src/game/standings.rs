@@ -1,24 +1,17 @@
 //! What members look up: their games, a game's history, rating cards and leaderboards.
 
-use crate::rules::BoardSize;
+use crate::rules::{BoardSize, Color};
 use crate::store::RatingRow;
 
 use super::{
-    corrupt, ratings, EndReason, Game, GameError, GameId, Games, History, Leaderboard, Member,
+    ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member, MemberId,
     Place, RatingCard, RatingValue, RecentResult, Result, Standing,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
 /// rated game.
 pub(super) fn rating_now(r: &RatingRow, now: i64) -> RatingValue {
-    ratings::decayed(
-        RatingValue {
-            rating: r.rating,
-            deviation: r.deviation,
-            volatility: r.volatility,
-        },
-        now - r.last_active,
-    )
+    ratings::decayed(r.value, now - r.last_active)
 }
 
 impl Games {
@@ -27,7 +20,7 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`] when the database fails.
-    pub async fn games_of(&self, member: u64, guild: Option<u64>) -> Result<Vec<Game>> {
+    pub async fn games_of(&self, member: MemberId, guild: Option<GuildId>) -> Result<Vec<Game>> {
         let rows = self.store.active_games(member, guild, None).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -63,35 +56,35 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`] when the database fails.
-    pub async fn rating(&self, guild: u64, member: &Member, size: BoardSize) -> Result<RatingCard> {
+    pub async fn rating(
+        &self,
+        guild: GuildId,
+        member: &Member,
+        size: BoardSize,
+    ) -> Result<RatingCard> {
         let now = self.now();
-        let key = size.to_string();
-        let row = self.store.rating(guild, member.id, &key).await?;
+        let row = self.store.rating(guild, member.id, size).await?;
         let (value, games, wins, losses) = match row {
             Some(r) => (rating_now(&r, now), r.games, r.wins, r.losses),
             None => (RatingValue::START, 0, 0, 0),
         };
         let mut recent = Vec::new();
-        for r in self.store.recent_results(guild, member.id, &key, 5).await? {
+        for r in self.store.recent_results(guild, member.id, size, 5).await? {
             let opponent_id = if r.black_id == member.id {
                 r.white_id
             } else {
                 r.black_id
             };
             let my_color = if r.black_id == member.id {
-                "black"
+                Color::Black
             } else {
-                "white"
+                Color::White
             };
             recent.push(RecentResult {
                 game: r.id,
                 opponent: Member::new(opponent_id, self.name_of(guild, opponent_id).await?),
-                won: r.winner.as_deref() == Some(my_color),
-                reason: r
-                    .end_reason
-                    .as_deref()
-                    .and_then(EndReason::parse)
-                    .ok_or_else(|| corrupt("end reason"))?,
+                won: r.winner == my_color,
+                reason: r.end_reason,
                 change: r.change,
             });
         }
@@ -119,14 +112,14 @@ impl Games {
     /// [`GameError::Internal`] when the database fails.
     pub async fn leaderboard(
         &self,
-        guild: u64,
+        guild: GuildId,
         size: BoardSize,
         page: usize,
     ) -> Result<Leaderboard> {
         let now = self.now();
         let mut established = Vec::new();
         let mut provisional = 0;
-        for (row, name) in self.store.board_ratings(guild, &size.to_string()).await? {
+        for (row, name) in self.store.board_ratings(guild, size).await? {
             let value = rating_now(&row, now);
             if value.is_provisional() {
                 provisional += 1;

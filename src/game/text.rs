@@ -4,7 +4,7 @@
 use crate::rules::{Color, Move};
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameId, GameState, History, Leaderboard, Member,
+    Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, History, Leaderboard, Member,
     Place, Played, RatingCard, RatingChange, RatingValue,
 };
 
@@ -85,7 +85,7 @@ pub fn reminder(game: &Game, now: i64) -> String {
     format!(
         "your move in game #{}: {} left.",
         game.id,
-        duration(game.deadline - now)
+        duration(game.status.deadline().map_or(0, |d| d - now))
     )
 }
 
@@ -110,24 +110,24 @@ pub fn status(game: &Game, now: i64) -> String {
 }
 
 fn standing(game: &Game, now: i64) -> String {
-    match (game.state, game.result) {
-        (GameState::Active, _) => {
+    match game.status {
+        GameStatus::Active { deadline } => {
             let turn = game.position.turn();
             format!(
                 "Move {} · {} to move: {} · {} left",
                 game.move_number(),
                 capitalized(turn),
                 game.player(turn).name,
-                duration(game.deadline - now)
+                duration(deadline - now)
             )
         }
-        (_, Some((Some(winner), reason))) => format!(
+        GameStatus::Finished { winner, reason, .. } => format!(
             "{} ({}) wins: {}",
             capitalized(winner),
             game.player(winner).name,
             reason_text(reason, winner, game)
         ),
-        _ => "Aborted: no result".to_string(),
+        GameStatus::Aborted { .. } => "Aborted: no result".to_string(),
     }
 }
 
@@ -225,11 +225,19 @@ pub fn move_list(moves: &[String]) -> String {
 /// A game as a text file: headers, then the numbered move list.
 pub fn export(h: &History) -> String {
     let g = &h.game;
-    let result = match g.result {
-        Some((Some(Color::Black), reason)) => format!("black wins ({})", reason.describe()),
-        Some((Some(Color::White), reason)) => format!("white wins ({})", reason.describe()),
-        Some((None, _)) => "aborted".to_string(),
-        None => "in progress".to_string(),
+    let result = match g.status {
+        GameStatus::Finished {
+            winner: Color::Black,
+            reason,
+            ..
+        } => format!("black wins ({})", reason.describe()),
+        GameStatus::Finished {
+            winner: Color::White,
+            reason,
+            ..
+        } => format!("white wins ({})", reason.describe()),
+        GameStatus::Aborted { .. } => "aborted".to_string(),
+        GameStatus::Active { .. } => "in progress".to_string(),
     };
     format!(
         "[Game \"{}\"]\n[Size \"{}\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Time \"{}\"]\n[Rated \"{}\"]\n[Result \"{}\"]\n\n{}\n",

@@ -1,25 +1,24 @@
 //! The game service's domain types: members, places, time controls, challenges, games.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Move, Position};
 
-pub type GameId = i64;
-pub type ChallengeId = i64;
+pub use crate::domain::{
+    ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
+    RatingChange, RatingValue, TimeControl, TimeControlError, PROVISIONAL_DEVIATION,
+};
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
-    pub id: u64,
+    pub id: MemberId,
     pub name: String,
 }
 
 impl Member {
-    pub fn new(id: u64, name: impl Into<String>) -> Member {
+    pub fn new(id: impl Into<MemberId>, name: impl Into<String>) -> Member {
         Member {
-            id,
+            id: id.into(),
             name: name.into(),
         }
     }
@@ -28,14 +27,22 @@ impl Member {
 /// Where something happens: a server (guild) and a channel in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Place {
-    pub guild: u64,
-    pub channel: u64,
+    pub guild: GuildId,
+    pub channel: ChannelId,
 }
 
 impl Place {
-    /// Whether this is a direct message (server 0) rather than a server's channel.
+    /// The place of `channel` in server `guild`.
+    pub const fn new(guild: u64, channel: u64) -> Place {
+        Place {
+            guild: GuildId::new(guild),
+            channel: ChannelId::new(channel),
+        }
+    }
+
+    /// Whether this is a direct message ([`GuildId::DIRECT`]) rather than a server's channel.
     pub const fn is_direct(self) -> bool {
-        self.guild == 0
+        self.guild.get() == GuildId::DIRECT.get()
     }
 
     /// Whether what happens at `other` may be shown here: anything in the same server, and in a
@@ -65,92 +72,6 @@ impl Action {
             Action::Resign => "resign there",
             Action::Abort => "abort it there",
         }
-    }
-}
-
-/// Time per move (correspondence play): the side to move loses when it runs out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum TimeControl {
-    TenMinutes,
-    OneHour,
-    #[default]
-    OneDay,
-    ThreeDays,
-    SevenDays,
-}
-
-impl TimeControl {
-    pub const ALL: [TimeControl; 5] = [
-        TimeControl::TenMinutes,
-        TimeControl::OneHour,
-        TimeControl::OneDay,
-        TimeControl::ThreeDays,
-        TimeControl::SevenDays,
-    ];
-
-    pub const fn seconds(self) -> i64 {
-        match self {
-            TimeControl::TenMinutes => 600,
-            TimeControl::OneHour => 3_600,
-            TimeControl::OneDay => 86_400,
-            TimeControl::ThreeDays => 3 * 86_400,
-            TimeControl::SevenDays => 7 * 86_400,
-        }
-    }
-
-    /// The short form used in commands: `10m`, `1h`, `1d`, `3d`, `7d`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            TimeControl::TenMinutes => "10m",
-            TimeControl::OneHour => "1h",
-            TimeControl::OneDay => "1d",
-            TimeControl::ThreeDays => "3d",
-            TimeControl::SevenDays => "7d",
-        }
-    }
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            TimeControl::TenMinutes => "10 minutes per move",
-            TimeControl::OneHour => "1 hour per move",
-            TimeControl::OneDay => "1 day per move",
-            TimeControl::ThreeDays => "3 days per move",
-            TimeControl::SevenDays => "7 days per move",
-        }
-    }
-
-    pub fn from_seconds(seconds: i64) -> Option<TimeControl> {
-        TimeControl::ALL
-            .into_iter()
-            .find(|t| t.seconds() == seconds)
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// A time control that is not one of the choices.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a time control: choose 10m, 1h, 1d, 3d or 7d")]
-pub struct TimeControlError(pub String);
-
-impl FromStr for TimeControl {
-    type Err = TimeControlError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let t = s.trim().to_ascii_lowercase().replace(' ', "");
-        let found = match t.as_str() {
-            "10m" | "10min" | "10minutes" => TimeControl::TenMinutes,
-            "1h" | "1hour" | "60m" => TimeControl::OneHour,
-            "1d" | "1day" | "24h" => TimeControl::OneDay,
-            "3d" | "3days" => TimeControl::ThreeDays,
-            "7d" | "7days" | "1w" | "1week" => TimeControl::SevenDays,
-            _ => return Err(TimeControlError(crate::rules::shorten(s))),
-        };
-        Ok(found)
     }
 }
 
@@ -190,39 +111,6 @@ pub struct ChallengeRequest {
     pub rated: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChallengeState {
-    Pending,
-    Accepted,
-    Declined,
-    Cancelled,
-    Expired,
-}
-
-impl ChallengeState {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ChallengeState::Pending => "pending",
-            ChallengeState::Accepted => "accepted",
-            ChallengeState::Declined => "declined",
-            ChallengeState::Cancelled => "cancelled",
-            ChallengeState::Expired => "expired",
-        }
-    }
-
-    pub(crate) fn parse(s: &str) -> Option<ChallengeState> {
-        [
-            ChallengeState::Pending,
-            ChallengeState::Accepted,
-            ChallengeState::Declined,
-            ChallengeState::Cancelled,
-            ChallengeState::Expired,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == s)
-    }
-}
-
 /// A challenge as the front ends show it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Challenge {
@@ -242,134 +130,72 @@ pub struct Challenge {
     pub game: Option<GameId>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameState {
-    Active,
-    Finished,
-    Aborted,
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    Breakthrough,
-    AllCaptured,
-    NoMoves,
-    Resignation,
-    Timeout,
-    Aborted,
-}
-
-impl EndReason {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            EndReason::Breakthrough => "breakthrough",
-            EndReason::AllCaptured => "all_captured",
-            EndReason::NoMoves => "no_moves",
-            EndReason::Resignation => "resignation",
-            EndReason::Timeout => "timeout",
-            EndReason::Aborted => "aborted",
-        }
-    }
-
-    pub(crate) fn parse(s: &str) -> Option<EndReason> {
-        [
-            EndReason::Breakthrough,
-            EndReason::AllCaptured,
-            EndReason::NoMoves,
-            EndReason::Resignation,
-            EndReason::Timeout,
-            EndReason::Aborted,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
-    }
-
-    /// How the game ended, said to the players: "a piece reached the far row".
-    pub const fn describe(self) -> &'static str {
-        match self {
-            EndReason::Breakthrough => "a piece reached the far row",
-            EndReason::AllCaptured => "every opposing piece was captured",
-            EndReason::NoMoves => "the other side had no legal move",
-            EndReason::Resignation => "resignation",
-            EndReason::Timeout => "time ran out",
-            EndReason::Aborted => "aborted",
-        }
-    }
-}
-
-impl From<crate::rules::WinReason> for EndReason {
-    fn from(r: crate::rules::WinReason) -> Self {
-        match r {
-            crate::rules::WinReason::Breakthrough => EndReason::Breakthrough,
-            crate::rules::WinReason::AllCaptured => EndReason::AllCaptured,
-            crate::rules::WinReason::NoMoves => EndReason::NoMoves,
-        }
-    }
-}
-
-/// A rating at one moment.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RatingValue {
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-}
-
-/// Deviation above which a rating is provisional: shown with `?`, left off the leaderboard.
-pub const PROVISIONAL_DEVIATION: f64 = 110.0;
-
-impl RatingValue {
-    pub const START: RatingValue = RatingValue {
-        rating: 1500.0,
-        deviation: 350.0,
-        volatility: 0.06,
-    };
-
-    pub fn is_provisional(&self) -> bool {
-        self.deviation > PROVISIONAL_DEVIATION
-    }
-}
-
-impl fmt::Display for RatingValue {
-    /// `1532`, or `1500?` while provisional.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.0}", self.rating)?;
-        if self.is_provisional() {
-            f.write_str("?")?;
-        }
-        Ok(())
-    }
-}
-
-/// Both players' ratings before and after a rated game.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RatingChange {
-    pub black_before: RatingValue,
-    pub black_after: RatingValue,
-    pub white_before: RatingValue,
-    pub white_after: RatingValue,
-}
-
-impl RatingChange {
-    pub fn before(&self, color: Color) -> RatingValue {
-        match color {
-            Color::Black => self.black_before,
-            Color::White => self.white_before,
-        }
-    }
-
-    pub fn after(&self, color: Color) -> RatingValue {
-        match color {
-            Color::Black => self.black_after,
-            Color::White => self.white_after,
-        }
-    }
-}
-
 /// Plies after which both sides have moved. A game that ends sooner (an abort, a time-out, a
 /// resignation at the first move) changes no rating; until then it may be aborted.
 pub const BOTH_SIDES_MOVED: u32 = 2;
+
+/// Where a game stands, with what is true only there: a deadline while it is played, a winner
+/// and maybe a rating change once won, a reason once over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GameStatus {
+    /// Being played: the side to move runs out of time at `deadline` (unix seconds).
+    Active { deadline: i64 },
+    /// Won by `winner`; `rating_change` when the result was rated.
+    Finished {
+        winner: Color,
+        reason: EndReason,
+        rating_change: Option<RatingChange>,
+    },
+    /// Over without a result: aborted, by a player or on time, before both sides had moved.
+    Aborted { reason: EndReason },
+}
+
+impl GameStatus {
+    pub const fn is_active(&self) -> bool {
+        matches!(self, GameStatus::Active { .. })
+    }
+
+    /// As stored: active, finished or aborted.
+    pub const fn state(&self) -> GameState {
+        match self {
+            GameStatus::Active { .. } => GameState::Active,
+            GameStatus::Finished { .. } => GameState::Finished,
+            GameStatus::Aborted { .. } => GameState::Aborted,
+        }
+    }
+
+    /// When the side to move runs out of time, while the game is played.
+    pub const fn deadline(&self) -> Option<i64> {
+        match self {
+            GameStatus::Active { deadline } => Some(*deadline),
+            _ => None,
+        }
+    }
+
+    /// Who won, once the game is won.
+    pub const fn winner(&self) -> Option<Color> {
+        match self {
+            GameStatus::Finished { winner, .. } => Some(*winner),
+            _ => None,
+        }
+    }
+
+    /// Why the game ended, once it is over.
+    pub const fn reason(&self) -> Option<EndReason> {
+        match self {
+            GameStatus::Active { .. } => None,
+            GameStatus::Finished { reason, .. } | GameStatus::Aborted { reason } => Some(*reason),
+        }
+    }
+
+    /// Both players' ratings before and after, for a rated result.
+    pub const fn rating_change(&self) -> Option<RatingChange> {
+        match self {
+            GameStatus::Finished { rating_change, .. } => *rating_change,
+            _ => None,
+        }
+    }
+}
 
 /// A game as the front ends show it.
 #[derive(Clone, Debug, PartialEq)]
@@ -381,16 +207,11 @@ pub struct Game {
     pub size: BoardSize,
     pub time: TimeControl,
     pub rated: bool,
-    pub state: GameState,
+    pub status: GameStatus,
     pub position: Position,
     /// Plies played so far.
     pub ply: u32,
     pub last_move: Option<Move>,
-    /// When the side to move runs out of time (unix seconds); meaningful while active.
-    pub deadline: i64,
-    /// The winner (none for an abort) and why, once the game is over.
-    pub result: Option<(Option<Color>, EndReason)>,
-    pub rating_change: Option<RatingChange>,
     /// The AI's side and level in a game against it; `None` between members.
     pub ai: Option<AiPlayer>,
 }
@@ -404,7 +225,7 @@ impl Game {
     }
 
     /// The side `member` plays, if they play in this game.
-    pub fn color_of(&self, member: u64) -> Option<Color> {
+    pub fn color_of(&self, member: MemberId) -> Option<Color> {
         if self.black.id == member {
             Some(Color::Black)
         } else if self.white.id == member {
@@ -425,7 +246,7 @@ impl Game {
     }
 
     pub fn is_active(&self) -> bool {
-        self.state == GameState::Active
+        self.status.is_active()
     }
 
     /// Whether the game is over and ended before both sides had moved: unrated, whatever was

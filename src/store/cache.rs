@@ -13,6 +13,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::domain::{GameId, GameState};
+
 use super::{GameRow, MoveWrite};
 
 /// Which games a transaction changed.
@@ -20,13 +22,13 @@ use super::{GameRow, MoveWrite};
 pub(crate) enum Touched {
     #[default]
     Nothing,
-    Games(Vec<i64>),
+    Games(Vec<GameId>),
     /// Something every game row may show (a member's name).
     All,
 }
 
 impl Touched {
-    pub fn game(&mut self, id: i64) {
+    pub fn game(&mut self, id: GameId) {
         match self {
             Touched::Nothing => *self = Touched::Games(vec![id]),
             Touched::Games(ids) => ids.push(id),
@@ -42,7 +44,7 @@ impl Touched {
 #[derive(Debug, Default)]
 struct Inner {
     generation: u64,
-    rows: HashMap<i64, GameRow>,
+    rows: HashMap<GameId, GameRow>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -57,7 +59,7 @@ impl GameCache {
     }
 
     /// The cached row, or the generation a read started now must carry to fill the cache.
-    pub fn get(&self, id: i64) -> Result<GameRow, u64> {
+    pub fn get(&self, id: GameId) -> Result<GameRow, u64> {
         let inner = self.lock();
         inner.rows.get(&id).cloned().ok_or(inner.generation)
     }
@@ -66,7 +68,7 @@ impl GameCache {
     /// and no fresher copy got there first.
     pub fn fill(&self, generation: u64, row: &GameRow) {
         let mut inner = self.lock();
-        if row.state == "active" && inner.generation == generation {
+        if row.state == GameState::Active && inner.generation == generation {
             inner.rows.entry(row.id).or_insert_with(|| row.clone());
         }
     }
@@ -78,8 +80,8 @@ impl GameCache {
         match inner.rows.get_mut(&m.game) {
             Some(row) if row.ply == m.ply => {
                 row.ply += 1;
-                row.position.clone_from(&m.position);
-                row.last_move = Some(m.notation.clone());
+                row.position = m.position.to_string();
+                row.last_move = Some(m.mv.to_string());
                 row.deadline = m.deadline;
                 row.reminded = false;
             }
@@ -105,7 +107,7 @@ impl GameCache {
         inner.generation += 1;
     }
 
-    pub fn forget(&self, id: i64) {
+    pub fn forget(&self, id: GameId) {
         self.drop_touched(&Touched::Games(vec![id]));
     }
 }

@@ -1,6 +1,8 @@
 //! Challenges: pending, answered, expired.
 
-use super::{conflict_or, to_db, ChallengeRow, NewChallenge, Result, Servers, Store, WriteTx};
+use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId};
+
+use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Store, WriteTx};
 
 /// What [`WriteTx::challenges_to`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +15,7 @@ pub struct ChallengesTo {
 const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
 
 impl Store {
-    pub async fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+    pub async fn challenge(&self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
         Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
             .bind(id)
             .fetch_optional(&self.read)
@@ -24,30 +26,34 @@ impl Store {
     /// and open ones in the channel from someone else. Oldest first.
     pub async fn challenges_for(
         &self,
-        guild: u64,
-        channel: u64,
-        member: u64,
+        guild: GuildId,
+        channel: ChannelId,
+        member: MemberId,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ?1
                AND (opponent_id = ?3 OR (opponent_id IS NULL AND channel_id = ?2 AND challenger_id <> ?3))
              ORDER BY id",
         )
-        .bind(to_db(guild))
-        .bind(to_db(channel))
-        .bind(to_db(member))
+        .bind(guild)
+        .bind(channel)
+        .bind(member)
         .fetch_all(&self.read)
         .await?)
     }
 
     /// Pending challenges `member` made in a server. Oldest first.
-    pub async fn challenges_by(&self, guild: u64, member: u64) -> Result<Vec<ChallengeRow>> {
+    pub async fn challenges_by(
+        &self,
+        guild: GuildId,
+        member: MemberId,
+    ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ? AND challenger_id = ?
              ORDER BY id",
         )
-        .bind(to_db(guild))
-        .bind(to_db(member))
+        .bind(guild)
+        .bind(member)
         .fetch_all(&self.read)
         .await?)
     }
@@ -56,18 +62,18 @@ impl Store {
 impl WriteTx {
     /// Inserts a pending challenge. A second pending challenge between the same pair (or a
     /// second open one in a channel) is a [`StoreError::Conflict`](super::StoreError::Conflict).
-    pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
+    pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<ChallengeId> {
         sqlx::query_scalar(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
                  challenger_color, time_limit, rated, created_at, expires_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
-        .bind(to_db(c.guild_id))
-        .bind(to_db(c.channel_id))
-        .bind(to_db(c.challenger_id))
-        .bind(c.opponent_id.map(to_db))
-        .bind(&c.size)
-        .bind(&c.challenger_color)
+        .bind(c.guild_id)
+        .bind(c.channel_id)
+        .bind(c.challenger_id)
+        .bind(c.opponent_id)
+        .bind(c.size)
+        .bind(c.challenger_color)
         .bind(c.time_limit)
         .bind(c.rated)
         .bind(c.created_at)
@@ -82,8 +88,8 @@ impl WriteTx {
     /// `declined_since`.
     pub async fn challenges_to(
         &mut self,
-        from: u64,
-        to: u64,
+        from: MemberId,
+        to: MemberId,
         made_since: i64,
         declined_since: i64,
     ) -> Result<ChallengesTo> {
@@ -93,8 +99,8 @@ impl WriteTx {
                     max(CASE WHEN state = 'declined' AND resolved_at > ?4 THEN resolved_at END)
              FROM challenges WHERE challenger_id = ?1 AND opponent_id = ?2",
         )
-        .bind(to_db(from))
-        .bind(to_db(to))
+        .bind(from)
+        .bind(to)
         .bind(made_since)
         .bind(declined_since)
         .fetch_one(self.tx.conn())
@@ -106,16 +112,16 @@ impl WriteTx {
         })
     }
 
-    pub async fn count_pending_challenges_by(&mut self, member: u64) -> Result<i64> {
+    pub async fn count_pending_challenges_by(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
         )
-        .bind(to_db(member))
+        .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
     }
 
-    pub async fn challenge(&mut self, id: i64) -> Result<Option<ChallengeRow>> {
+    pub async fn challenge(&mut self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
         Ok(sqlx::query_as(CHALLENGE_SELECT_BY_ID)
             .bind(id)
             .fetch_optional(self.tx.conn())
@@ -125,10 +131,10 @@ impl WriteTx {
     /// Moves a pending challenge to `state`. False when it was no longer pending.
     pub async fn resolve_challenge(
         &mut self,
-        id: i64,
-        state: &str,
+        id: ChallengeId,
+        state: ChallengeState,
         now: i64,
-        game: Option<i64>,
+        game: Option<GameId>,
     ) -> Result<bool> {
         let done = sqlx::query(
             "UPDATE challenges SET state = ?, resolved_at = ?, game_id = ?

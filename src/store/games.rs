@@ -3,26 +3,28 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use sqlx::sqlite::SqlitePool;
+use sqlx::sqlite::{SqliteConnection, SqlitePool};
+
+use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
+use crate::rules::{Color, Move, Position};
 
 use super::{
-    conflict_or, insert_outbox, refused, to_db, GameRow, NewGame, NewOutbox, RatingChangeRow,
-    ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx, GAME_MOVED_ON,
-    RATINGS_MOVED_ON,
+    conflict_or, insert_outbox, refused_by_trigger, GameRow, NewGame, NewOutbox, RatingChangeRow,
+    ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
 };
 
 /// How a game ends, for [`Store::end_game`].
 #[derive(Clone, Debug)]
 pub struct GameEnding {
-    pub game: i64,
+    pub game: GameId,
     /// The ply the game must still be at; `None`: any, as long as it is active.
-    pub ply: Option<i64>,
-    /// The move that ended the game (notation) and the position after it.
-    pub last_move: Option<(String, String)>,
+    pub ply: Option<u32>,
+    /// The move that ended the game and the position after it.
+    pub last_move: Option<(Move, Position)>,
     pub now: i64,
-    /// `"black"` or `"white"`; `None` aborts the game.
-    pub winner: Option<&'static str>,
-    pub reason: &'static str,
+    /// The winner; `None` aborts the game.
+    pub winner: Option<Color>,
+    pub reason: EndReason,
     /// The ratings to write, for a rated result.
     pub rated: Option<RatedEnding>,
     /// The announcement of the ending, queued with it.
@@ -51,8 +53,12 @@ pub enum Ended {
 }
 
 /// Serves a batch of game reads by id.
-pub(super) async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<Option<GameRow>>> {
-    let list = serde_json::Value::from(ids.clone()).to_string();
+pub(super) async fn games_by_id(
+    pool: SqlitePool,
+    ids: Vec<GameId>,
+) -> Vec<Shared<Option<GameRow>>> {
+    let list =
+        serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
     let rows = sqlx::query_as::<_, GameRow>(game_select!(
         "WHERE g.id IN (SELECT value FROM json_each(?))"
     ))
@@ -61,7 +67,7 @@ pub(super) async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<O
     .await;
     match rows {
         Ok(rows) => {
-            let by_id: HashMap<i64, GameRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+            let by_id: HashMap<GameId, GameRow> = rows.into_iter().map(|r| (r.id, r)).collect();
             ids.iter().map(|id| Ok(by_id.get(id).cloned())).collect()
         }
         Err(e) => {
@@ -73,7 +79,7 @@ pub(super) async fn games_by_id(pool: SqlitePool, ids: Vec<i64>) -> Vec<Shared<O
 
 impl Store {
     /// A game, from the cache of active games when it is there (see `cache`).
-    pub async fn game(&self, id: i64) -> Result<Option<GameRow>> {
+    pub async fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         let generation = match self.cache.get(id) {
             Ok(row) => return Ok(Some(row)),
             Err(generation) => generation,
@@ -92,18 +98,18 @@ impl Store {
     /// is given. Oldest first.
     pub async fn active_games(
         &self,
-        member: u64,
-        guild: Option<u64>,
-        channel: Option<u64>,
+        member: MemberId,
+        guild: Option<GuildId>,
+        channel: Option<crate::domain::ChannelId>,
     ) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
             "WHERE g.state = 'active' AND (g.black_id = ?1 OR g.white_id = ?1)
                    AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.channel_id = ?3)
                  ORDER BY g.id"
         ))
-        .bind(to_db(member))
-        .bind(guild.map(to_db))
-        .bind(channel.map(to_db))
+        .bind(member)
+        .bind(guild)
+        .bind(channel)
         .fetch_all(&self.read)
         .await?)
     }
@@ -111,7 +117,11 @@ impl Store {
     /// Active games against the AI where the AI is to move and has been since `turn_began_by`
     /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in
     /// `servers`. Oldest first. Black moves at even plies, White at odd ones.
-    pub async fn ai_games_to_move(&self, turn_began_by: i64, servers: Servers) -> Result<Vec<i64>> {
+    pub async fn ai_games_to_move(
+        &self,
+        turn_began_by: i64,
+        servers: Servers,
+    ) -> Result<Vec<GameId>> {
         Ok(sqlx::query_scalar(
             "SELECT g.id FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
@@ -149,12 +159,12 @@ impl Store {
     /// write transaction.
     pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
         let r = e.rated.as_ref();
-        let triple = |pick: fn(&RatedEnding) -> (f64, f64, f64)| r.map(pick);
+        let value = |pick: fn(&RatedEnding) -> RatingValue| r.map(pick);
         let [bb, wb, ba, wa] = [
-            triple(|r| r.change.black_before),
-            triple(|r| r.change.white_before),
-            triple(|r| r.change.black_after),
-            triple(|r| r.change.white_after),
+            value(|r| r.change.black_before),
+            value(|r| r.change.white_before),
+            value(|r| r.change.black_after),
+            value(|r| r.change.white_after),
         ];
         let mut q = sqlx::query(
             "INSERT INTO game_endings VALUES
@@ -162,8 +172,8 @@ impl Store {
         )
         .bind(e.game)
         .bind(e.ply)
-        .bind(e.last_move.as_ref().map(|(_, position)| position))
-        .bind(e.last_move.as_ref().map(|(notation, _)| notation))
+        .bind(e.last_move.map(|(_, position)| position))
+        .bind(e.last_move.map(|(mv, _)| mv.to_string()))
         .bind(e.now)
         .bind(e.winner)
         .bind(e.reason)
@@ -172,56 +182,78 @@ impl Store {
         .bind(r.and_then(|r| r.white_games));
         for t in [bb, wb, ba, wa] {
             q = q
-                .bind(t.map(|t| t.0))
-                .bind(t.map(|t| t.1))
-                .bind(t.map(|t| t.2));
+                .bind(t.map(|t| t.rating))
+                .bind(t.map(|t| t.deviation))
+                .bind(t.map(|t| t.volatility));
         }
-        let done = match &e.announce {
-            None => {
-                let mut held = self.write.lock().await?;
-                q.execute(&mut held.conn).await.map(drop)
-            }
-            // With its announcement: both or neither. A refused ending rolls the transaction
-            // back when `tx` is dropped.
-            Some(row) => {
-                let mut tx = self.write.begin().await?;
-                match q.execute(tx.conn()).await {
-                    Ok(_) => {
-                        insert_outbox(tx.conn(), row).await?;
-                        tx.commit().await
+        let done = async {
+            match &e.announce {
+                None => {
+                    let mut held = self.write.lock().await?;
+                    match q.execute(&mut held.conn).await {
+                        Ok(_) => Ok(Ended::Done),
+                        Err(err) if refused_by_trigger(&err) => {
+                            why_refused(&mut held.conn, e).await
+                        }
+                        Err(err) => Err(conflict_or(err)),
                     }
-                    Err(e) => Err(e),
+                }
+                // With its announcement: both or neither. A refused ending rolls the transaction
+                // back when `tx` is dropped.
+                Some(row) => {
+                    let mut tx = self.write.begin().await?;
+                    match q.execute(tx.conn()).await {
+                        Ok(_) => {
+                            insert_outbox(tx.conn(), row).await?;
+                            tx.commit().await?;
+                            Ok(Ended::Done)
+                        }
+                        Err(err) if refused_by_trigger(&err) => why_refused(tx.conn(), e).await,
+                        Err(err) => Err(conflict_or(err)),
+                    }
                 }
             }
-        };
+        }
+        .await;
         // Whatever happened, the cached row is no longer to be trusted.
         self.cache.forget(e.game);
-        match done {
-            Ok(_) => Ok(Ended::Done),
-            Err(e) if refused(&e, GAME_MOVED_ON) => Ok(Ended::GameMovedOn),
-            Err(e) if refused(&e, RATINGS_MOVED_ON) => Ok(Ended::RatingsMovedOn),
-            Err(e) => Err(conflict_or(e)),
-        }
+        done
     }
 }
 
+/// Which of the `game_endings` checks refused `e`: read again on the writing connection, still
+/// held, so no write of this process came in between. The game's check is the first: if the game
+/// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
+/// (A write of another process in between can only move the game on, never back: the answer
+/// is still true when it is given.)
+async fn why_refused(conn: &mut SqliteConnection, e: &GameEnding) -> Result<Ended> {
+    let now: Option<(GameState, u32)> = sqlx::query_as("SELECT state, ply FROM games WHERE id = ?")
+        .bind(e.game)
+        .fetch_optional(conn)
+        .await?;
+    Ok(match now {
+        Some((GameState::Active, ply)) if e.ply.is_none_or(|p| p == ply) => Ended::RatingsMovedOn,
+        _ => Ended::GameMovedOn,
+    })
+}
+
 impl WriteTx {
-    pub async fn count_active_games(&mut self, member: u64) -> Result<i64> {
+    pub async fn count_active_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
         )
-        .bind(to_db(member))
+        .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
     }
 
     /// Games against the AI in progress for a member.
-    pub async fn count_active_ai_games(&mut self, member: u64) -> Result<i64> {
+    pub async fn count_active_ai_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE state = 'active' AND ai_level IS NOT NULL
                AND (black_id = ?1 OR white_id = ?1)",
         )
-        .bind(to_db(member))
+        .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
     }
@@ -229,37 +261,37 @@ impl WriteTx {
     /// Rated games between two members in a server created after `since`.
     pub async fn count_rated_games_between(
         &mut self,
-        guild: u64,
-        a: u64,
-        b: u64,
+        guild: GuildId,
+        a: MemberId,
+        b: MemberId,
         since: i64,
     ) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at > ?4
                AND ((black_id = ?2 AND white_id = ?3) OR (black_id = ?3 AND white_id = ?2))",
         )
-        .bind(to_db(guild))
-        .bind(to_db(a))
-        .bind(to_db(b))
+        .bind(guild)
+        .bind(a)
+        .bind(b)
         .bind(since)
         .fetch_one(self.tx.conn())
         .await?)
     }
 
-    pub async fn insert_game(&mut self, g: &NewGame) -> Result<i64> {
+    pub async fn insert_game(&mut self, g: &NewGame) -> Result<GameId> {
         Ok(sqlx::query_scalar(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
                  position, deadline, created_at, ai_level)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
-        .bind(to_db(g.guild_id))
-        .bind(to_db(g.channel_id))
-        .bind(to_db(g.black_id))
-        .bind(to_db(g.white_id))
-        .bind(&g.size)
+        .bind(g.guild_id)
+        .bind(g.channel_id)
+        .bind(g.black_id)
+        .bind(g.white_id)
+        .bind(g.size)
         .bind(g.time_limit)
         .bind(g.rated)
-        .bind(&g.position)
+        .bind(g.position)
         .bind(g.deadline)
         .bind(g.created_at)
         .bind(g.ai_level)

@@ -1,16 +1,18 @@
 //! Members and the names they go by in each server.
 
-use super::{to_db, Result, Store, WriteTx};
+use crate::domain::{GuildId, MemberId};
+
+use super::{Result, Store, WriteTx};
 
 impl Store {
     /// A member's name as last seen in a server (0: direct messages).
-    pub async fn member_name(&self, guild: u64, id: u64) -> Result<Option<String>> {
+    pub async fn member_name(&self, guild: GuildId, id: MemberId) -> Result<Option<String>> {
         Ok(
             sqlx::query_scalar(
                 "SELECT name FROM member_names WHERE guild_id = ? AND member_id = ?",
             )
-            .bind(to_db(guild))
-            .bind(to_db(id))
+            .bind(guild)
+            .bind(id)
             .fetch_optional(&self.read)
             .await?,
         )
@@ -22,8 +24,8 @@ impl WriteTx {
     /// The name is kept per server: a nickname in one is never shown in another.
     pub async fn upsert_member(
         &mut self,
-        guild: u64,
-        id: u64,
+        guild: GuildId,
+        id: MemberId,
         name: &str,
         is_bot: bool,
         now: i64,
@@ -33,7 +35,7 @@ impl WriteTx {
             "INSERT INTO members (id, is_bot, created_at) VALUES (?, ?, ?)
              ON CONFLICT (id) DO UPDATE SET is_bot = excluded.is_bot",
         )
-        .bind(to_db(id))
+        .bind(id)
         .bind(is_bot)
         .bind(now)
         .execute(self.tx.conn())
@@ -42,18 +44,18 @@ impl WriteTx {
             "INSERT INTO member_names (guild_id, member_id, name) VALUES (?, ?, ?)
              ON CONFLICT (guild_id, member_id) DO UPDATE SET name = excluded.name",
         )
-        .bind(to_db(guild))
-        .bind(to_db(id))
+        .bind(guild)
+        .bind(id)
         .bind(name)
         .execute(self.tx.conn())
         .await?;
         Ok(())
     }
 
-    pub async fn member_is_bot(&mut self, id: u64) -> Result<bool> {
+    pub async fn member_is_bot(&mut self, id: MemberId) -> Result<bool> {
         Ok(
             sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
-                .bind(to_db(id))
+                .bind(id)
                 .fetch_optional(self.tx.conn())
                 .await?
                 .unwrap_or(false),

@@ -11,11 +11,13 @@
 //! inside a transaction): `members`, `challenges`, `games`, `moves`, `ratings`, `outbox`. This
 //! file opens the database and holds what they share.
 //!
-//! Discord ids are `u64`; SQLite integers are `i64`. They cross here, and only here, by
-//! [`to_db`] and [`from_db`], a bit-for-bit cast.
+//! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
+//! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
+//! read back as its type fails the query like any other decode error.
 
 mod batch;
 mod cache;
+mod codec;
 mod instance;
 mod rows;
 mod writer;
@@ -49,9 +51,11 @@ use std::time::Duration;
 
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteRow, SqliteSynchronous,
+    SqliteSynchronous,
 };
-use sqlx::{ConnectOptions, Row};
+use sqlx::ConnectOptions;
+
+use crate::domain::{GameId, GuildId};
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
@@ -113,38 +117,28 @@ impl StoreError {
     }
 }
 
-/// A Discord id as stored.
-pub const fn to_db(id: u64) -> i64 {
-    id as i64
-}
-
-/// A stored id back as a Discord id.
-pub const fn from_db(id: i64) -> u64 {
-    id as u64
-}
-
 /// The servers whose games and challenges a sweep, or the AI's turn, looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Servers {
     #[default]
     All,
-    Only(u64),
-    AllBut(u64),
+    Only(GuildId),
+    AllBut(GuildId),
 }
 
 impl Servers {
     /// The one server looked at, as a query parameter (`NULL`: no such limit).
-    fn only(self) -> Option<i64> {
+    fn only(self) -> Option<GuildId> {
         match self {
-            Servers::Only(g) => Some(to_db(g)),
+            Servers::Only(g) => Some(g),
             _ => None,
         }
     }
 
     /// The one server left out, as a query parameter (`NULL`: none).
-    fn left_out(self) -> Option<i64> {
+    fn left_out(self) -> Option<GuildId> {
         match self {
-            Servers::AllBut(g) => Some(to_db(g)),
+            Servers::AllBut(g) => Some(g),
             _ => None,
         }
     }
@@ -157,10 +151,6 @@ impl Servers {
             Servers::AllBut(g) => format!("all-but:{g}"),
         }
     }
-}
-
-pub(crate) fn id_of(row: &SqliteRow, column: &str) -> sqlx::Result<u64> {
-    Ok(from_db(row.try_get::<i64, _>(column)?))
 }
 
 fn conflict_or(e: sqlx::Error) -> StoreError {
@@ -182,7 +172,7 @@ pub struct Store {
     write: Writer,
     checkpoint: SqlitePool,
     moves: Batcher<MoveWrite, Shared<bool>>,
-    games: Batcher<i64, Shared<Option<GameRow>>>,
+    games: Batcher<GameId, Shared<Option<GameRow>>>,
     cache: GameCache,
     /// The checkpointer runs while any clone of this store is alive.
     _alive: Arc<()>,
@@ -368,13 +358,15 @@ impl Store {
     }
 }
 
-/// The messages of the triggers' checks (migrations 0003 and 0004).
-const GAME_MOVED_ON: &str = "game moved on";
-const RATINGS_MOVED_ON: &str = "ratings moved on";
+/// `SQLITE_CONSTRAINT_TRIGGER`, as sqlx-sqlite's `code()` gives it (the extended result code, in
+/// decimal): a trigger's `RAISE(ABORT, …)` refused the statement.
+const CONSTRAINT_TRIGGER: &str = "1811";
 
-/// Whether a write was refused by a trigger's check with the message `why`.
-fn refused(e: &sqlx::Error, why: &str) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.message() == why)
+/// Whether a write was refused by one of the triggers' checks (migrations 0003 and 0004), told
+/// by its result code rather than by its message. Which check it was, where a statement meets
+/// more than one, the caller finds out by reading the row again.
+fn refused_by_trigger(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some(CONSTRAINT_TRIGGER))
 }
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.

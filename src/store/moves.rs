@@ -5,22 +5,25 @@ use std::sync::{Arc, LazyLock};
 
 use sqlx::sqlite::{Sqlite, SqliteArguments, SqliteConnection};
 
+use crate::domain::GameId;
+use crate::rules::{Move, Position};
+
 use super::writer::Writer;
 use super::{
-    insert_outbox, refused, GameCache, MoveRow, NewOutbox, Result, Shared, Store, StoreError,
-    BATCH, GAME_MOVED_ON,
+    insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
+    StoreError, BATCH,
 };
 
 /// A move to record.
 #[derive(Clone, Debug)]
 pub struct MoveWrite {
-    pub game: i64,
+    pub game: GameId,
     /// The ply the move was validated against (0 = Black's first move).
-    pub ply: i64,
-    /// Canonical notation.
-    pub notation: String,
-    /// The position after the move, written out.
-    pub position: String,
+    pub ply: u32,
+    /// The move, stored in canonical notation.
+    pub mv: Move,
+    /// The position after the move.
+    pub position: Position,
     /// When the side to move next runs out of time.
     pub deadline: i64,
     pub now: i64,
@@ -94,7 +97,7 @@ pub(super) async fn apply_moves(
 async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     match moves_statement(group).execute(&mut *conn).await {
         Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
-        Err(e) if !refused(&e, GAME_MOVED_ON) => Err(Arc::new(e)),
+        Err(e) if !refused_by_trigger(&e) => Err(Arc::new(e)),
         short_or_refused => {
             // Refused: nothing was written. Otherwise some game of the group does not exist
             // (the others applied), which no move validated against a stored game can meet.
@@ -111,7 +114,7 @@ async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Share
                 } else {
                     match moves_statement(&[m]).execute(&mut *conn).await {
                         Ok(done) => done.rows_affected() == 1,
-                        Err(e) if refused(&e, GAME_MOVED_ON) => false,
+                        Err(e) if refused_by_trigger(&e) => false,
                         Err(e) => return Err(Arc::new(e)),
                     }
                 });
@@ -128,8 +131,8 @@ fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, 
         q = q
             .bind(m.game)
             .bind(m.ply)
-            .bind(m.position.clone())
-            .bind(m.notation.clone())
+            .bind(m.position)
+            .bind(m.mv.to_string())
             .bind(m.now)
             .bind(m.deadline);
     }
@@ -157,7 +160,7 @@ impl Store {
         }
     }
 
-    pub async fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+    pub async fn moves(&self, game: GameId) -> Result<Vec<MoveRow>> {
         Ok(
             sqlx::query_as("SELECT * FROM moves WHERE game_id = ? ORDER BY ply")
                 .bind(game)
@@ -173,7 +176,7 @@ impl Store {
         let mut tx = self.write.begin().await?;
         let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
             Ok(done) => done.rows_affected() == 1,
-            Err(e) if refused(&e, GAME_MOVED_ON) => false,
+            Err(e) if refused_by_trigger(&e) => false,
             Err(e) => {
                 self.cache.forget(m.game);
                 return Err(e.into());

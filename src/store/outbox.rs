@@ -3,7 +3,7 @@
 
 use sqlx::sqlite::SqliteConnection;
 
-use super::{to_db, NewOutbox, OutboxRow, Result, Servers, Store, WriteTx};
+use super::{NewOutbox, OutboxRow, Result, Servers, Store, WriteTx};
 
 /// Queues an announcement.
 pub(super) async fn insert_outbox(conn: &mut SqliteConnection, row: &NewOutbox) -> Result<()> {
@@ -11,8 +11,8 @@ pub(super) async fn insert_outbox(conn: &mut SqliteConnection, row: &NewOutbox) 
         "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
          VALUES (?, ?, ?, ?, ?)",
     )
-    .bind(to_db(row.guild_id))
-    .bind(to_db(row.channel_id))
+    .bind(row.guild_id)
+    .bind(row.channel_id)
     .bind(&row.announcement)
     .bind(row.created_at)
     .bind(row.first_attempt_at)

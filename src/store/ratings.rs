@@ -3,28 +3,40 @@
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
-use super::{to_db, RatingChangeRow, RatingRow, Result, ResultRow, Store, StoreError, WriteTx};
+use crate::domain::{GameId, GuildId, MemberId};
+use crate::rules::BoardSize;
+
+use super::{RatingChangeRow, RatingRow, Result, ResultRow, Store, StoreError, WriteTx};
 
 impl Store {
-    pub async fn rating(&self, guild: u64, member: u64, size: &str) -> Result<Option<RatingRow>> {
+    pub async fn rating(
+        &self,
+        guild: GuildId,
+        member: MemberId,
+        size: BoardSize,
+    ) -> Result<Option<RatingRow>> {
         Ok(sqlx::query_as(
             "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
         )
-        .bind(to_db(guild))
-        .bind(to_db(member))
+        .bind(guild)
+        .bind(member)
         .bind(size)
         .fetch_optional(&self.read)
         .await?)
     }
 
     /// Every rating on one board of a server, best first, with the member's name.
-    pub async fn board_ratings(&self, guild: u64, size: &str) -> Result<Vec<(RatingRow, String)>> {
+    pub async fn board_ratings(
+        &self,
+        guild: GuildId,
+        size: BoardSize,
+    ) -> Result<Vec<(RatingRow, String)>> {
         let rows = sqlx::query(
             "SELECT r.*, COALESCE(n.name, 'member ' || r.member_id) AS name FROM ratings r
              LEFT JOIN member_names n ON n.guild_id = r.guild_id AND n.member_id = r.member_id
              WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, r.member_id",
         )
-        .bind(to_db(guild))
+        .bind(guild)
         .bind(size)
         .fetch_all(&self.read)
         .await?;
@@ -42,9 +54,9 @@ impl Store {
     /// The latest finished rated games of a member on one board of a server, newest first.
     pub async fn recent_results(
         &self,
-        guild: u64,
-        member: u64,
-        size: &str,
+        guild: GuildId,
+        member: MemberId,
+        size: BoardSize,
         limit: i64,
     ) -> Result<Vec<ResultRow>> {
         Ok(sqlx::query_as(
@@ -56,8 +68,8 @@ impl Store {
                AND (g.black_id = ?2 OR g.white_id = ?2)
              ORDER BY g.finished_at DESC, g.id DESC LIMIT ?4",
         )
-        .bind(to_db(guild))
-        .bind(to_db(member))
+        .bind(guild)
+        .bind(member)
         .bind(size)
         .bind(limit)
         .fetch_all(&self.read)
@@ -67,25 +79,25 @@ impl Store {
     /// The ratings of two members on one board of a server (each `None` if unrated).
     pub async fn rating_pair(
         &self,
-        guild: u64,
-        size: &str,
-        a: u64,
-        b: u64,
+        guild: GuildId,
+        size: BoardSize,
+        a: MemberId,
+        b: MemberId,
     ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
         let rows: Vec<RatingRow> = sqlx::query_as(
             "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
         )
-        .bind(to_db(guild))
+        .bind(guild)
         .bind(size)
-        .bind(to_db(a))
-        .bind(to_db(b))
+        .bind(a)
+        .bind(b)
         .fetch_all(&self.read)
         .await?;
-        let find = |id: u64| rows.iter().find(|r| r.member_id == id).cloned();
+        let find = |id: MemberId| rows.iter().find(|r| r.member_id == id).cloned();
         Ok((find(a), find(b)))
     }
 
-    pub async fn rating_change(&self, game: i64) -> Result<Option<RatingChangeRow>> {
+    pub async fn rating_change(&self, game: GameId) -> Result<Option<RatingChangeRow>> {
         Ok(
             sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = ?")
                 .bind(game)
@@ -106,12 +118,12 @@ impl WriteTx {
                  volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
                  losses = excluded.losses, last_active = excluded.last_active",
         )
-        .bind(to_db(r.guild_id))
-        .bind(to_db(r.member_id))
-        .bind(&r.size)
-        .bind(r.rating)
-        .bind(r.deviation)
-        .bind(r.volatility)
+        .bind(r.guild_id)
+        .bind(r.member_id)
+        .bind(r.size)
+        .bind(r.value.rating)
+        .bind(r.value.deviation)
+        .bind(r.value.volatility)
         .bind(r.games)
         .bind(r.wins)
         .bind(r.losses)

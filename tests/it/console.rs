@@ -6,6 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use breakthrough_bot::game::GameId;
 use breakthrough_bot::store::Store;
 
 use crate::common::overdue;
@@ -209,7 +210,7 @@ impl Running {
 }
 
 /// The notation of every stored move of a game, in order.
-async fn stored_moves(store: &Store, game: i64) -> Vec<String> {
+async fn stored_moves(store: &Store, game: GameId) -> Vec<String> {
     store
         .moves(game)
         .await
@@ -239,10 +240,10 @@ fn acknowledged_moves_survive_the_process_being_killed() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = Store::open(&db).await.unwrap();
-        let stored = stored_moves(&store, 1).await;
+        let stored = stored_moves(&store, GameId::new(1)).await;
         assert_eq!(stored, moves);
-        let game = store.game(1).await.unwrap().unwrap();
-        assert_eq!(game.ply, moves.len() as i64);
+        let game = store.game(GameId::new(1)).await.unwrap().unwrap();
+        assert_eq!(game.ply, moves.len() as u32);
         let (replayed, _) =
             breakthrough_bot::rules::replay(Default::default(), stored.iter().map(String::as_str))
                 .unwrap();
@@ -261,7 +262,7 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
     let stored_position = || {
         rt.block_on(async {
             let store = Store::open(&db).await.unwrap();
-            let game = store.game(1).await.unwrap().unwrap();
+            let game = store.game(GameId::new(1)).await.unwrap().unwrap();
             store.close().await;
             game.position
                 .parse::<breakthrough_bot::rules::Position>()
@@ -298,10 +299,10 @@ fn the_console_plays_the_ai_and_prints_its_replies() {
     assert_eq!(seen.matches("The AI (level 2) played").count(), 4, "{seen}");
     rt.block_on(async {
         let store = Store::open(&db).await.unwrap();
-        let game = store.game(1).await.unwrap().unwrap();
-        assert_eq!(game.ai_level, Some(2));
+        let game = store.game(GameId::new(1)).await.unwrap().unwrap();
+        assert_eq!(game.ai_level.map(|l| l.number()), Some(2));
         assert!(!game.rated);
-        let stored = stored_moves(&store, 1).await;
+        let stored = stored_moves(&store, GameId::new(1)).await;
         assert_eq!(stored.len(), 7);
         // Each AI reply printed is the stored one, and the whole game replays legally.
         for ply in (0..7).step_by(2) {
@@ -327,10 +328,7 @@ fn the_console_leaves_the_games_of_discord_servers_alone() {
 
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("shared.db").display());
-    let discord = Place {
-        guild: 777_000_000_000_000_001,
-        channel: 777_000_000_000_000_002,
-    };
+    let discord = Place::new(777_000_000_000_000_001, 777_000_000_000_000_002);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let seeded = rt.block_on(overdue::seed(&db, discord, Member::new(9999, "the bot")));
 

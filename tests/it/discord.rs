@@ -10,6 +10,7 @@ use fake_discord::{
 };
 use serde_json::Value;
 
+use breakthrough_bot::game::{ChallengeId, GameId, GuildId};
 use breakthrough_bot::store::Store;
 
 use crate::common::overdue;
@@ -308,13 +309,13 @@ async fn a_whole_game_from_challenge_to_result() {
     );
 
     let store = bot.store().await;
-    let game = store.game(1).await.unwrap().unwrap();
+    let game = store.game(GameId::new(1)).await.unwrap().unwrap();
     assert_eq!(
-        (game.state.as_str(), game.winner.as_deref()),
+        (game.state.as_str(), game.winner.map(|c| c.name())),
         ("finished", Some("black"))
     );
     let moves: Vec<String> = store
-        .moves(1)
+        .moves(GameId::new(1))
         .await
         .unwrap()
         .into_iter()
@@ -322,11 +323,15 @@ async fn a_whole_game_from_challenge_to_result() {
         .collect();
     assert_eq!(moves, ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"]);
     let rating = store
-        .rating(GUILD_ID, alice().id, "3x5")
+        .rating(
+            GuildId::new(GUILD_ID),
+            alice().id.into(),
+            "3x5".parse().unwrap(),
+        )
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(rating.rating.round(), 1662.0);
+    assert_eq!(rating.value.rating.round(), 1662.0);
     bot.finish();
 }
 
@@ -387,8 +392,8 @@ async fn refusals_are_ephemeral_say_why_and_change_nothing() {
         .await;
     assert_eq!(r["data"]["content"], "you are not playing in game #1");
     let store = bot.store().await;
-    assert_eq!(store.game(1).await.unwrap().unwrap().ply, 0);
-    assert!(store.moves(1).await.unwrap().is_empty());
+    assert_eq!(store.game(GameId::new(1)).await.unwrap().unwrap().ply, 0);
+    assert!(store.moves(GameId::new(1)).await.unwrap().is_empty());
     bot.finish();
 }
 
@@ -462,7 +467,16 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
     assert_eq!(kept["data"]["content"], "You keep playing.");
     assert_eq!(kept["data"]["components"], serde_json::json!([]));
     let store = bot.store().await;
-    assert_eq!(store.game(1).await.unwrap().unwrap().state, "active");
+    assert_eq!(
+        store
+            .game(GameId::new(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str(),
+        "active"
+    );
     bot.slash(InteractionBuilder::slash("resign").by(&carol()))
         .await;
     // The button resigns whoever clicks it, and only a player can: bob is refused.
@@ -485,7 +499,16 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
         .slash(InteractionBuilder::slash("abort").by(&bob()))
         .await;
     assert!(embed_text(&aborted["data"]).contains("Aborted: no result"));
-    assert_eq!(store.game(2).await.unwrap().unwrap().state, "aborted");
+    assert_eq!(
+        store
+            .game(GameId::new(2))
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str(),
+        "aborted"
+    );
     bot.finish();
 }
 
@@ -564,7 +587,13 @@ async fn the_sweeper_announces_a_time_out_in_the_channel() {
     assert!(text.contains("Ratings"), "{text}");
     let store = bot.store().await;
     assert_eq!(
-        store.game(1).await.unwrap().unwrap().end_reason.as_deref(),
+        store
+            .game(GameId::new(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .end_reason
+            .map(|r| r.as_str()),
         Some("timeout")
     );
     bot.finish();
@@ -658,7 +687,7 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
     let body = edit.body.clone().expect("a body");
     let store = bot.store().await;
     let moves: Vec<String> = store
-        .moves(1)
+        .moves(GameId::new(1))
         .await
         .unwrap()
         .into_iter()
@@ -682,14 +711,17 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
     let text = embed_text(&body);
     assert!(text.contains(&format!("Last move: {}", moves[1])), "{text}");
     assert!(text.contains("Move 2 · Black to move: alice"), "{text}");
-    let game = store.game(1).await.unwrap().unwrap();
-    assert_eq!((game.ai_level, game.rated), (Some(2), false));
+    let game = store.game(GameId::new(1)).await.unwrap().unwrap();
+    assert_eq!(
+        (game.ai_level, game.rated),
+        (breakthrough_bot::engine::Level::new(2), false)
+    );
 
     // A refusal is still ephemeral, not deferred, and changes nothing.
     let r = bot.play(&alice(), "a5-a3").await;
     assert_eq!(r["type"], 4);
     assert!(is_ephemeral(&r), "{r}");
-    assert_eq!(store.game(1).await.unwrap().unwrap().ply, 2);
+    assert_eq!(store.game(GameId::new(1)).await.unwrap().unwrap().ply, 2);
     // Other options that only fit one kind of game are refused.
     let r = bot
         .slash(
@@ -713,7 +745,7 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
         )
         .await;
     assert!(is_ephemeral(&r));
-    assert!(store.game(2).await.unwrap().is_none());
+    assert!(store.game(GameId::new(2)).await.unwrap().is_none());
     bot.finish();
 }
 
@@ -743,9 +775,12 @@ async fn in_a_direct_message_the_ai_with_black_opens_the_game() {
     assert!(text.contains("vs AI (level 3)"), "{text}");
     assert!(text.contains("Move 1 · White to move: alice"), "{text}");
     let store = bot.store().await;
-    let game = store.game(1).await.unwrap().unwrap();
-    assert_eq!((game.guild_id, game.channel_id, game.ply), (0, dm, 1));
-    assert_eq!(game.black_id, fake_discord::BOT_USER_ID);
+    let game = store.game(GameId::new(1)).await.unwrap().unwrap();
+    assert_eq!(
+        (game.guild_id.get(), game.channel_id.get(), game.ply),
+        (0, dm, 1)
+    );
+    assert_eq!(game.black_id.get(), fake_discord::BOT_USER_ID);
     bot.finish();
 }
 
@@ -765,10 +800,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
         );
         let game = games
             .challenge_ai(AiRequest {
-                place: Place {
-                    guild: GUILD_ID,
-                    channel: CHANNEL_ID,
-                },
+                place: Place::new(GUILD_ID, CHANNEL_ID),
                 challenger: Member::new(alice().id, "alice"),
                 ai: Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
                 level: breakthrough_bot::engine::Level::DEFAULT,
@@ -795,7 +827,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
     assert!(content.starts_with(&alice().mention()), "{content}");
     assert!(content.contains("The AI (level 3) played"), "{content}");
     let store = Store::open(&db).await.unwrap();
-    let game = store.game(1).await.unwrap().unwrap();
+    let game = store.game(GameId::new(1)).await.unwrap().unwrap();
     assert_eq!((game.state.as_str(), game.ply), ("active", 1));
     fake.assert_spec_ok();
     fake.assert_no_problems();
@@ -808,10 +840,7 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
     use breakthrough_bot::game::{ChallengeRef, Member, Place, LOCAL_SERVER};
     let dir = tempfile::tempdir().expect("temp dir");
     let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let local = Place {
-        guild: LOCAL_SERVER,
-        channel: 1,
-    };
+    let local = Place::new(LOCAL_SERVER.get(), 1);
     let seeded = overdue::seed(
         &db,
         local,
@@ -822,10 +851,7 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
     let ours = {
         let store = Store::open(&db).await.unwrap();
         let games = overdue::games_back_then(&store);
-        let here = Place {
-            guild: GUILD_ID,
-            channel: CHANNEL_ID,
-        };
+        let here = Place::new(GUILD_ID, CHANNEL_ID);
         let (zelda, yusuf) = (Member::new(9001, "zelda"), Member::new(9002, "yusuf"));
         let c = games
             .challenge(overdue::request(here, &zelda, &yusuf))
@@ -844,7 +870,10 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
     let text = embed_text(posted.body.as_ref().unwrap());
     assert!(text.contains("Aborted"), "{text}");
     let store = Store::open(&db).await.unwrap();
-    assert_eq!(store.game(ours).await.unwrap().unwrap().state, "aborted");
+    assert_eq!(
+        store.game(ours).await.unwrap().unwrap().state.as_str(),
+        "aborted"
+    );
     store.close().await;
     overdue::assert_untouched(&db, &seeded).await;
     fake.assert_spec_ok();
@@ -940,7 +969,7 @@ async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
         assert!(!r.to_string().contains("bob"), "{r}");
     }
     let store = bot.store().await;
-    let game = store.game(1).await.unwrap().unwrap();
+    let game = store.game(GameId::new(1)).await.unwrap().unwrap();
     assert_eq!((game.state.as_str(), game.ply), ("active", 0));
     bot.finish();
 }
@@ -1346,10 +1375,7 @@ async fn after_the_gateway_drops_and_is_invalidated_commands_are_answered_and_re
     // A game whose clock ran out while all that happened: announced once.
     let store = Store::open(&db).await.expect("open");
     let games = overdue::games_back_then(&store);
-    let here = breakthrough_bot::game::Place {
-        guild: GUILD_ID,
-        channel: CHANNEL_ID,
-    };
+    let here = breakthrough_bot::game::Place::new(GUILD_ID, CHANNEL_ID);
     let (zelda, yusuf) = (
         breakthrough_bot::game::Member::new(9001, "zelda"),
         breakthrough_bot::game::Member::new(9002, "yusuf"),
@@ -1415,7 +1441,7 @@ async fn a_move_that_commits_after_the_answer_window_still_reaches_the_channel()
         Some("Your move a4-a3 in game #1 is played; the board is posted in the channel.")
     );
     let store = bot.store().await;
-    let moves = store.moves(1).await.expect("moves");
+    let moves = store.moves(GameId::new(1)).await.expect("moves");
     assert_eq!(moves.len(), 1);
     store.close().await;
     bot.finish();
@@ -1467,15 +1493,24 @@ async fn the_ninth_quick_command_is_refused_and_does_nothing_while_others_are_se
         .await;
     assert_slow_down(&refused);
     let store = bot.store().await;
-    let challenge = store.challenge(1).await.unwrap().unwrap();
-    assert_eq!(challenge.state, "pending");
+    let challenge = store.challenge(ChallengeId::new(1)).await.unwrap().unwrap();
+    assert_eq!(challenge.state.as_str(), "pending");
     // bob has his own bucket: his /accept starts the game.
     let game = bot
         .slash(InteractionBuilder::slash("accept").by(&bob()))
         .await;
     assert!(!is_ephemeral(&game), "{game}");
     assert!(embed_text(&game["data"]).contains("Game #1"), "{game}");
-    assert_eq!(store.game(1).await.unwrap().unwrap().state, "active");
+    assert_eq!(
+        store
+            .game(GameId::new(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str(),
+        "active"
+    );
     bot.finish();
 }
 
@@ -1508,7 +1543,7 @@ async fn autocomplete_is_never_rate_limited() {
     let refused = bot.play(&alice(), "e7-e6").await;
     assert_slow_down(&refused);
     let store = bot.store().await;
-    assert!(store.moves(1).await.unwrap().is_empty());
+    assert!(store.moves(GameId::new(1)).await.unwrap().is_empty());
     // Over the limit, she is still offered her moves.
     suggest().await;
     bot.finish();
@@ -1524,13 +1559,28 @@ async fn a_button_click_over_the_limit_is_refused_the_same_way() {
     let (refused, _) = bot.click(&bob(), "challenge:accept:1").await;
     assert_slow_down(&refused);
     let store = bot.store().await;
-    assert_eq!(store.challenge(1).await.unwrap().unwrap().state, "pending");
-    assert!(store.game(1).await.unwrap().is_none());
+    assert_eq!(
+        store
+            .challenge(ChallengeId::new(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str(),
+        "pending"
+    );
+    assert!(store.game(GameId::new(1)).await.unwrap().is_none());
     // alice, within her limit, can still use the buttons.
     let (cancelled, _) = bot.click(&alice(), "challenge:cancel:1").await;
     assert_eq!(cancelled["type"], 7, "{cancelled}");
     assert_eq!(
-        store.challenge(1).await.unwrap().unwrap().state,
+        store
+            .challenge(ChallengeId::new(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str(),
         "cancelled"
     );
     bot.finish();
@@ -1556,8 +1606,8 @@ async fn the_ai_games_setting_limits_games_against_the_ai() {
         "you already have 1 game against the AI in progress, the most allowed: finish or resign one first"
     );
     let store = bot.store().await;
-    assert!(store.game(1).await.unwrap().is_some());
-    assert!(store.game(2).await.unwrap().is_none());
+    assert!(store.game(GameId::new(1)).await.unwrap().is_some());
+    assert!(store.game(GameId::new(2)).await.unwrap().is_none());
     bot.finish();
 }
 
@@ -1578,10 +1628,7 @@ mod outages {
 
     use super::*;
 
-    pub const HERE: Place = Place {
-        guild: GUILD_ID,
-        channel: CHANNEL_ID,
-    };
+    pub const HERE: Place = Place::new(GUILD_ID, CHANNEL_ID);
 
     pub fn unix_now() -> i64 {
         std::time::SystemTime::now()
@@ -1615,7 +1662,7 @@ mod outages {
         place: Place,
         black: &Member,
         white: &Member,
-    ) -> i64 {
+    ) -> GameId {
         let c = games
             .challenge(ChallengeRequest {
                 place,
@@ -1644,7 +1691,7 @@ mod outages {
         id
     }
 
-    pub async fn set_deadline(db: &str, game: i64, deadline: i64) {
+    pub async fn set_deadline(db: &str, game: GameId, deadline: i64) {
         let pool = sqlx::sqlite::SqlitePool::connect(db).await.unwrap();
         sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
             .bind(deadline)
@@ -1812,10 +1859,7 @@ mod outages {
         let (_dir, db) = database();
         let (alice, bob, carol, dave) = players();
         let (store, games) = service(&db).await;
-        let there = Place {
-            guild: GUILD_ID,
-            channel: gone,
-        };
+        let there = Place::new(GUILD_ID, gone);
         let first = game_under_way(&games, there, &alice, &bob).await;
         let second = game_under_way(&games, HERE, &carol, &dave).await;
         store.close().await;
@@ -1937,7 +1981,7 @@ mod outages {
         .await;
         let store = Store::open(&db).await.unwrap();
         let game = store.game(id).await.unwrap().unwrap();
-        assert_eq!(game.state, "active");
+        assert_eq!(game.state.as_str(), "active");
         assert!(
             game.deadline >= old_deadline + 10800,
             "deadline {} was {old_deadline}",
@@ -1946,9 +1990,9 @@ mod outages {
     }
 
     /// A stored game's moves replay to its stored position.
-    async fn assert_replays(store: &Store, id: i64) {
+    async fn assert_replays(store: &Store, id: GameId) {
         let row = store.game(id).await.unwrap().unwrap();
-        let mut position = Position::new(row.size.parse().unwrap());
+        let mut position = Position::new(row.size);
         for m in store.moves(id).await.unwrap() {
             let mv = m
                 .notation
@@ -1994,7 +2038,7 @@ mod outages {
                     InteractionBuilder::slash("move")
                         .by(&who)
                         .string("move", "b4-b3")
-                        .integer("game", id),
+                        .integer("game", id.get()),
                 )
                 .await;
             sent.push((id, move_.id));
@@ -2006,7 +2050,7 @@ mod outages {
         }
         bot.kill();
         // A move is acknowledged when the bot answered it with the board.
-        let acknowledged: Vec<(i64, &str)> = sent
+        let acknowledged: Vec<(GameId, &str)> = sent
             .iter()
             .filter(|(_, interaction)| {
                 fake.requests().iter().any(|r| {
@@ -2096,10 +2140,7 @@ mod outages {
     async fn ai_games_do_not_hold_up_another_servers_reminder() {
         use breakthrough_bot::engine::Level;
         use breakthrough_bot::game::AiRequest;
-        let elsewhere = Place {
-            guild: GUILD_ID + 1,
-            channel: CHANNEL_ID + 1,
-        };
+        let elsewhere = Place::new(GUILD_ID + 1, CHANNEL_ID + 1);
         let (_dir, db) = database();
         let (alice, _, carol, dave) = players();
         let (store, games) = service(&db).await;
@@ -2131,13 +2172,13 @@ mod outages {
         fake.wait_for_commands(Some(GUILD_ID)).await;
         let due = unix_now() + 3;
         set_deadline(&db, reminded, due + 720).await;
-        let mut sent: Vec<(i64, i64)> = Vec::new();
+        let mut sent: Vec<(GameId, i64)> = Vec::new();
         let limit = Instant::now() + Duration::from_secs(15);
         let posted_at = loop {
             if fake
-                .channel_messages(elsewhere.channel)
+                .channel_messages(elsewhere.channel.get())
                 .iter()
-                .any(|r| posted(r, elsewhere.channel))
+                .any(|r| posted(r, elsewhere.channel.get()))
             {
                 break unix_now_f64();
             }
@@ -2160,7 +2201,7 @@ mod outages {
                     InteractionBuilder::slash("move")
                         .by(&super::alice())
                         .string("move", &mv)
-                        .integer("game", id),
+                        .integer("game", id.get()),
                 )
                 .await;
                 sent.push((id, ply));

@@ -5,18 +5,16 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, GameError, GameRef,
-    GameState, Games, Limits, ManualClock, Member, Place, RatingValue, TimeControl,
+    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, Game,
+    GameError, GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId,
+    Place, RatingValue, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-const PLACE: Place = Place {
-    guild: 10,
-    channel: 20,
-};
+const PLACE: Place = Place::new(10, 20);
 const T0: i64 = 1_800_000_000;
 
 struct World {
@@ -68,12 +66,12 @@ fn request(from: &Member, to: Option<&Member>, size: &str) -> ChallengeRequest {
 }
 
 /// alice (Black) against bob (White) on 3x5, started.
-async fn started(w: &World) -> i64 {
+async fn started(w: &World) -> GameId {
     started_between(w, &alice(), &bob()).await
 }
 
 /// `black` against `white` on 3x5, started.
-async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
+async fn started_between(w: &World, black: &Member, white: &Member) -> GameId {
     let c = w
         .games
         .challenge(request(black, Some(white), "3x5"))
@@ -89,7 +87,7 @@ async fn started_between(w: &World, black: &Member, white: &Member) -> i64 {
 /// Black wins on 3x5 down the a file in five plies.
 const BLACK_WINS: [&str; 5] = ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"];
 
-async fn play_all(w: &World, id: i64, moves: &[&str]) {
+async fn play_all(w: &World, id: GameId, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         w.games
@@ -97,6 +95,13 @@ async fn play_all(w: &World, id: i64, moves: &[&str]) {
             .await
             .unwrap_or_else(|e| panic!("{mv}: {e}"));
     }
+}
+
+/// The winner (none for an abort) and why, once the game is over.
+fn result(game: &Game) -> Option<(Option<Color>, EndReason)> {
+    game.status
+        .reason()
+        .map(|reason| (game.status.winner(), reason))
 }
 
 fn g2(v: RatingValue) -> Glicko2Rating {
@@ -122,8 +127,8 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         .accept(&bob(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap();
-    assert_eq!((game.black.id, game.white.id), (1001, 1002));
-    assert_eq!(game.deadline, T0 + 3600);
+    assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
+    assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Accepted
@@ -137,9 +142,9 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         assert_eq!(played.game.ply as usize, i + 1);
     }
     let game = w.games.game(game.id).await.unwrap();
-    assert_eq!(game.state, GameState::Finished);
+    assert_eq!(game.status.state(), GameState::Finished);
     assert_eq!(
-        game.result,
+        result(&game),
         Some((Some(Color::Black), EndReason::Breakthrough))
     );
 
@@ -149,7 +154,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
         &Outcomes::WIN,
         &Glicko2Config::new(),
     );
-    let change = game.rating_change.expect("rated result stored");
+    let change = game.status.rating_change().expect("rated result stored");
     assert_eq!(change.black_before, RatingValue::START);
     assert_eq!(change.black_after.rating, want_b.rating);
     assert_eq!(change.white_after.rating, want_w.rating);
@@ -188,9 +193,9 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
 
 /// Asserts `result` is the error `pattern`, showing the message otherwise.
 macro_rules! refused {
-    ($result:expr, $pattern:pat) => {
+    ($result:expr, $pattern:pat $(if $guard:expr)?) => {
         match $result {
-            Err(e) => assert!(matches!(e, $pattern), "wrong refusal: {e:?}"),
+            Err(e) => assert!(matches!(e, $pattern $(if $guard)?), "wrong refusal: {e:?}"),
             Ok(v) => panic!("accepted: {v:?}"),
         }
     };
@@ -206,7 +211,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         GameError::SelfChallenge
     );
     let mut dm = request(&alice(), Some(&bob()), "8x8");
-    dm.place.guild = 0;
+    dm.place.guild = GuildId::DIRECT;
     refused!(w.games.challenge(dm).await, GameError::NotInServer);
 
     let c = w
@@ -243,7 +248,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         w.games
             .accept(&carol(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallenge(_)
+        GameError::NoChallengeForYou
     );
     refused!(
         w.games
@@ -285,8 +290,8 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         GameError::ChallengeClosed(ChallengeState::Declined)
     );
     refused!(
-        w.games.accept(&bob(), ChallengeRef::Id(PLACE, 999)).await,
-        GameError::NoSuchChallenge(999)
+        w.games.accept(&bob(), ChallengeRef::Id(PLACE, ChallengeId::new(999))).await,
+        GameError::NoSuchChallenge(id) if id == ChallengeId::new(999)
     );
 
     // At most five pending challenges per member.
@@ -316,7 +321,7 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
         w.games
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallenge(_)
+        GameError::NoChallengeToCancel
     );
 }
 
@@ -346,9 +351,9 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     );
     refused!(
         w.games
-            .play(&alice(), PLACE, GameRef::Id(77), "a4-a3")
+            .play(&alice(), PLACE, GameRef::Id(GameId::new(77)), "a4-a3")
             .await,
-        GameError::NoSuchGame(77)
+        GameError::NoSuchGame(id) if id == GameId::new(77)
     );
     let err = w
         .games
@@ -381,10 +386,10 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     );
     let over = w.games.resign(&bob(), PLACE, GameRef::Only).await.unwrap();
     assert_eq!(
-        over.result,
+        result(&over),
         Some((Some(Color::Black), EndReason::Resignation))
     );
-    assert!(over.rating_change.is_some());
+    assert!(over.status.rating_change().is_some());
     refused!(
         w.games
             .play(&alice(), PLACE, GameRef::Id(id), "a3-a2")
@@ -404,8 +409,8 @@ async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
     let g = w.games.abort(&bob(), PLACE, GameRef::Id(id)).await.unwrap();
-    assert_eq!(g.state, GameState::Aborted);
-    assert_eq!(g.result, Some((None, EndReason::Aborted)));
+    assert_eq!(g.status.state(), GameState::Aborted);
+    assert_eq!(result(&g), Some((None, EndReason::Aborted)));
     let card = w
         .games
         .rating(PLACE.guild, &alice(), "3x5".parse().unwrap())
@@ -549,8 +554,8 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
     assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
     let lost = &r.timed_out[0];
-    assert_eq!(lost.result, Some((Some(Color::White), EndReason::Timeout)));
-    assert!(lost.rating_change.is_some(), "time-outs are rated");
+    assert_eq!(result(lost), Some((Some(Color::White), EndReason::Timeout)));
+    assert!(lost.status.rating_change().is_some(), "time-outs are rated");
     assert!(
         w.games.sweep(T0 + 3600).await.unwrap().is_empty(),
         "nothing twice"
@@ -669,8 +674,8 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
         });
         for f in finals.collect::<Vec<_>>() {
             let played = f.await.unwrap().unwrap();
-            assert_eq!(played.game.state, GameState::Finished);
-            assert!(played.game.rating_change.is_some());
+            assert_eq!(played.game.status.state(), GameState::Finished);
+            assert!(played.game.status.rating_change().is_some());
         }
 
         // Both count, one after the other: the later one starts from where the earlier left her.
@@ -678,7 +683,15 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
         assert_eq!((card.games, card.wins), (2 * round + 2, 2 * round + 2));
         let mut changes = Vec::new();
         for id in ids {
-            changes.push(w.games.game(id).await.unwrap().rating_change.unwrap());
+            changes.push(
+                w.games
+                    .game(id)
+                    .await
+                    .unwrap()
+                    .status
+                    .rating_change()
+                    .unwrap(),
+            );
         }
         let (first, second) = if changes[1].black_before == changes[0].black_after {
             (&changes[0], &changes[1])
@@ -775,16 +788,19 @@ async fn seed_rating(
     last_active: i64,
 ) {
     let mut tx = w.store.begin().await.unwrap();
+    let id = MemberId::new(id);
     tx.upsert_member(PLACE.guild, id, name, false, T0)
         .await
         .unwrap();
     tx.upsert_rating(&RatingRow {
         guild_id: PLACE.guild,
         member_id: id,
-        size: "8x8".into(),
-        rating,
-        deviation,
-        volatility: 0.06,
+        size: BoardSize::DEFAULT,
+        value: RatingValue {
+            rating,
+            deviation,
+            volatility: 0.06,
+        },
         games: 20,
         wins: 10,
         losses: 10,
@@ -838,7 +854,11 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
         2
     );
     // Another board or server is empty.
-    let other = w.games.leaderboard(PLACE.guild + 1, size, 1).await.unwrap();
+    let other = w
+        .games
+        .leaderboard(GuildId::new(PLACE.guild.get() + 1), size, 1)
+        .await
+        .unwrap();
     assert!(other.standings.is_empty());
     assert_eq!(other.pages, 1);
     let text = breakthrough_bot::game::text::leaderboard(&page1);
@@ -926,9 +946,9 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
         .await
         .unwrap();
     let over = w.games.game(id).await.unwrap();
-    assert_eq!(over.state, GameState::Finished);
+    assert_eq!(over.status.state(), GameState::Finished);
     assert_eq!(
-        over.result,
+        result(&over),
         Some((Some(Color::White), EndReason::Resignation))
     );
     refused!(
@@ -938,11 +958,11 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
 
     let timed = started(&w).await;
     play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
-    assert!(w.games.game(timed).await.unwrap().state == GameState::Active);
+    assert!(w.games.game(timed).await.unwrap().status.state() == GameState::Active);
     let r = w.games.sweep(T0 + 3600).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(
-        w.games.game(timed).await.unwrap().state,
+        w.games.game(timed).await.unwrap().status.state(),
         GameState::Finished
     );
     refused!(
@@ -1027,9 +1047,9 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     }
     assert!(ai_moves > 0);
     let game = w.games.game(last.id).await.unwrap();
-    assert_eq!(game.state, GameState::Finished);
-    assert!(game.result.is_some_and(|(winner, _)| winner.is_some()));
-    assert_eq!(game.rating_change, None);
+    assert_eq!(game.status.state(), GameState::Finished);
+    assert!(result(&game).is_some_and(|(winner, _)| winner.is_some()));
+    assert_eq!(game.status.rating_change(), None);
     assert_eq!(w.store.rating_change(game.id).await.unwrap(), None);
     let size: BoardSize = "5x5".parse().unwrap();
     let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
@@ -1037,7 +1057,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     assert_eq!(card.games, 0);
     assert!(w
         .store
-        .rating(PLACE.guild, alice().id, "5x5")
+        .rating(PLACE.guild, alice().id, BoardSize::new(5, 5).unwrap())
         .await
         .unwrap()
         .is_none());
@@ -1099,10 +1119,7 @@ async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
 #[tokio::test]
 async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
     let w = world().await;
-    let dm = Place {
-        guild: 0,
-        channel: 77,
-    };
+    let dm = Place::new(0, 77);
     let mut member_request = request(&alice(), Some(&bob()), "8x8");
     member_request.place = dm;
     refused!(
@@ -1202,7 +1219,7 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     let w = world().await;
     // A request dropped in the middle of its transaction (a caller that stopped waiting).
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, 4242, "ghost", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4242), "ghost", false, T0)
         .await
         .unwrap();
     drop(tx);
@@ -1211,17 +1228,23 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
     // refuse after its busy timeout).
     let other = Store::open(&w.url).await.unwrap();
     let mut tx = other.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, 4343, "elsewhere", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4343), "elsewhere", false, T0)
         .await
         .unwrap();
     tx.commit().await.unwrap();
 
     // This process goes on writing, and only the committed change is there.
     started(&w).await;
-    assert_eq!(w.store.member_name(PLACE.guild, 4242).await.unwrap(), None);
     assert_eq!(
         w.store
-            .member_name(PLACE.guild, 4343)
+            .member_name(PLACE.guild, MemberId::new(4242))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        w.store
+            .member_name(PLACE.guild, MemberId::new(4343))
             .await
             .unwrap()
             .as_deref(),
@@ -1231,18 +1254,9 @@ async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
 }
 
 /// Another channel of the same server as `PLACE`, another server, and a direct message.
-const NEXT_CHANNEL: Place = Place {
-    guild: 10,
-    channel: 21,
-};
-const OTHER_SERVER: Place = Place {
-    guild: 11,
-    channel: 30,
-};
-const A_DM: Place = Place {
-    guild: 0,
-    channel: 40,
-};
+const NEXT_CHANNEL: Place = Place::new(10, 21);
+const OTHER_SERVER: Place = Place::new(11, 30);
+const A_DM: Place = Place::new(0, 40);
 
 #[tokio::test]
 async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server() {
@@ -1338,10 +1352,7 @@ async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
         .challenge_ai(ai_request(A_DM, Some(Color::Black), "8x8"))
         .await
         .unwrap();
-    let another_dm = Place {
-        guild: 0,
-        channel: 41,
-    };
+    let another_dm = Place::new(0, 41);
     for at in [PLACE, another_dm] {
         let refusal = w
             .games
@@ -1386,9 +1397,9 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
             .resign(&resigner, PLACE, GameRef::Id(id))
             .await
             .unwrap();
-        assert_eq!(game.state, GameState::Finished);
-        assert_eq!(game.result.map(|r| r.1), Some(EndReason::Resignation));
-        assert_eq!(game.rating_change, None);
+        assert_eq!(game.status.state(), GameState::Finished);
+        assert_eq!(result(&game).map(|r| r.1), Some(EndReason::Resignation));
+        assert_eq!(game.status.rating_change(), None);
         let status = breakthrough_bot::game::text::status(&game, T0);
         assert!(
             status.ends_with("resigned · unrated: it ended before both sides had moved"),
@@ -1403,7 +1414,10 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
     }
     for who in [alice(), bob()] {
         assert_eq!(
-            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            w.store
+                .rating(PLACE.guild, who.id, BoardSize::new(3, 5).unwrap())
+                .await
+                .unwrap(),
             None
         );
     }
@@ -1415,7 +1429,7 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
         .resign(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
-    assert!(game.rating_change.is_some());
+    assert!(game.status.rating_change().is_some());
     assert!(!breakthrough_bot::game::text::status(&game, T0).contains("unrated"));
     let card = w
         .games
@@ -1446,7 +1460,10 @@ async fn aborts_and_early_time_outs_say_unrated() {
     assert!(breakthrough_bot::game::text::status(&report.aborted[0], T0).contains("unrated"));
     for who in [alice(), bob()] {
         assert_eq!(
-            w.store.rating(PLACE.guild, who.id, "3x5").await.unwrap(),
+            w.store
+                .rating(PLACE.guild, who.id, BoardSize::new(3, 5).unwrap())
+                .await
+                .unwrap(),
             None
         );
     }
@@ -1476,7 +1493,13 @@ async fn a_declined_challenge_means_no_for_an_hour() {
         "bob declined your challenge: you can challenge them again in 45m"
     );
     // Nothing was written; others are free to challenge bob, and bob alice.
-    assert_eq!(w.store.challenge(c.id + 1).await.unwrap(), None);
+    assert_eq!(
+        w.store
+            .challenge(ChallengeId::new(c.id.get() + 1))
+            .await
+            .unwrap(),
+        None
+    );
     w.games
         .challenge(request(&carol(), Some(&bob()), "3x5"))
         .await
@@ -1526,7 +1549,7 @@ async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too() {
         "you have challenged bob 5 times in the last hour, the most allowed: \
          you can challenge them again in 50m"
     );
-    assert_eq!(w.store.challenge(6).await.unwrap(), None);
+    assert_eq!(w.store.challenge(ChallengeId::new(6)).await.unwrap(), None);
     // Others are not held back by it.
     w.games
         .challenge(request(&alice(), Some(&carol()), "3x5"))
@@ -1547,7 +1570,7 @@ fn dave() -> Member {
 }
 
 /// A game of `who` (Black, to move first) against the AI on 5x5.
-async fn ai_game_of(w: &World, who: &Member) -> i64 {
+async fn ai_game_of(w: &World, who: &Member) -> GameId {
     w.games
         .challenge_ai(AiRequest {
             challenger: who.clone(),
@@ -1676,7 +1699,7 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
         ai_game_of(&w, &bob()).await,
         ai_game_of(&w, &carol()).await,
     );
-    let take = |who: Member, id: i64| {
+    let take = |who: Member, id: GameId| {
         let games = w.games.clone();
         async move {
             let (_, slot) = games
@@ -1830,7 +1853,7 @@ async fn world_with_outbox() -> World {
 }
 
 /// carol (Black) and bob each move once in game `id`.
-async fn carol_and_bob_move(w: &World, id: i64) {
+async fn carol_and_bob_move(w: &World, id: GameId) {
     w.games
         .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
         .await
@@ -1870,7 +1893,7 @@ async fn a_broken_game_does_not_stop_the_sweep_of_the_others() {
     let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
     let row = w.store.game(broken).await.unwrap().unwrap();
-    assert_eq!(row.state, "active", "left for a later pass");
+    assert_eq!(row.state, GameState::Active, "left for a later pass");
 }
 
 #[tokio::test]
@@ -1925,7 +1948,7 @@ async fn the_sweep_queues_each_announcement_with_its_change() {
     );
     assert!(matches!(
         w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
-        Some(Announced::TimedOut(g)) if g.result == Some((Some(Color::White), EndReason::Timeout))
+        Some(Announced::TimedOut(g)) if result(&g) == Some((Some(Color::White), EndReason::Timeout))
     ));
     // Without the outbox (the console), nothing is queued.
     let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
@@ -1944,7 +1967,8 @@ async fn the_sweep_queues_each_announcement_with_its_change() {
 #[tokio::test]
 async fn clocks_move_on_by_the_time_the_service_was_away() {
     let w = world().await;
-    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default()).only_server(99);
+    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default())
+        .only_server(GuildId::new(99));
     assert_eq!(w.games.keep_alive(T0, 60).await.unwrap(), 0, "first seen");
     let id = started(&w).await;
     let c = w
@@ -1961,7 +1985,10 @@ async fn clocks_move_on_by_the_time_the_service_was_away() {
     // Down for two hours: more than the hour per move and the challenge's hour.
     let back = T0 + 60 + 7200;
     assert_eq!(w.games.keep_alive(back, 60).await.unwrap(), 7200);
-    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.deadline(),
+        Some(T0 + 3600 + 7200)
+    );
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().expires_at,
         T0 + 3600 + 7200
@@ -1969,7 +1996,10 @@ async fn clocks_move_on_by_the_time_the_service_was_away() {
     assert!(w.games.sweep(back).await.unwrap().is_empty(), "nobody lost");
     // Another scope's record is its own, and its clocks are not these.
     assert_eq!(other.keep_alive(back, 60).await.unwrap(), 7200);
-    assert_eq!(w.games.game(id).await.unwrap().deadline, T0 + 3600 + 7200);
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.deadline(),
+        Some(T0 + 3600 + 7200)
+    );
 }
 
 #[tokio::test]
@@ -2041,7 +2071,7 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     // Nothing of the refused challenge is kept, and the file is sound.
     assert!(w
         .store
-        .challenges_by(PLACE.guild, 5_000 + i)
+        .challenges_by(PLACE.guild, MemberId::new(5_000 + i))
         .await
         .unwrap()
         .is_empty());
@@ -2115,10 +2145,12 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
         tx.upsert_rating(&RatingRow {
             guild_id: guild,
             member_id: alice().id,
-            size: "8x8".into(),
-            rating: 1600.0,
-            deviation: 60.0,
-            volatility: 0.06,
+            size: BoardSize::DEFAULT,
+            value: RatingValue {
+                rating: 1600.0,
+                deviation: 60.0,
+                volatility: 0.06,
+            },
             games: 20,
             wins: 10,
             losses: 10,
@@ -2151,4 +2183,111 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
             .unwrap();
         assert_eq!(card.member.name, name);
     }
+}
+
+#[tokio::test]
+async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on() {
+    use breakthrough_bot::store::{Ended, GameEnding, RatedEnding, RatingChangeRow};
+    let w = world().await;
+    let id = started(&w).await;
+    play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    let change = RatingChangeRow {
+        game_id: id,
+        black_before: RatingValue::START,
+        white_before: RatingValue::START,
+        black_after: RatingValue::START,
+        white_after: RatingValue::START,
+        created_at: T0,
+    };
+    let ending = |ply: Option<u32>, black_games: Option<i64>| GameEnding {
+        game: id,
+        ply,
+        last_move: None,
+        now: T0,
+        winner: Some(Color::Black),
+        reason: EndReason::Resignation,
+        rated: Some(RatedEnding {
+            black_games,
+            white_games: None,
+            change: change.clone(),
+        }),
+        announce: None,
+    };
+    // Neither player is rated yet: a count of rated games that is not theirs is refused by the
+    // ratings' check, the game being as read.
+    assert_eq!(
+        w.store.end_game(&ending(Some(2), Some(7))).await.unwrap(),
+        Ended::RatingsMovedOn
+    );
+    // At another ply, the game's check refuses it, whatever the ratings say.
+    assert_eq!(
+        w.store.end_game(&ending(Some(1), Some(7))).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    assert_eq!(
+        w.store.end_game(&ending(Some(1), None)).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    // Nothing was written by the refusals; as read, it ends, and then it has moved on.
+    assert!(w.games.game(id).await.unwrap().is_active());
+    assert_eq!(
+        w.store.end_game(&ending(Some(2), None)).await.unwrap(),
+        Ended::Done
+    );
+    assert_eq!(
+        w.store.end_game(&ending(None, None)).await.unwrap(),
+        Ended::GameMovedOn
+    );
+    assert_eq!(
+        w.games.game(id).await.unwrap().status.winner(),
+        Some(Color::Black)
+    );
+}
+
+#[tokio::test]
+async fn a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic() {
+    use sqlx::Connection;
+    let w = world().await;
+    let id = started(&w).await;
+    let c = w
+        .games
+        .challenge(request(&carol(), Some(&bob()), "3x5"))
+        .await
+        .unwrap();
+    let mut raw = sqlx::SqliteConnection::connect(&w.url).await.unwrap();
+    // A time limit that is no time control, and (past the schema's checks) a state no version
+    // wrote.
+    sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = ?")
+        .bind(id)
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    sqlx::query("PRAGMA ignore_check_constraints = ON")
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE challenges SET state = 'paused' WHERE id = ?")
+        .bind(c.id)
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    raw.close().await.unwrap();
+    // A fresh service on the file, so no game is remembered from before.
+    let store = Store::open(&w.url).await.unwrap();
+    let games = Games::new(store.clone(), w.clock.clone(), Limits::default());
+    for e in [
+        games.game(id).await.unwrap_err(),
+        games
+            .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+            .await
+            .unwrap_err(),
+        games.challenge_view(c.id).await.unwrap_err(),
+    ] {
+        assert!(e.is_internal(), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "something went wrong on our side; please try again"
+        );
+    }
+    store.close().await;
 }

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRef, ChallengeRequest, Games, Limits, ManualClock, Member, Place,
-    TimeControl,
+    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, GameId, Games, Limits, ManualClock,
+    Member, Place, TimeControl,
 };
 use breakthrough_bot::rules::{BoardSize, Color};
 use breakthrough_bot::store::Store;
@@ -43,9 +43,9 @@ pub fn request(place: Place, from: &Member, to: &Member) -> ChallengeRequest {
 
 /// What [`seed`] left: ids of a game, a challenge and a game against the AI.
 pub struct Overdue {
-    pub game: i64,
-    pub challenge: i64,
-    pub ai_game: i64,
+    pub game: GameId,
+    pub challenge: ChallengeId,
+    pub ai_game: GameId,
 }
 
 /// In `place` of the database at `db`, two days ago, with one-hour clocks: a game nobody moved
@@ -100,6 +100,6 @@ pub async fn assert_untouched(db: &str, seeded: &Overdue) {
     let ai_game = store.game(seeded.ai_game).await.unwrap().unwrap();
     assert_eq!((ai_game.state.as_str(), ai_game.ply), ("active", 0));
     let challenge = store.challenge(seeded.challenge).await.unwrap().unwrap();
-    assert_eq!(challenge.state, "pending");
+    assert_eq!(challenge.state.as_str(), "pending");
     store.close().await;
 }

@@ -1,0 +1,392 @@
+//! The values the store keeps and the game service hands around: identifiers, the stored states
+//! of challenges and games, why a game ended, time controls and ratings. Pure: how each is
+//! written to and read from the database is `store::codec`'s business.
+//!
+//! Discord's ids (snowflakes) are `u64`; the database's integers are `i64`. [`MemberId`],
+//! [`GuildId`] and [`ChannelId`] hold the snowflake; the store keeps it bit for bit. [`GameId`]
+//! and [`ChallengeId`] are the database's own row ids.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Color, WinReason};
+
+/// A Discord snowflake (member, server or channel), as a type of its own.
+macro_rules! snowflake {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+        #[derive(Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(u64);
+
+        impl $name {
+            pub const fn new(id: u64) -> $name {
+                $name(id)
+            }
+
+            pub const fn get(self) -> u64 {
+                self.0
+            }
+        }
+
+        impl From<u64> for $name {
+            fn from(id: u64) -> $name {
+                $name(id)
+            }
+        }
+
+        impl fmt::Display for $name {
+            /// The bare number.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+/// A row id of the database, as a type of its own.
+macro_rules! row_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        #[derive(Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(i64);
+
+        impl $name {
+            pub const fn new(id: i64) -> $name {
+                $name(id)
+            }
+
+            pub const fn get(self) -> i64 {
+                self.0
+            }
+        }
+
+        impl From<i64> for $name {
+            fn from(id: i64) -> $name {
+                $name(id)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = std::num::ParseIntError;
+
+            /// The bare number, as [`fmt::Display`] writes it.
+            fn from_str(s: &str) -> Result<$name, Self::Err> {
+                s.parse().map($name)
+            }
+        }
+
+        impl fmt::Display for $name {
+            /// The bare number: `#12` is written `#{id}`.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+snowflake!(
+    /// A member (or the bot itself), by Discord user id.
+    MemberId
+);
+snowflake!(
+    /// A server (guild), by Discord id; [`GuildId::DIRECT`] stands for direct messages.
+    GuildId
+);
+snowflake!(
+    /// A channel, by Discord id (a direct message is a channel too).
+    ChannelId
+);
+row_id!(
+    /// A game, by its row id.
+    GameId
+);
+row_id!(
+    /// A challenge, by its row id.
+    ChallengeId
+);
+
+impl GuildId {
+    /// Direct messages, which are in no server: server 0.
+    pub const DIRECT: GuildId = GuildId(0);
+}
+
+/// Time per move (correspondence play): the side to move loses when it runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TimeControl {
+    TenMinutes,
+    OneHour,
+    #[default]
+    OneDay,
+    ThreeDays,
+    SevenDays,
+}
+
+impl TimeControl {
+    pub const ALL: [TimeControl; 5] = [
+        TimeControl::TenMinutes,
+        TimeControl::OneHour,
+        TimeControl::OneDay,
+        TimeControl::ThreeDays,
+        TimeControl::SevenDays,
+    ];
+
+    pub const fn seconds(self) -> i64 {
+        match self {
+            TimeControl::TenMinutes => 600,
+            TimeControl::OneHour => 3_600,
+            TimeControl::OneDay => 86_400,
+            TimeControl::ThreeDays => 3 * 86_400,
+            TimeControl::SevenDays => 7 * 86_400,
+        }
+    }
+
+    /// The short form used in commands: `10m`, `1h`, `1d`, `3d`, `7d`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            TimeControl::TenMinutes => "10m",
+            TimeControl::OneHour => "1h",
+            TimeControl::OneDay => "1d",
+            TimeControl::ThreeDays => "3d",
+            TimeControl::SevenDays => "7d",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            TimeControl::TenMinutes => "10 minutes per move",
+            TimeControl::OneHour => "1 hour per move",
+            TimeControl::OneDay => "1 day per move",
+            TimeControl::ThreeDays => "3 days per move",
+            TimeControl::SevenDays => "7 days per move",
+        }
+    }
+
+    pub fn from_seconds(seconds: i64) -> Option<TimeControl> {
+        TimeControl::ALL
+            .into_iter()
+            .find(|t| t.seconds() == seconds)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A time control that is not one of the choices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a time control: choose 10m, 1h, 1d, 3d or 7d")]
+pub struct TimeControlError(pub String);
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase().replace(' ', "");
+        let found = match t.as_str() {
+            "10m" | "10min" | "10minutes" => TimeControl::TenMinutes,
+            "1h" | "1hour" | "60m" => TimeControl::OneHour,
+            "1d" | "1day" | "24h" => TimeControl::OneDay,
+            "3d" | "3days" => TimeControl::ThreeDays,
+            "7d" | "7days" | "1w" | "1week" => TimeControl::SevenDays,
+            _ => return Err(TimeControlError(crate::rules::shorten(s))),
+        };
+        Ok(found)
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChallengeState {
+    Pending,
+    Accepted,
+    Declined,
+    Cancelled,
+    Expired,
+}
+
+impl ChallengeState {
+    pub const ALL: [ChallengeState; 5] = [
+        ChallengeState::Pending,
+        ChallengeState::Accepted,
+        ChallengeState::Declined,
+        ChallengeState::Cancelled,
+        ChallengeState::Expired,
+    ];
+
+    /// `pending`, `accepted`, …: as said to members, and as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ChallengeState::Pending => "pending",
+            ChallengeState::Accepted => "accepted",
+            ChallengeState::Declined => "declined",
+            ChallengeState::Cancelled => "cancelled",
+            ChallengeState::Expired => "expired",
+        }
+    }
+}
+
+/// Where a game stands, as stored; the service's [`crate::game::GameStatus`] carries what goes
+/// with each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameState {
+    Active,
+    Finished,
+    Aborted,
+}
+
+impl GameState {
+    pub const ALL: [GameState; 3] = [GameState::Active, GameState::Finished, GameState::Aborted];
+
+    /// `active`, `finished` or `aborted`, as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameState::Active => "active",
+            GameState::Finished => "finished",
+            GameState::Aborted => "aborted",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    Breakthrough,
+    AllCaptured,
+    NoMoves,
+    Resignation,
+    Timeout,
+    Aborted,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 6] = [
+        EndReason::Breakthrough,
+        EndReason::AllCaptured,
+        EndReason::NoMoves,
+        EndReason::Resignation,
+        EndReason::Timeout,
+        EndReason::Aborted,
+    ];
+
+    /// `breakthrough`, `all_captured`, …, as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Breakthrough => "breakthrough",
+            EndReason::AllCaptured => "all_captured",
+            EndReason::NoMoves => "no_moves",
+            EndReason::Resignation => "resignation",
+            EndReason::Timeout => "timeout",
+            EndReason::Aborted => "aborted",
+        }
+    }
+
+    /// How the game ended, said to the players: "a piece reached the far row".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            EndReason::Breakthrough => "a piece reached the far row",
+            EndReason::AllCaptured => "every opposing piece was captured",
+            EndReason::NoMoves => "the other side had no legal move",
+            EndReason::Resignation => "resignation",
+            EndReason::Timeout => "time ran out",
+            EndReason::Aborted => "aborted",
+        }
+    }
+}
+
+impl From<WinReason> for EndReason {
+    fn from(r: WinReason) -> Self {
+        match r {
+            WinReason::Breakthrough => EndReason::Breakthrough,
+            WinReason::AllCaptured => EndReason::AllCaptured,
+            WinReason::NoMoves => EndReason::NoMoves,
+        }
+    }
+}
+
+/// A rating at one moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingValue {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+/// Deviation above which a rating is provisional: shown with `?`, left off the leaderboard.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+impl RatingValue {
+    pub const START: RatingValue = RatingValue {
+        rating: 1500.0,
+        deviation: 350.0,
+        volatility: 0.06,
+    };
+
+    pub fn is_provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
+    }
+}
+
+impl fmt::Display for RatingValue {
+    /// `1532`, or `1500?` while provisional.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.0}", self.rating)?;
+        if self.is_provisional() {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
+/// Both players' ratings before and after a rated game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    pub black_before: RatingValue,
+    pub black_after: RatingValue,
+    pub white_before: RatingValue,
+    pub white_after: RatingValue,
+}
+
+impl RatingChange {
+    pub fn before(&self, color: Color) -> RatingValue {
+        match color {
+            Color::Black => self.black_before,
+            Color::White => self.white_before,
+        }
+    }
+
+    pub fn after(&self, color: Color) -> RatingValue {
+        match color {
+            Color::Black => self.black_after,
+            Color::White => self.white_after,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_show_and_serialize_as_the_bare_number() {
+        let member = MemberId::new(u64::MAX);
+        assert_eq!(member.to_string(), u64::MAX.to_string());
+        assert_eq!(
+            serde_json::to_string(&member).unwrap(),
+            u64::MAX.to_string()
+        );
+        assert_eq!(GameId::new(12).to_string(), "12");
+        assert_eq!(
+            serde_json::from_str::<GameId>("12").unwrap(),
+            GameId::new(12)
+        );
+        assert_eq!(GuildId::DIRECT.get(), 0);
+    }
+}
