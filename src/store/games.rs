@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use sqlx::sqlite::{SqliteConnection, SqlitePool};
+use sqlx::sqlite::{SqliteConnection, SqlitePool, SqliteRow};
+use sqlx::{FromRow, Row};
 
 use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
 use crate::rules::{Color, Move, Position};
@@ -12,6 +13,18 @@ use super::{
     conflict_or, insert_outbox, refused_by_trigger, GameRow, NewGame, NewOutbox, RatingChangeRow,
     ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
 };
+
+/// The game of `row`, or `None` (logged) when one of its values does not read back.
+fn readable_game(row: &SqliteRow) -> Option<GameRow> {
+    match GameRow::from_row(row) {
+        Ok(game) => Some(game),
+        Err(e) => {
+            let id = row.try_get::<i64, _>("id").ok();
+            tracing::error!(game = ?id, error = %e, "a stored game does not read back; left out");
+            None
+        }
+    }
+}
 
 /// How a game ends, for [`Store::end_game`].
 #[derive(Clone, Debug)]
@@ -138,9 +151,11 @@ impl Store {
         .await?)
     }
 
-    /// Active games in `servers` whose side to move has run out of time.
+    /// Active games in `servers` whose side to move has run out of time. A game whose row does
+    /// not read back (a value no version of the bot wrote) is logged and left out, so that one
+    /// broken row cannot stop the clocks of every other game.
     pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(game_select!(
+        let rows = sqlx::query(game_select!(
             "WHERE g.state = 'active' AND g.deadline <= ?1
                AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
              ORDER BY g.deadline, g.id"
@@ -149,7 +164,8 @@ impl Store {
         .bind(servers.only())
         .bind(servers.left_out())
         .fetch_all(&self.read)
-        .await?)
+        .await?;
+        Ok(rows.iter().filter_map(readable_game).collect())
     }
 
     /// Ends a game in one statement (the `game_endings` trigger): the move that ended it if there

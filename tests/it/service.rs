@@ -1889,6 +1889,20 @@ async fn a_broken_game_does_not_stop_the_sweep_of_the_others() {
         .execute(&pool)
         .await
         .unwrap();
+    // And another has a time limit no version wrote, put there by hand past the schema's checks.
+    let odd = started_between(&w, &dave(), &bob()).await;
+    let mut raw = pool.acquire().await.unwrap();
+    sqlx::query("PRAGMA ignore_check_constraints = ON")
+        .execute(&mut *raw)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET time_limit = 1234, deadline = ? WHERE id = ?")
+        .bind(T0 + 20)
+        .bind(odd)
+        .execute(&mut *raw)
+        .await
+        .unwrap();
+    drop(raw);
     pool.close().await;
     let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
