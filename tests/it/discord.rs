@@ -10,7 +10,7 @@ use fake_discord::{
 };
 use serde_json::Value;
 
-use breakthrough_bot::game::{ChallengeId, GameId, GuildId};
+use breakthrough_bot::game::{ChallengeId, ChallengeState, GameId, GameState, GuildId};
 use breakthrough_bot::store::Store;
 
 use crate::common::overdue;
@@ -468,14 +468,8 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
     assert_eq!(kept["data"]["components"], serde_json::json!([]));
     let store = bot.store().await;
     assert_eq!(
-        store
-            .game(GameId::new(1))
-            .await
-            .unwrap()
-            .unwrap()
-            .state
-            .as_str(),
-        "active"
+        store.game(GameId::new(1)).await.unwrap().unwrap().state,
+        GameState::Active
     );
     bot.slash(InteractionBuilder::slash("resign").by(&carol()))
         .await;
@@ -500,14 +494,8 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
         .await;
     assert!(embed_text(&aborted["data"]).contains("Aborted: no result"));
     assert_eq!(
-        store
-            .game(GameId::new(2))
-            .await
-            .unwrap()
-            .unwrap()
-            .state
-            .as_str(),
-        "aborted"
+        store.game(GameId::new(2)).await.unwrap().unwrap().state,
+        GameState::Aborted
     );
     bot.finish();
 }
@@ -828,7 +816,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
     assert!(content.contains("The AI (level 3) played"), "{content}");
     let store = Store::open(&db).await.unwrap();
     let game = store.game(GameId::new(1)).await.unwrap().unwrap();
-    assert_eq!((game.state.as_str(), game.ply), ("active", 1));
+    assert_eq!((game.state, game.ply), (GameState::Active, 1));
     fake.assert_spec_ok();
     fake.assert_no_problems();
 }
@@ -871,8 +859,8 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
     assert!(text.contains("Aborted"), "{text}");
     let store = Store::open(&db).await.unwrap();
     assert_eq!(
-        store.game(ours).await.unwrap().unwrap().state.as_str(),
-        "aborted"
+        store.game(ours).await.unwrap().unwrap().state,
+        GameState::Aborted
     );
     store.close().await;
     overdue::assert_untouched(&db, &seeded).await;
@@ -970,7 +958,7 @@ async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
     }
     let store = bot.store().await;
     let game = store.game(GameId::new(1)).await.unwrap().unwrap();
-    assert_eq!((game.state.as_str(), game.ply), ("active", 0));
+    assert_eq!((game.state, game.ply), (GameState::Active, 0));
     bot.finish();
 }
 
@@ -1494,7 +1482,7 @@ async fn the_ninth_quick_command_is_refused_and_does_nothing_while_others_are_se
     assert_slow_down(&refused);
     let store = bot.store().await;
     let challenge = store.challenge(ChallengeId::new(1)).await.unwrap().unwrap();
-    assert_eq!(challenge.state.as_str(), "pending");
+    assert_eq!(challenge.state, ChallengeState::Pending);
     // bob has his own bucket: his /accept starts the game.
     let game = bot
         .slash(InteractionBuilder::slash("accept").by(&bob()))
@@ -1502,14 +1490,8 @@ async fn the_ninth_quick_command_is_refused_and_does_nothing_while_others_are_se
     assert!(!is_ephemeral(&game), "{game}");
     assert!(embed_text(&game["data"]).contains("Game #1"), "{game}");
     assert_eq!(
-        store
-            .game(GameId::new(1))
-            .await
-            .unwrap()
-            .unwrap()
-            .state
-            .as_str(),
-        "active"
+        store.game(GameId::new(1)).await.unwrap().unwrap().state,
+        GameState::Active
     );
     bot.finish();
 }
@@ -1981,7 +1963,7 @@ mod outages {
         .await;
         let store = Store::open(&db).await.unwrap();
         let game = store.game(id).await.unwrap().unwrap();
-        assert_eq!(game.state.as_str(), "active");
+        assert_eq!(game.state, GameState::Active);
         assert!(
             game.deadline >= old_deadline + 10800,
             "deadline {} was {old_deadline}",
