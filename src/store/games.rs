@@ -72,7 +72,7 @@ pub(super) async fn games_by_id(
 ) -> Vec<Shared<Option<GameRow>>> {
     let list =
         serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
-    let rows = sqlx::query_as::<_, GameRow>(game_select!(
+    let rows = sqlx::query(game_select!(
         "WHERE g.id IN (SELECT value FROM json_each(?))"
     ))
     .bind(list)
@@ -80,8 +80,18 @@ pub(super) async fn games_by_id(
     .await;
     match rows {
         Ok(rows) => {
-            let by_id: HashMap<GameId, GameRow> = rows.into_iter().map(|r| (r.id, r)).collect();
-            ids.iter().map(|id| Ok(by_id.get(id).cloned())).collect()
+            // Each row reads back on its own: a game with a value that does not read back fails
+            // its own read, not those of the other games in the batch.
+            let by_id: HashMap<GameId, Shared<GameRow>> = rows
+                .iter()
+                .filter_map(|row| {
+                    let id = row.try_get::<GameId, _>("id").ok()?;
+                    Some((id, GameRow::from_row(row).map_err(Arc::new)))
+                })
+                .collect();
+            ids.iter()
+                .map(|id| by_id.get(id).cloned().transpose())
+                .collect()
         }
         Err(e) => {
             let e = Arc::new(e);
@@ -344,5 +354,62 @@ impl WriteTx {
             self.touched.game(r.id);
         }
         Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{ChannelId, TimeControl};
+
+    /// Two games in one batch of reads, one of them with a time limit no version wrote: only
+    /// that one's read fails.
+    #[tokio::test]
+    async fn a_game_that_does_not_read_back_fails_only_its_own_read_in_a_batch() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("x.db").display());
+        let store = Store::open(&url).await.expect("open");
+        let (guild, alice, bob) = (GuildId::new(1), MemberId::new(10), MemberId::new(11));
+        let mut tx = store.begin().await.expect("begin");
+        tx.upsert_member(guild, alice, "alice", false, 0)
+            .await
+            .expect("alice");
+        tx.upsert_member(guild, bob, "bob", false, 0)
+            .await
+            .expect("bob");
+        let game = NewGame {
+            guild_id: guild,
+            channel_id: ChannelId::new(2),
+            black_id: alice,
+            white_id: bob,
+            size: crate::rules::BoardSize::default(),
+            time_limit: TimeControl::OneDay,
+            rated: false,
+            position: Position::default(),
+            deadline: 86_400,
+            created_at: 0,
+            ai_level: None,
+        };
+        let fine = tx.insert_game(&game).await.expect("fine");
+        let broken = tx.insert_game(&game).await.expect("broken");
+        tx.commit().await.expect("commit");
+        // Past the schema's checks, on a connection of its own.
+        let pool = SqlitePool::connect(&url).await.expect("pool");
+        let mut raw = pool.acquire().await.expect("connection");
+        sqlx::query("PRAGMA ignore_check_constraints = ON")
+            .execute(&mut *raw)
+            .await
+            .expect("pragma");
+        sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = ?")
+            .bind(broken)
+            .execute(&mut *raw)
+            .await
+            .expect("update");
+        drop(raw);
+        pool.close().await;
+        let read = games_by_id(store.read.clone(), vec![fine, broken, GameId::new(99)]).await;
+        assert!(matches!(&read[0], Ok(Some(row)) if row.id == fine));
+        assert!(read[1].is_err(), "{:?}", read[1]);
+        assert!(matches!(read[2], Ok(None)));
     }
 }
