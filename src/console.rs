@@ -27,8 +27,10 @@ use crate::game::{
     Games, Member, MemberId, Opponent, Place, Played, SweepReport, SystemClock, TimeControl,
     LOCAL_SERVER,
 };
+use crate::i18n::Lang;
 use crate::render;
 use crate::rules::{BoardSize, Color};
+use crate::tr;
 
 /// The one local server and channel the console plays in.
 pub const CONSOLE_PLACE: Place = Place {
@@ -107,6 +109,8 @@ pub struct Console {
     games: Games,
     clock: Arc<ConsoleClock>,
     plain: bool,
+    /// The language of everything the game says.
+    lang: Lang,
 }
 
 /// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
@@ -423,7 +427,14 @@ impl Console {
             games: games.only_server(CONSOLE_PLACE.guild),
             clock,
             plain,
+            lang: Lang::En,
         }
+    }
+
+    /// The console speaking `lang`.
+    pub fn speaking(mut self, lang: Lang) -> Console {
+        self.lang = lang;
+        self
     }
 
     fn board(&self, game: &game::Game) -> String {
@@ -434,19 +445,22 @@ impl Console {
         };
         let now = self.games.now();
         out.push('\n');
-        out.push_str(&text::title(game));
-        out.push_str(&format!(
-            "\n{} Black: {} · {} White: {}",
-            render::BLACK_PIECE,
-            game.black.name,
-            render::WHITE_PIECE,
-            game.white.name
+        out.push_str(&text::title_in(self.lang, game));
+        out.push('\n');
+        out.push_str(&tr!(
+            self.lang,
+            "console-players",
+            black_piece = render::BLACK_PIECE,
+            black = &game.black.name,
+            white_piece = render::WHITE_PIECE,
+            white = &game.white.name
         ));
         if let Some(mv) = game.last_move {
-            out.push_str(&format!("\nLast move: {mv}"));
+            out.push('\n');
+            out.push_str(&tr!(self.lang, "console-last-move", move = mv.to_string()));
         }
         out.push('\n');
-        out.push_str(&text::status(game, now));
+        out.push_str(&text::status_in(self.lang, game, now));
         if game.is_active() {
             out.push_str(&format!(" (@{})", game.to_move().name));
         }
@@ -463,7 +477,7 @@ impl Console {
     pub fn announce(&self, report: &SweepReport) -> Vec<String> {
         let mut out = Vec::new();
         for c in &report.expired {
-            out.push(text::challenge_expired(c));
+            out.push(text::challenge_expired(self.lang, c));
         }
         for g in report.timed_out.iter().chain(&report.aborted) {
             out.push(self.board(g));
@@ -472,7 +486,7 @@ impl Console {
             out.push(format!(
                 "@{}: {}",
                 g.to_move().name,
-                text::reminder(g, self.games.now())
+                text::reminder(self.lang, g, self.games.now())
             ));
         }
         out
@@ -500,43 +514,45 @@ impl Console {
                 out.push(text::HELP.to_string());
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
-                Some(seconds) if seconds > MAX_WAIT => out.push(format!(
-                    "wait moves the clock at most a year ({}d) at a time",
-                    MAX_WAIT / 86_400
+                Some(seconds) if seconds > MAX_WAIT => out.push(tr!(
+                    self.lang,
+                    "console-wait-too-long",
+                    days = MAX_WAIT / 86_400
                 )),
                 Some(seconds) => {
                     self.clock.advance(seconds);
-                    out.push(format!("(the clock moves on {})", text::duration(seconds)));
+                    out.push(tr!(
+                        self.lang,
+                        "console-clock-moved",
+                        duration = text::duration(self.lang, seconds)
+                    ));
                     if let Ok(report) = self.games.sweep(self.games.now()).await {
                         out.extend(self.announce(&report));
                     }
                 }
-                None => out.push("wait takes a duration such as 30m, 2h or 1d".to_string()),
+                None => out.push(tr!(self.lang, "console-wait-how")),
             },
             name if name.starts_with('@') && name.len() > 1 => {
                 let who = member(first);
                 let reply = match w.get(1).and_then(|c| c.strip_prefix('/')) {
-                    Some(_) if is_ai(&who) => Reply::private(format!(
-                        "@{AI_NAME} is the built-in AI: it plays by itself; challenge it with \
-                         /challenge opponent:@{AI_NAME}"
-                    )),
+                    Some(_) if is_ai(&who) => {
+                        Reply::private(tr!(self.lang, "console-ai-plays-itself", ai = AI_NAME))
+                    }
                     Some(command) => {
                         self.command(&who, &command.to_ascii_lowercase(), &w[2..])
                             .await
                     }
-                    None => Reply::private("write a command after the name, like @alice /help"),
+                    None => Reply::private(tr!(self.lang, "console-command-missing")),
                 };
                 out.extend(reply.public);
                 out.extend(
                     reply
                         .private
                         .into_iter()
-                        .map(|p| format!("(to @{} only) {p}", who.name)),
+                        .map(|p| tr!(self.lang, "console-private", name = &who.name, text = p)),
                 );
             }
-            _ => {
-                out.push("lines look like `@alice /challenge opponent:@bob`; type help".to_string())
-            }
+            _ => out.push(tr!(self.lang, "console-line-how")),
         }
         Some(out)
     }
@@ -564,14 +580,18 @@ impl Console {
     }
 
     fn ai_board(&self, played: &Played) -> String {
-        format!("{}\n{}", text::ai_played(played), self.board(&played.game))
+        format!(
+            "{}\n{}",
+            text::ai_played(self.lang, played),
+            self.board(&played.game)
+        )
     }
 
     fn apology(&self, e: &GameError) -> String {
         if e.is_internal() {
             tracing::error!(error = ?e, "console command failed");
         }
-        e.to_string()
+        e.localized(self.lang)
     }
 
     async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
@@ -620,8 +640,13 @@ impl Console {
                         let level = request.level;
                         let game = g.challenge_ai(request).await?;
                         let mut reply = Reply::public(format!(
-                            "{} starts a game against the AI (level {level}).\n{}",
-                            who.name,
+                            "{}\n{}",
+                            tr!(
+                                self.lang,
+                                "console-ai-game",
+                                name = &who.name,
+                                level = level.to_string()
+                            ),
                             self.board(&game)
                         ));
                         if game.ai_to_move() {
@@ -632,10 +657,13 @@ impl Console {
                     Decision::Challenge(request) => {
                         let c = g.challenge(request).await?;
                         let answer = match &c.opponent {
-                            Some(op) => format!("@{}: answer with /accept or /decline", op.name),
-                            None => "anyone here may answer with /accept".to_string(),
+                            Some(op) => tr!(self.lang, "console-answer", name = &op.name),
+                            None => tr!(self.lang, "console-answer-open"),
                         };
-                        Reply::public(format!("{}\n{answer}", text::challenge(&c, now)))
+                        Reply::public(format!(
+                            "{}\n{answer}",
+                            text::challenge_in(self.lang, &c, now)
+                        ))
                     }
                 }
             }
@@ -645,8 +673,8 @@ impl Console {
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
                 Reply::public(format!(
-                    "{} accepted: the game begins.\n{}",
-                    who.name,
+                    "{}\n{}",
+                    tr!(self.lang, "console-accepted", name = &who.name),
                     self.board(&game)
                 ))
             }
@@ -655,9 +683,12 @@ impl Console {
                 let c = g
                     .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
-                Reply::public(format!(
-                    "{} declined challenge #{} from {}.",
-                    who.name, c.id, c.challenger.name
+                Reply::public(tr!(
+                    self.lang,
+                    "console-declined",
+                    name = &who.name,
+                    id = c.id.to_string(),
+                    challenger = &c.challenger.name
                 ))
             }
             Command::Cancel => {
@@ -665,10 +696,12 @@ impl Console {
                     .cancel(who, ChallengeRef::Find(CONSOLE_PLACE, None))
                     .await?;
                 let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
-                Reply::public(format!(
-                    "{} cancelled challenge {}.",
-                    who.name,
-                    ids.join(", ")
+                Reply::public(tr!(
+                    self.lang,
+                    "console-cancelled",
+                    name = &who.name,
+                    count = ids.len(),
+                    ids = ids.join(", ")
                 ))
             }
             Command::Move { words, game } => {
@@ -689,9 +722,10 @@ impl Console {
                 let which = game_ref(game);
                 if confirm != Some(true) {
                     let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
-                    return Ok(Reply::private(format!(
-                        "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
-                        game.id, game.id
+                    return Ok(Reply::private(tr!(
+                        self.lang,
+                        "console-confirm-resign",
+                        id = game.id.to_string()
                     )));
                 }
                 let game = g.resign(who, CONSOLE_PLACE, which).await?;
@@ -699,19 +733,24 @@ impl Console {
             }
             Command::Abort { game } => {
                 let game = g.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
-                Reply::public(format!(
-                    "Game #{} aborted by {}: no result.",
-                    game.id, who.name
+                Reply::public(tr!(
+                    self.lang,
+                    "console-aborted",
+                    id = game.id.to_string(),
+                    name = &who.name
                 ))
             }
             Command::Games { user } => {
                 let whom = whom(user);
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
-                let list = text::games_list(&whom, &games, now);
+                let list = text::games_list(self.lang, &whom, &games, now);
                 if games.is_empty() {
                     Reply::public(list)
                 } else {
-                    Reply::public(format!("Games of {}:\n{list}", whom.name))
+                    Reply::public(format!(
+                        "{}\n{list}",
+                        tr!(self.lang, "console-games-of", name = &whom.name)
+                    ))
                 }
             }
             Command::Leaderboard { size, page } => {
@@ -719,16 +758,16 @@ impl Console {
                 let board = g
                     .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
                     .await?;
-                Reply::public(text::leaderboard(&board))
+                Reply::public(text::leaderboard_in(self.lang, &board))
             }
             Command::Rating { user, size } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
                 let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
-                Reply::public(text::rating_card(&card))
+                Reply::public(text::rating_card(self.lang, &card))
             }
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;
-                Reply::public(text::export(&h))
+                Reply::public(text::export_in(self.lang, &h))
             }
         })
     }
@@ -737,10 +776,7 @@ impl Console {
     pub async fn run_stdin(&self) -> std::io::Result<()> {
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let mut stdout = std::io::stdout();
-        writeln!(
-            stdout,
-            "Breakthrough console. Type help, or a line like: @alice /challenge opponent:@bob"
-        )?;
+        writeln!(stdout, "{}", tr!(self.lang, "console-welcome"))?;
         stdout.flush()?;
         while let Some(line) = lines.next_line().await? {
             let Some(out) = self.line(&line).await else {

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
 use super::view::Escaped;
-use super::{caller, place, user_member, view, BotError, Context, Data};
+use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::game::{text, GameId, GuildId};
 use crate::rules::BoardSize;
 
@@ -33,7 +33,7 @@ pub async fn games(
     let now = data.games.now();
     let whom = whom.escaped();
     let list: Vec<_> = list.iter().map(Escaped::escaped).collect();
-    let body = text::games_list(&whom, &list, now);
+    let body = text::games_list(public_lang(ctx), &whom, &list, now);
     let embed = serenity::CreateEmbed::new()
         .title(format!("Games of {}", whom.name))
         .description(body);
@@ -65,7 +65,8 @@ pub async fn leaderboard(
         .games
         .leaderboard(server(ctx)?, size, page)
         .await?;
-    ctx.send(view::leaderboard(&board).reply(false)).await?;
+    ctx.send(view::leaderboard(public_lang(ctx), &board).reply(false))
+        .await?;
     Ok(())
 }
 
@@ -90,7 +91,7 @@ pub async fn rating(
         .escaped();
     let embed = serenity::CreateEmbed::new()
         .title(format!("{} · {}", card.member.name, card.size))
-        .description(text::rating_card(&card));
+        .description(text::rating_card(public_lang(ctx), &card));
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
 }
@@ -107,6 +108,7 @@ pub async fn history(
         .history(place(ctx), GameId::new(game))
         .await?
         .escaped();
+    let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
         "No moves yet.".to_string()
     } else {
@@ -115,15 +117,15 @@ pub async fn history(
     // An embed description holds 4,096 characters; the file always has everything.
     let shown: String = moves.chars().take(4_000).collect();
     let embed = serenity::CreateEmbed::new()
-        .title(text::title(&h.game))
+        .title(text::title_in(lang, &h.game))
         .description(shown)
         .field(
             "Status",
-            text::status(&h.game, ctx.data().games.now()),
+            text::status_in(lang, &h.game, ctx.data().games.now()),
             false,
         );
     let file = serenity::CreateAttachment::bytes(
-        text::export(&h).into_bytes(),
+        text::export_in(lang, &h).into_bytes(),
         format!("breakthrough-game-{}.txt", h.game.id),
     );
     ctx.send(poise::CreateReply::default().embed(embed).attachment(file))
@@ -151,6 +153,7 @@ pub async fn on_page(
         .map(super::guild_id)
         .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
     let board = data.games.leaderboard(guild, size, page).await?;
-    super::update(ctx, click, view::leaderboard(&board), false).await?;
+    let lang = super::click_public_lang(click);
+    super::update(ctx, click, view::leaderboard(lang, &board), false).await?;
     Ok(())
 }

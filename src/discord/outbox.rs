@@ -16,6 +16,7 @@ use tokio::sync::Notify;
 use tracing::{error, warn};
 
 use crate::game::{Games, Owed};
+use crate::i18n::Lang;
 
 use super::view;
 
@@ -95,7 +96,9 @@ async fn post_one(poster: &Poster, games: &Games, owed: Owed) {
     };
     let now = games.now();
     let message = match games.announcement(announcement).await {
-        Ok(Some(what)) => view::announcement(&what, now).message(),
+        // The server's language is not stored with the announcement, so the clock's posts are in
+        // English for now.
+        Ok(Some(what)) => view::announcement(Lang::En, &what, now).message(),
         // Nothing left to say (a reminder for a move already made).
         Ok(None) => {
             forget(games, &owed).await;

@@ -10,6 +10,7 @@ use crate::game::{
     text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
     Played, RatingCard,
 };
+use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
 
@@ -183,10 +184,10 @@ fn mention(id: MemberId) -> String {
 }
 
 /// A game's board with its players, turn, move number and time left, or its result.
-pub fn game(game: &Game, now: i64) -> View {
+pub fn game(lang: Lang, game: &Game, now: i64) -> View {
     let game = &game.escaped();
     let mut embed = CreateEmbed::new()
-        .title(text::title(game))
+        .title(text::title_in(lang, game))
         .description(render::emoji_board(&game.position, game.last_move))
         .field(
             format!("{} Black", render::BLACK_PIECE),
@@ -208,7 +209,7 @@ pub fn game(game: &Game, now: i64) -> View {
         } else {
             "Result"
         },
-        text::status(game, now),
+        text::status_in(lang, game, now),
         false,
     );
     if let Some(change) = &game.status.rating_change() {
@@ -227,7 +228,7 @@ pub fn game(game: &Game, now: i64) -> View {
         let id = game.to_move().id;
         (format!("{}, your move.", mention(id)), Some(id))
     } else {
-        (text::status(game, now), None)
+        (text::status_in(lang, game, now), None)
     };
     View {
         content: Some(content),
@@ -238,10 +239,10 @@ pub fn game(game: &Game, now: i64) -> View {
 }
 
 /// The board after the AI's move, saying which move it played.
-pub fn ai_move(played: &Played, now: i64) -> View {
+pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
     let played = &played.escaped();
-    let mut v = game(&played.game, now);
-    let said = text::ai_played(played);
+    let mut v = game(lang, &played.game, now);
+    let said = text::ai_played(lang, played);
     v.content = Some(match v.content {
         Some(c) if played.game.is_active() => format!("{c} {said}"),
         Some(c) => format!("{said} {c}"),
@@ -251,29 +252,29 @@ pub fn ai_move(played: &Played, now: i64) -> View {
 }
 
 /// An announcement from the outbox, as a channel message.
-pub fn announcement(a: &Announced, now: i64) -> View {
+pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
     match a {
-        Announced::ChallengeExpired(c) => challenge(c, now),
-        Announced::TimedOut(g) => game(g, now),
+        Announced::ChallengeExpired(c) => challenge(lang, c, now),
+        Announced::TimedOut(g) => game(lang, g, now),
         Announced::Reminder { game, member } => View {
             content: Some(format!(
                 "{}, {}",
                 mention(*member),
-                text::reminder(game, now)
+                text::reminder(lang, game, now)
             )),
             mention: Some(*member),
             ..View::default()
         },
-        Announced::AiMoved(played) => ai_move(played, now),
+        Announced::AiMoved(played) => ai_move(lang, played, now),
     }
 }
 
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
-pub fn challenge(c: &Challenge, now: i64) -> View {
+pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
     let c = &c.escaped();
     let embed = CreateEmbed::new()
         .title(format!("Challenge #{}", c.id))
-        .description(text::challenge(c, now))
+        .description(text::challenge_in(lang, c, now))
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
@@ -310,7 +311,14 @@ pub fn challenge(c: &Challenge, now: i64) -> View {
             ),
             None,
         ),
-        (_, state) => (format!("Challenge #{} is {}.", c.id, state.as_str()), None),
+        (_, state) => (
+            format!(
+                "Challenge #{} is {}.",
+                c.id,
+                text::challenge_state(lang, state)
+            ),
+            None,
+        ),
     };
     View {
         content: Some(content),
@@ -338,11 +346,11 @@ pub fn confirm_resign(game: &Game) -> View {
 }
 
 /// A leaderboard page with Previous / Next buttons.
-pub fn leaderboard(board: &Leaderboard) -> View {
+pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
     let board = &board.escaped();
     let embed = CreateEmbed::new()
         .title(format!("Leaderboard · {}", board.size))
-        .description(text::leaderboard(board))
+        .description(text::leaderboard_in(lang, board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
         CreateButton::new(
