@@ -9,6 +9,7 @@ use crate::game::{
     AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, Member, Opponent, TimeControl,
 };
 use crate::rules::{BoardSize, Color};
+use crate::tr;
 
 /// The challenger's side.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -186,7 +187,12 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
         .cancel(&caller(ctx).await, ChallengeRef::Find(place(ctx), None))
         .await?;
     let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
-    let text = format!("Cancelled challenge {}.", ids.join(", "));
+    let text = tr!(
+        super::private_lang(ctx),
+        "cancel-done",
+        count = ids.len(),
+        ids = ids.join(", ")
+    );
     ctx.send(view::View::text(text).reply(true)).await?;
     Ok(())
 }
@@ -221,13 +227,14 @@ pub async fn on_button(
                 .cancel(who, ChallengeRef::Id(at, id))
                 .await?
                 .pop()
-                .ok_or_else(|| BotError::Input("that challenge is gone".into()))?;
+                .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "challenge-gone")))?;
             super::update(ctx, click, view::challenge(lang, &c, now), false).await?;
         }
         _ => {
-            return Err(BotError::Input(
-                "this button no longer does anything".into(),
-            ))
+            return Err(BotError::Input(tr!(
+                super::click_lang(click),
+                "discord-dead-button"
+            )))
         }
     }
     Ok(())

@@ -7,6 +7,7 @@ use super::view::Escaped;
 use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::game::{text, GameId, GuildId};
 use crate::rules::BoardSize;
+use crate::tr;
 
 /// A member's games in progress, with whose turn it is and the time left.
 #[poise::command(slash_command)]
@@ -18,10 +19,10 @@ pub async fn games(
     let whom = match &user {
         // A direct message is private to its member: it shows their own games only.
         Some(u) if ctx.guild_id().is_none() && u.id != ctx.author().id => {
-            return Err(BotError::Input(
-                "in a direct message you can see your own games only: ask in a server for someone else's"
-                    .into(),
-            ))
+            return Err(BotError::Input(tr!(
+                super::private_lang(ctx),
+                "games-direct-own-only"
+            )))
         }
         Some(u) => user_member(u),
         None => caller(ctx).await,
@@ -35,7 +36,7 @@ pub async fn games(
     let list: Vec<_> = list.iter().map(Escaped::escaped).collect();
     let body = text::games_list(public_lang(ctx), &whom, &list, now);
     let embed = serenity::CreateEmbed::new()
-        .title(format!("Games of {}", whom.name))
+        .title(tr!(public_lang(ctx), "games-title", name = &whom.name))
         .description(body);
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
@@ -44,7 +45,7 @@ pub async fn games(
 fn server(ctx: Context<'_>) -> Result<GuildId, BotError> {
     ctx.guild_id()
         .map(super::guild_id)
-        .ok_or_else(|| BotError::Input("ratings belong to a server: ask in one".into()))
+        .ok_or_else(|| BotError::Input(tr!(super::private_lang(ctx), "ratings-need-server")))
 }
 
 /// This server's ratings on a board size.
@@ -110,7 +111,7 @@ pub async fn history(
         .escaped();
     let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
-        "No moves yet.".to_string()
+        tr!(lang, "history-no-moves")
     } else {
         text::move_list(&h.moves)
     };
@@ -120,7 +121,7 @@ pub async fn history(
         .title(text::title_in(lang, &h.game))
         .description(shown)
         .field(
-            "Status",
+            tr!(lang, "history-status"),
             text::status_in(lang, &h.game, ctx.data().games.now()),
             false,
         );
@@ -151,7 +152,7 @@ pub async fn on_page(
     let guild = click
         .guild_id
         .map(super::guild_id)
-        .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
+        .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "ratings-server-only")))?;
     let board = data.games.leaderboard(guild, size, page).await?;
     let lang = super::click_public_lang(click);
     super::update(ctx, click, view::leaderboard(lang, &board), false).await?;

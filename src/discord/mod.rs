@@ -21,6 +21,7 @@ use tracing::{error, info, warn};
 use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{self, text, GameError, Games, Member, Place};
 use crate::i18n::Lang;
+use crate::tr;
 
 use button::Button;
 
@@ -208,16 +209,16 @@ async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
         } => {
             let what =
                 input.map_or_else(String::new, |i| format!(" `{}`", crate::rules::shorten(&i)));
-            (ctx, format!("I could not read the option{what}: {error}"))
+            let lang = private_lang(ctx);
+            let option = tr!(lang, "discord-unreadable-option", what = what);
+            (ctx, format!("{option}: {error}"))
         }
         poise::FrameworkError::CommandStructureMismatch {
             description, ctx, ..
         } => {
             warn!(%description, "command options do not match; re-register the commands");
-            (
-                poise::Context::Application(ctx),
-                "this command changed since Discord last saw it; try again in a minute".to_string(),
-            )
+            let ctx = poise::Context::Application(ctx);
+            (ctx, tr!(private_lang(ctx), "discord-command-changed"))
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -274,14 +275,15 @@ async fn components(
         .data
         .custom_id
         .parse()
-        .map_err(|_| BotError::Input("this button no longer does anything".into()))?;
+        .map_err(|_| BotError::Input(tr!(click_lang(click), "discord-dead-button")))?;
     match button {
         Button::Accept(_) | Button::Decline(_) | Button::Cancel(_) => {
             challenge::on_button(ctx, data, click, &who, button).await
         }
         Button::Resign(id) => play::on_resign(ctx, data, click, &who, id).await,
         Button::KeepPlaying(_) => {
-            update(ctx, click, view::View::text("You keep playing."), true).await
+            let text = tr!(click_lang(click), "resign-kept-playing");
+            update(ctx, click, view::View::text(text), true).await
         }
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
     }

@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
 use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
+use crate::tr;
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -130,8 +131,7 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
             let mut v = view::game(public_lang(ctx), game, games.now());
-            v.content =
-                Some("The AI could not answer just now; its move will be posted here.".into());
+            v.content = Some(tr!(public_lang(ctx), "ai-failed"));
             v.mention = None;
             v
         }
@@ -188,7 +188,8 @@ pub async fn resign(
             game_ref(game),
         )
         .await?;
-    ctx.send(view::confirm_resign(&g).reply(true)).await?;
+    ctx.send(view::confirm_resign(private_lang(ctx), &g).reply(true))
+        .await?;
     Ok(())
 }
 
@@ -221,7 +222,11 @@ pub async fn on_resign(
     super::update(
         ctx,
         click,
-        view::View::text(format!("You resigned game #{id}.")),
+        view::View::text(tr!(
+            super::click_lang(click),
+            "resign-done",
+            id = id.to_string()
+        )),
         true,
     )
     .await?;

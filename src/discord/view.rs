@@ -13,6 +13,7 @@ use crate::game::{
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
+use crate::tr;
 
 use super::button::Button;
 
@@ -190,31 +191,31 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
         .title(text::title_in(lang, game))
         .description(render::emoji_board(&game.position, game.last_move))
         .field(
-            format!("{} Black", render::BLACK_PIECE),
+            tr!(lang, "board-black", piece = render::BLACK_PIECE),
             mention(game.black.id),
             true,
         )
         .field(
-            format!("{} White", render::WHITE_PIECE),
+            tr!(lang, "board-white", piece = render::WHITE_PIECE),
             mention(game.white.id),
             true,
         )
         .footer(CreateEmbedFooter::new(render::EMOJI_LEGEND));
     if let Some(mv) = game.last_move {
-        embed = embed.field("Last move", mv.to_string(), true);
+        embed = embed.field(tr!(lang, "board-last-move"), mv.to_string(), true);
     }
     embed = embed.field(
         if game.is_active() {
-            "To play"
+            tr!(lang, "board-to-play")
         } else {
-            "Result"
+            tr!(lang, "board-result")
         },
         text::status_in(lang, game, now),
         false,
     );
     if let Some(change) = &game.status.rating_change() {
         embed = embed.field(
-            "Ratings",
+            tr!(lang, "board-ratings"),
             text::rating_lines(game, change).join("\n"),
             false,
         );
@@ -226,7 +227,10 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
     };
     let (content, ping) = if game.is_active() {
         let id = game.to_move().id;
-        (format!("{}, your move.", mention(id)), Some(id))
+        (
+            tr!(lang, "board-your-move", mention = mention(id)),
+            Some(id),
+        )
     } else {
         (text::status_in(lang, game, now), None)
     };
@@ -273,49 +277,48 @@ pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
 pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
     let c = &c.escaped();
     let embed = CreateEmbed::new()
-        .title(format!("Challenge #{}", c.id))
+        .title(tr!(lang, "challenge-title", id = c.id.to_string()))
         .description(text::challenge_in(lang, c, now))
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
         let mut buttons = vec![CreateButton::new(Button::Accept(c.id).to_string())
-            .label("Accept")
+            .label(tr!(lang, "button-accept"))
             .style(ButtonStyle::Success)];
         if c.opponent.is_some() {
             buttons.push(
                 CreateButton::new(Button::Decline(c.id).to_string())
-                    .label("Decline")
+                    .label(tr!(lang, "button-decline"))
                     .style(ButtonStyle::Danger),
             );
         }
         buttons.push(
             CreateButton::new(Button::Cancel(c.id).to_string())
-                .label("Cancel")
+                .label(tr!(lang, "button-cancel"))
                 .style(ButtonStyle::Secondary),
         );
         components.push(CreateActionRow::Buttons(buttons));
     }
     let (content, ping) = match (&c.opponent, c.state) {
         (Some(o), ChallengeState::Pending) => (
-            format!(
-                "{}, {} challenges you to a game of Breakthrough.",
-                mention(o.id),
-                c.challenger.name
+            tr!(
+                lang,
+                "challenge-to-you",
+                mention = mention(o.id),
+                challenger = &c.challenger.name
             ),
             Some(o.id),
         ),
         (None, ChallengeState::Pending) => (
-            format!(
-                "{} is looking for an opponent: anyone here may accept.",
-                c.challenger.name
-            ),
+            tr!(lang, "challenge-to-anyone", challenger = &c.challenger.name),
             None,
         ),
         (_, state) => (
-            format!(
-                "Challenge #{} is {}.",
-                c.id,
-                text::challenge_state(lang, state)
+            tr!(
+                lang,
+                "challenge-closed",
+                id = c.id.to_string(),
+                state = text::challenge_state(lang, state)
             ),
             None,
         ),
@@ -329,16 +332,16 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
 }
 
 /// The ephemeral question before resigning.
-pub fn confirm_resign(game: &Game) -> View {
+pub fn confirm_resign(lang: Lang, game: &Game) -> View {
     View {
-        content: Some(format!("Resign game #{}? Your opponent wins.", game.id)),
+        content: Some(tr!(lang, "resign-confirm", id = game.id.to_string())),
         embed: None,
         components: vec![CreateActionRow::Buttons(vec![
             CreateButton::new(Button::Resign(game.id).to_string())
-                .label("Resign")
+                .label(tr!(lang, "button-resign"))
                 .style(ButtonStyle::Danger),
             CreateButton::new(Button::KeepPlaying(game.id).to_string())
-                .label("Keep playing")
+                .label(tr!(lang, "button-keep-playing"))
                 .style(ButtonStyle::Secondary),
         ])],
         mention: None,
@@ -349,7 +352,11 @@ pub fn confirm_resign(game: &Game) -> View {
 pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
     let board = &board.escaped();
     let embed = CreateEmbed::new()
-        .title(format!("Leaderboard · {}", board.size))
+        .title(tr!(
+            lang,
+            "leaderboard-embed-title",
+            size = board.size.to_string()
+        ))
         .description(text::leaderboard_in(lang, board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
@@ -369,11 +376,15 @@ pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
         embed: Some(embed),
         components: vec![CreateActionRow::Buttons(vec![
             button(
-                "Previous",
+                &tr!(lang, "button-previous"),
                 board.page.saturating_sub(1).max(1),
                 board.page <= 1,
             ),
-            button("Next", board.page + 1, board.page >= board.pages),
+            button(
+                &tr!(lang, "button-next"),
+                board.page + 1,
+                board.page >= board.pages,
+            ),
         ])],
         mention: None,
     }

@@ -200,3 +200,42 @@ console-cancelled = {$name} cancelled { $count ->
 console-confirm-resign = Resign game #{$id}? Send /resign game:{$id} confirm:yes to confirm.
 console-aborted = Game #{$id} aborted by {$name}: no result.
 console-games-of = Games of {$name}:
+
+## Discord: boards, challenges and buttons
+
+board-black = {$piece} Black
+board-white = {$piece} White
+board-last-move = Last move
+board-to-play = To play
+board-result = Result
+board-ratings = Ratings
+board-your-move = {$mention}, your move.
+challenge-title = Challenge #{$id}
+challenge-to-you = {$mention}, {$challenger} challenges you to a game of Breakthrough.
+challenge-to-anyone = {$challenger} is looking for an opponent: anyone here may accept.
+challenge-closed = Challenge #{$id} is {$state}.
+challenge-gone = that challenge is gone
+cancel-done = Cancelled { $count ->
+   *[other] challenge
+  } {$ids}.
+button-accept = Accept
+button-decline = Decline
+button-cancel = Cancel
+button-resign = Resign
+button-keep-playing = Keep playing
+button-previous = Previous
+button-next = Next
+resign-confirm = Resign game #{$id}? Your opponent wins.
+resign-kept-playing = You keep playing.
+resign-done = You resigned game #{$id}.
+ai-failed = The AI could not answer just now; its move will be posted here.
+leaderboard-embed-title = Leaderboard · {$size}
+games-title = Games of {$name}
+games-direct-own-only = in a direct message you can see your own games only: ask in a server for someone else's
+ratings-need-server = ratings belong to a server: ask in one
+ratings-server-only = ratings belong to a server
+history-no-moves = No moves yet.
+history-status = Status
+discord-unreadable-option = I could not read the option{$what}
+discord-command-changed = this command changed since Discord last saw it; try again in a minute
+discord-dead-button = this button no longer does anything

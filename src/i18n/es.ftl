@@ -210,3 +210,43 @@ console-cancelled = {$name} ha cancelado { $count ->
 console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /resign game:{$id} confirm:yes para confirmarlo.
 console-aborted = {$name} ha anulado la partida #{$id}: sin resultado.
 console-games-of = Partidas de {$name}:
+
+## Discord: tableros, desafíos y botones
+
+board-black = {$piece} Negras
+board-white = {$piece} Blancas
+board-last-move = Última jugada
+board-to-play = Turno
+board-result = Resultado
+board-ratings = Puntuaciones
+board-your-move = {$mention}, te toca mover.
+challenge-title = Desafío #{$id}
+challenge-to-you = {$mention}, {$challenger} te desafía a una partida de Breakthrough.
+challenge-to-anyone = {$challenger} busca rival: cualquiera de aquí puede aceptar.
+challenge-closed = El desafío #{$id} está {$state}.
+challenge-gone = ese desafío ya no existe
+cancel-done = { $count ->
+    [one] Desafío cancelado:
+   *[other] Desafíos cancelados:
+  } {$ids}.
+button-accept = Aceptar
+button-decline = Rechazar
+button-cancel = Cancelar
+button-resign = Abandonar
+button-keep-playing = Seguir jugando
+button-previous = Anterior
+button-next = Siguiente
+resign-confirm = ¿Abandonar la partida #{$id}? Gana tu rival.
+resign-kept-playing = Sigues jugando.
+resign-done = Has abandonado la partida #{$id}.
+ai-failed = La IA no ha podido responder ahora mismo; su jugada se publicará aquí.
+leaderboard-embed-title = Clasificación · {$size}
+games-title = Partidas de {$name}
+games-direct-own-only = por mensaje directo solo puedes ver tus propias partidas: pregunta en un servidor por las de otra persona
+ratings-need-server = las puntuaciones son de cada servidor: pregunta en uno
+ratings-server-only = las puntuaciones son de cada servidor
+history-no-moves = Todavía no hay jugadas.
+history-status = Estado
+discord-unreadable-option = No he podido leer la opción{$what}
+discord-command-changed = este comando ha cambiado desde la última vez que Discord lo vio; vuelve a intentarlo en un minuto
+discord-dead-button = este botón ya no hace nada
