@@ -28,9 +28,9 @@ fn ids_in_code() -> BTreeSet<String> {
                         continue;
                     }
                     let rest = &source[at + 4..];
-                    // The macro's own definition names no id.
+                    // `tr!(lang, "id"`: the id is the literal right after the language.
                     let Some(open) = rest.find('"') else { continue };
-                    if rest[..open].contains(')') || rest[..open].contains('$') {
+                    if !rest[..open].trim_end().ends_with(',') || rest[..open].contains(';') {
                         continue;
                     }
                     let literal = &rest[open + 1..];
@@ -316,4 +316,74 @@ fn the_console_takes_its_language_from_the_environment_unless_told() {
         line,
     );
     assert!(all.contains("Desafío #1"), "{all}");
+}
+
+/// On Discord: what only the member sees follows their language, what the channel sees follows
+/// the server's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_answers_a_member_in_theirs_and_the_channel_in_the_servers_language() {
+    use crate::common::fake_discord::{
+        BotProcess, FakeDiscord, InteractionBuilder, TestUser, GUILD_ID,
+    };
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let fake = FakeDiscord::start().await;
+    let guild = GUILD_ID.to_string();
+    let env = [
+        ("DATABASE_URL", db.as_str()),
+        ("DISCORD_GUILD_ID", guild.as_str()),
+    ];
+    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let alice = TestUser::new(310_000_000_000_000_001, "alice");
+    let bob = TestUser::new(310_000_000_000_000_002, "bob");
+    let send = |b: InteractionBuilder| {
+        let fake = &fake;
+        async move {
+            let sent = fake.send_interaction(b).await;
+            fake.callback_for(sent.id).await
+        }
+    };
+
+    // A Spanish server: the challenge everyone sees is in Spanish, whatever alice's language.
+    let reply = send(
+        InteractionBuilder::slash("challenge")
+            .by(&alice)
+            .user("opponent", &bob)
+            .string("size", "6x6")
+            .integer("color", 0)
+            .locale("en-US")
+            .set("guild_locale", json!("es-ES")),
+    )
+    .await;
+    let content = reply["data"]["content"].as_str().unwrap();
+    assert!(
+        content.ends_with("alice te desafía a una partida de Breakthrough."),
+        "{reply}"
+    );
+    let embed = &reply["data"]["embeds"][0];
+    assert_eq!(embed["title"], "Desafío #1");
+    let description = embed["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Desafío #1: alice desafía a bob · 6x6 · alice juega con negras"),
+        "{description}"
+    );
+
+    // An English server: bob, who reads Discord in Spanish, is refused in Spanish, privately.
+    let refusal = send(
+        InteractionBuilder::slash("move")
+            .by(&bob)
+            .string("move", "e2-e3")
+            .locale("es-419"),
+    )
+    .await;
+    assert_eq!(
+        refusal["data"]["content"],
+        "no tienes ninguna partida en curso en este canal"
+    );
+    assert_ne!(refusal["data"]["flags"].as_u64().unwrap_or(0) & (1 << 6), 0);
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
 }
