@@ -510,8 +510,8 @@ impl Console {
         match first.to_ascii_lowercase().as_str() {
             "quit" | "exit" => return None,
             "help" => {
-                out.push(CONSOLE_HELP.to_string());
-                out.push(text::HELP.to_string());
+                out.push(tr!(self.lang, "console-help"));
+                out.push(text::help(self.lang));
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
                 Some(seconds) if seconds > MAX_WAIT => out.push(tr!(
@@ -611,7 +611,7 @@ impl Console {
         let whom = |user: Option<String>| user.map_or_else(|| who.clone(), |n| member(&n));
         let now = g.now();
         Ok(match command {
-            Command::Help => Reply::private(text::HELP),
+            Command::Help => Reply::private(text::help(self.lang)),
             Command::Challenge {
                 opponent,
                 size,
@@ -790,13 +790,6 @@ impl Console {
         Ok(())
     }
 }
-
-const CONSOLE_HELP: &str = "\
-Console: each line is `@member /command options`, acting as that member in one local server.
-Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
-`wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
-The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
-(level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.";
 
 #[cfg(test)]
 mod tests {

@@ -137,7 +137,8 @@ pub async fn history(
 /// Rules, notation and commands.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
-    ctx.send(view::View::text(text::HELP).reply(true)).await?;
+    let help = text::help(super::private_lang(ctx));
+    ctx.send(view::View::text(help).reply(true)).await?;
     Ok(())
 }
 

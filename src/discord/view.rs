@@ -200,7 +200,7 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
             mention(game.white.id),
             true,
         )
-        .footer(CreateEmbedFooter::new(render::EMOJI_LEGEND));
+        .footer(CreateEmbedFooter::new(text::board_legend(lang)));
     if let Some(mv) = game.last_move {
         embed = embed.field(tr!(lang, "board-last-move"), mv.to_string(), true);
     }

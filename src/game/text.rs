@@ -430,16 +430,14 @@ pub fn leaderboard_in(lang: Lang, board: &Leaderboard) -> String {
 }
 
 /// Rules, notation and commands, short.
-pub const HELP: &str = "\
-Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; \
-capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
-Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
-Commands:
-/challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
-/challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
-/accept [challenger] · /decline [challenger] · /cancel
-/move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
-/games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
+pub fn help(lang: Lang) -> String {
+    tr!(lang, "help")
+}
+
+/// What a board's pieces and marks mean, under an emoji board.
+pub fn board_legend(lang: Lang) -> String {
+    tr!(lang, "board-legend")
+}
 
 #[cfg(test)]
 mod tests {
@@ -453,6 +451,27 @@ mod tests {
         assert_eq!(duration(23 * 3600 + 59 * 60), "23h 59m");
         assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2d 3h");
         assert_eq!(duration(-5), "less than a minute");
+    }
+
+    #[test]
+    fn the_english_help_reads_as_it_did_word_for_word() {
+        let before = "\
+Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; \
+capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
+Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
+Commands:
+/challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
+/challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
+/accept [challenger] · /decline [challenger] · /cancel
+/move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+/games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
+        assert_eq!(help(Lang::En), before);
+        assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
+    }
+
+    #[test]
+    fn the_english_legend_is_the_one_render_keeps() {
+        assert_eq!(board_legend(Lang::En), crate::render::EMOJI_LEGEND);
     }
 
     #[test]

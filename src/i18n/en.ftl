@@ -239,3 +239,22 @@ history-status = Status
 discord-unreadable-option = I could not read the option{$what}
 discord-command-changed = this command changed since Discord last saw it; try again in a minute
 discord-dead-button = this button no longer does anything
+
+## Help, and the board's legend
+
+help =
+    Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
+    Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
+    Commands:
+    /challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
+    /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
+    /accept [challenger] · /decline [challenger] · /cancel
+    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+console-help =
+    Console: each line is `@member /command options`, acting as that member in one local server.
+    Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
+    `wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
+    The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
+    (level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.
+board-legend = ⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from

@@ -250,3 +250,22 @@ history-status = Estado
 discord-unreadable-option = No he podido leer la opción{$what}
 discord-command-changed = este comando ha cambiado desde la última vez que Discord lo vio; vuelve a intentarlo en un minuto
 discord-dead-button = este botón ya no hace nada
+
+## La ayuda, y la leyenda del tablero
+
+help =
+    Breakthrough: mueve una pieza una casilla hacia delante, en recto o en diagonal, a una casilla vacía; solo se captura en diagonal hacia delante. Gana quien llega a la última fila o captura todas las piezas rivales. Empiezan las negras.
+    Jugadas: e7-e6, o d4xe5 para una captura (también valen e7e6 y e7 e6; e6 a secas cuando solo una pieza puede ir allí).
+    Comandos:
+    /challenge [opponent] [size] [color] [time] [rated] · desafía a un miembro, o a cualquiera de aquí sin opponent
+    /challenge opponent:<el bot> [level] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
+    /accept [challenger] · /decline [challenger] · /cancel
+    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+console-help =
+    Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
+    Las opciones se escriben como nombre:valor (opponent:@bob size:7x7 time:1h) o como valores sueltos en orden (/move e7-e6).
+    `wait 2h` adelanta el reloj; `quit` sale. Las líneas que empiezan por # se ignoran.
+    La IA integrada es @bot: `@alice /challenge opponent:@bot level:2 size:6x6` empieza una partida al momento
+    (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable), y la IA responde a cada una de tus jugadas.
+board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de mover · flecha: de dónde venía
