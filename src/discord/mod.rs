@@ -319,12 +319,13 @@ fn click_place(click: &serenity::ComponentInteraction) -> Place {
 /// hold up the clocks, and a long AI search cannot hold up a reminder.
 fn spawn_clock_tasks(
     http: Arc<serenity::Http>,
+    cache: Arc<serenity::Cache>,
     games: Games,
     every: Duration,
     post_timeout: Duration,
 ) {
     let wake = Arc::new(tokio::sync::Notify::new());
-    outbox::spawn_outbox(http, games.clone(), wake.clone(), post_timeout);
+    outbox::spawn_outbox(http, cache, games.clone(), wake.clone(), post_timeout);
     spawn_sweeper(games.clone(), every, wake.clone());
     spawn_ai_answers(games, every, wake);
 }
@@ -450,6 +451,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     // starts a second sweeper or sender.
     spawn_clock_tasks(
         client.http.clone(),
+        client.cache.clone(),
         games.clone(),
         sweep_every,
         post_timeout,

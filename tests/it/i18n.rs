@@ -387,3 +387,64 @@ async fn discord_answers_a_member_in_theirs_and_the_channel_in_the_servers_langu
     fake.assert_spec_ok();
     fake.assert_no_problems();
 }
+
+/// The clock's posts, which answer no interaction, speak the server's language as the gateway
+/// told it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_posts_the_clocks_news_in_the_servers_language() {
+    use crate::common::fake_discord::{BotProcess, FakeDiscord, CHANNEL_ID, GUILD_ID};
+    use crate::common::overdue;
+    use breakthrough_bot::game::{ChallengeRef, Member, Place};
+    use breakthrough_bot::store::Store;
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let fake = FakeDiscord::start().await;
+    let guild = GUILD_ID.to_string();
+    let env = [
+        ("DATABASE_URL", db.as_str()),
+        ("DISCORD_GUILD_ID", guild.as_str()),
+        ("SWEEP_INTERVAL_SECS", "1"),
+    ];
+    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    fake.wait_ready().await;
+    fake.dispatch(
+        "GUILD_CREATE",
+        json!({
+            "id": guild, "name": "Servidor", "owner_id": "310000000000000009",
+            "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [],
+            "mfa_level": 0, "system_channel_flags": 0, "premium_tier": 0,
+            "preferred_locale": "es-ES", "nsfw_level": 0, "stickers": [],
+            "premium_progress_bar_enabled": false, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "large": false, "member_count": 2, "voice_states": [], "members": [],
+            "channels": [], "threads": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": []
+        }),
+    )
+    .await;
+    // Time for the bot to read it before the sweep finds anything to post.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // A game whose clock ran out before either side moved: the sweep aborts it and posts that.
+    let store = Store::open(&db).await.unwrap();
+    let games = overdue::games_back_then(&store);
+    let here = Place::new(GUILD_ID, CHANNEL_ID);
+    let (zelda, yusuf) = (Member::new(9101, "zelda"), Member::new(9102, "yusuf"));
+    let c = games
+        .challenge(overdue::request(here, &zelda, &yusuf))
+        .await
+        .unwrap();
+    games
+        .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
+        .await
+        .unwrap();
+    store.close().await;
+    let posted = fake.wait_channel_message(CHANNEL_ID).await;
+    let text = posted.body.as_ref().unwrap().to_string();
+    assert!(text.contains("Anulada: sin resultado"), "{text}");
+    assert!(text.contains("Partida #1"), "{text}");
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
+}
