@@ -48,6 +48,8 @@ pub enum GameError {
     AmbiguousChallenge(String),
     ChallengeClosed(ChallengeState),
     NotYourChallenge(String),
+    /// A challenger answering their own open challenge, which is for someone else.
+    DeclineOwnOpen,
     NotYourCancel(String),
     DeclineOpen,
     /// Also the answer for a game that exists but may not be shown where the member asks.
@@ -145,6 +147,7 @@ impl GameError {
                 state = text::challenge_state(lang, *state)
             ),
             E::NotYourChallenge(name) => tr!(lang, "error-not-your-challenge", name = name),
+            E::DeclineOwnOpen => tr!(lang, "error-decline-own-open"),
             E::NotYourCancel(name) => tr!(lang, "error-not-your-cancel", name = name),
             E::DeclineOpen => tr!(lang, "error-decline-open"),
             E::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = id.to_string()),

@@ -129,6 +129,7 @@ error-no-challenge-to-cancel = you have no pending challenge here
 error-ambiguous-challenge = you have several pending challenges here; say whose: {$names}
 error-challenge-closed = this challenge is {$state}
 error-not-your-challenge = this challenge is for {$name}: only they can answer it
+error-decline-own-open = this challenge is for someone else: only they can answer it
 error-not-your-cancel = only {$name} can cancel this challenge
 error-decline-open = open challenges cannot be declined: leave it, or let it expire
 error-no-such-game = there is no game #{$id} here

@@ -138,6 +138,7 @@ error-no-challenge-to-cancel = no tienes ningún desafío pendiente aquí
 error-ambiguous-challenge = tienes varios desafíos pendientes aquí; di de quién: {$names}
 error-challenge-closed = este desafío está {$state}
 error-not-your-challenge = este desafío es para {$name}: solo esa persona puede responderlo
+error-decline-own-open = este desafío es para otra persona: solo esa persona puede responderlo
 error-not-your-cancel = solo {$name} puede cancelar este desafío
 error-decline-open = los desafíos abiertos no se pueden rechazar: ignóralo o deja que caduque
 error-no-such-game = aquí no existe la partida #{$id}
