@@ -21,15 +21,15 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser, Subcommand};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::engine::Level;
+use crate::engine::{Level, LevelError};
 use crate::game::{
     self, text, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
     Games, Member, MemberId, Opponent, Place, Played, SweepReport, SystemClock, TimeControl,
-    LOCAL_SERVER,
+    TimeControlError, LOCAL_SERVER,
 };
 use crate::i18n::Lang;
 use crate::render;
-use crate::rules::{BoardSize, Color};
+use crate::rules::{BoardSize, Color, SizeError};
 use crate::tr;
 
 /// The one local server and channel the console plays in.
@@ -217,13 +217,57 @@ struct CommandLine {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Side(Option<Color>);
 
-fn side(v: &str) -> Result<Side, String> {
+fn side(v: &str) -> Result<Side, BadValue> {
     match v.trim().to_ascii_lowercase().as_str() {
         "random" => Ok(Side(None)),
         c => c
             .parse::<Color>()
             .map(|c| Side(Some(c)))
-            .map_err(|_| format!("`{c}` is not a side: choose black, white or random")),
+            .map_err(|_| BadValue::Side(c.to_string())),
+    }
+}
+
+/// An option's value the console cannot read, as typed. Said in the console's language by
+/// [`BadValue::localized`]; `Display` (what clap keeps) is English.
+#[derive(Debug)]
+enum BadValue {
+    Side(String),
+    GameNumber(String),
+    Page(String),
+    YesOrNo(String),
+}
+
+impl BadValue {
+    fn localized(&self, lang: Lang) -> String {
+        match self {
+            BadValue::Side(v) => tr!(lang, "console-bad-side", value = v),
+            BadValue::GameNumber(v) => tr!(lang, "console-bad-game-number", value = v),
+            BadValue::Page(v) => tr!(lang, "console-bad-page", value = v),
+            BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
+        }
+    }
+}
+
+impl std::fmt::Display for BadValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.localized(Lang::En))
+    }
+}
+
+impl std::error::Error for BadValue {}
+
+/// Why clap refused a value, in `lang`: the console's own refusals and the game's.
+fn value_error(lang: Lang, why: &(dyn std::error::Error + 'static)) -> String {
+    if let Some(e) = why.downcast_ref::<BadValue>() {
+        e.localized(lang)
+    } else if let Some(e) = why.downcast_ref::<SizeError>() {
+        GameError::Size(e.clone()).localized(lang)
+    } else if let Some(e) = why.downcast_ref::<TimeControlError>() {
+        GameError::Time(e.clone()).localized(lang)
+    } else if why.downcast_ref::<LevelError>().is_some() {
+        GameError::Level(LevelError).localized(lang)
+    } else {
+        why.to_string()
     }
 }
 
@@ -249,12 +293,18 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
-/// with them in one line.
+/// [`parse_command_in`] in English.
+#[cfg(test)]
 fn parse_command(command: &str, args: &[String]) -> Result<Command, String> {
+    parse_command_in(Lang::En, command, args)
+}
+
+/// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
+/// with them in one line, in `lang`.
+fn parse_command_in(lang: Lang, command: &str, args: &[String]) -> Result<Command, String> {
     CommandLine::try_parse_from(clap_words(command, args))
         .map(|line| line.command)
-        .map_err(|e| usage_error(command, &e))
+        .map_err(|e| usage_error(lang, command, &e))
 }
 
 /// Whether a word is a `name:value` option (rather than a bare value with a colon in it): its
@@ -322,17 +372,17 @@ fn clap_words(command: &str, args: &[String]) -> Vec<String> {
 
 /// One short line for words clap would not take, in the console's terms (`size:7x7`, not
 /// `--size`); never clap's help.
-fn usage_error(command: &str, e: &clap::Error) -> String {
+fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
     let line = CommandLine::command();
     let Some(sub) = line.find_subcommand(command) else {
-        return format!("unknown command /{command}: type help");
+        return tr!(lang, "console-unknown-command", command = command);
     };
     let options: Vec<&str> = sub
         .get_arguments()
         .filter_map(clap::Arg::get_long)
         .collect();
     let takes = if options.is_empty() {
-        "no options".to_string()
+        tr!(lang, "console-no-options")
     } else {
         options.join(", ")
     };
@@ -348,8 +398,20 @@ fn usage_error(command: &str, e: &clap::Error) -> String {
     };
     match (e.kind(), invalid) {
         (ErrorKind::UnknownArgument, Some(arg)) => match option_name(arg) {
-            Some(name) => format!("unknown option `{name}` for /{command}: it takes {takes}"),
-            None => format!("too many values for /{command}: `{arg}` (it takes {takes})"),
+            Some(name) => tr!(
+                lang,
+                "console-unknown-option",
+                name = name,
+                command = command,
+                takes = takes
+            ),
+            None => tr!(
+                lang,
+                "console-too-many-values",
+                command = command,
+                value = arg,
+                takes = takes
+            ),
         },
         (ErrorKind::MissingRequiredArgument, Some(arg)) => {
             let name = option_name(arg).unwrap_or_else(|| arg.to_string());
@@ -358,14 +420,21 @@ fn usage_error(command: &str, e: &clap::Error) -> String {
                 .find(|a| a.get_long() == Some(name.as_str()))
                 .and_then(|a| a.get_value_names()?.first().map(ToString::to_string))
                 .unwrap_or_else(|| "…".to_string());
-            if options.first() == Some(&name.as_str()) {
-                format!("/{command} needs {name}: write it like /{command} {example}")
+            let example = if options.first() == Some(&name.as_str()) {
+                example
             } else {
-                format!("/{command} needs {name}: write it like /{command} {name}:{example}")
-            }
+                format!("{name}:{example}")
+            };
+            tr!(
+                lang,
+                "console-needs-value",
+                command = command,
+                name = name,
+                example = example
+            )
         }
         (ErrorKind::ValueValidation, _) => match std::error::Error::source(e) {
-            Some(why) => why.to_string(),
+            Some(why) => value_error(lang, why),
             None => first_line(e),
         },
         _ => first_line(e),
@@ -379,24 +448,24 @@ fn first_line(e: &clap::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-fn game_number(v: &str) -> Result<GameId, String> {
+fn game_number(v: &str) -> Result<GameId, BadValue> {
     v.trim()
         .trim_start_matches('#')
         .parse::<GameId>()
-        .map_err(|_| format!("`{v}` is not a game number: write it like 12 or #12"))
+        .map_err(|_| BadValue::GameNumber(v.to_string()))
 }
 
-fn page_number(v: &str) -> Result<usize, String> {
+fn page_number(v: &str) -> Result<usize, BadValue> {
     v.trim()
         .parse::<usize>()
-        .map_err(|_| format!("`{v}` is not a page number"))
+        .map_err(|_| BadValue::Page(v.to_string()))
 }
 
-fn yes_or_no(v: &str) -> Result<bool, String> {
+fn yes_or_no(v: &str) -> Result<bool, BadValue> {
     match v.trim().to_ascii_lowercase().as_str() {
         "yes" | "true" | "y" | "1" | "on" => Ok(true),
         "no" | "false" | "n" | "0" | "off" => Ok(false),
-        _ => Err(format!("`{v}`: say yes or no")),
+        _ => Err(BadValue::YesOrNo(v.to_string())),
     }
 }
 
@@ -595,7 +664,7 @@ impl Console {
     }
 
     async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
-        let command = match parse_command(command, args) {
+        let command = match parse_command_in(self.lang, command, args) {
             Ok(command) => command,
             Err(msg) => return Reply::private(msg),
         };

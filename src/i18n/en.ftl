@@ -259,3 +259,12 @@ console-help =
     The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
     (level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.
 board-legend = ⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from
+console-bad-side = `{$value}` is not a side: choose black, white or random
+console-bad-game-number = `{$value}` is not a game number: write it like 12 or #12
+console-bad-page = `{$value}` is not a page number
+console-bad-yes-or-no = `{$value}`: say yes or no
+console-unknown-command = unknown command /{$command}: type help
+console-no-options = no options
+console-unknown-option = unknown option `{$name}` for /{$command}: it takes {$takes}
+console-too-many-values = too many values for /{$command}: `{$value}` (it takes {$takes})
+console-needs-value = /{$command} needs {$name}: write it like /{$command} {$example}

@@ -211,6 +211,15 @@ console-cancelled = {$name} ha cancelado { $count ->
 console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /resign game:{$id} confirm:yes para confirmarlo.
 console-aborted = {$name} ha anulado la partida #{$id}: sin resultado.
 console-games-of = Partidas de {$name}:
+console-bad-side = `{$value}` no es un color: elige black, white o random
+console-bad-game-number = `{$value}` no es un número de partida: escríbelo como 12 o #12
+console-bad-page = `{$value}` no es un número de página
+console-bad-yes-or-no = `{$value}`: di yes o no
+console-unknown-command = comando desconocido /{$command}: escribe help
+console-no-options = ninguna
+console-unknown-option = opción desconocida `{$name}` para /{$command}; sus opciones: {$takes}
+console-too-many-values = demasiados valores para /{$command}: `{$value}` (sus opciones: {$takes})
+console-needs-value = /{$command} necesita {$name}: escríbelo como /{$command} {$example}
 
 ## Discord: tableros, desafíos y botones
 

@@ -276,6 +276,9 @@ const GAME: &str = "\
 @alice /move a3xb2
 @bob /move c3-b4
 @alice /move b2xa1
+@carol /challenge size:12x8
+@carol /board x
+@carol /frobnicate
 ";
 
 #[test]
@@ -289,6 +292,10 @@ fn the_console_speaks_spanish_with_moves_in_algebraic_notation() {
         "mueven Blancas: bob",
         "no es tu turno: le toca mover a alice",
         "Ganan Negras (alice): una pieza llegó a la última fila",
+        "(solo para @carol) 12x8 no es un tablero admitido: los tableros tienen de 3 a 10 \
+         columnas y de 5 a 10 filas",
+        "(solo para @carol) `x` no es un número de partida: escríbelo como 12 o #12",
+        "(solo para @carol) comando desconocido /frobnicate: escribe help",
     ] {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
     }
