@@ -21,14 +21,16 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser, Subcommand};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::engine::Level;
+use crate::engine::{Level, LevelError};
 use crate::game::{
     self, text, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
     Games, Member, MemberId, Opponent, Place, Played, SweepReport, SystemClock, TimeControl,
-    LOCAL_SERVER,
+    TimeControlError, LOCAL_SERVER,
 };
+use crate::i18n::Lang;
 use crate::render;
-use crate::rules::{BoardSize, Color};
+use crate::rules::{BoardSize, Color, SizeError};
+use crate::tr;
 
 /// The one local server and channel the console plays in.
 pub const CONSOLE_PLACE: Place = Place {
@@ -107,6 +109,8 @@ pub struct Console {
     games: Games,
     clock: Arc<ConsoleClock>,
     plain: bool,
+    /// The language of everything the game says.
+    lang: Lang,
 }
 
 /// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
@@ -213,13 +217,57 @@ struct CommandLine {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Side(Option<Color>);
 
-fn side(v: &str) -> Result<Side, String> {
+fn side(v: &str) -> Result<Side, BadValue> {
     match v.trim().to_ascii_lowercase().as_str() {
         "random" => Ok(Side(None)),
         c => c
             .parse::<Color>()
             .map(|c| Side(Some(c)))
-            .map_err(|_| format!("`{c}` is not a side: choose black, white or random")),
+            .map_err(|_| BadValue::Side(c.to_string())),
+    }
+}
+
+/// An option's value the console cannot read, as typed. Said in the console's language by
+/// [`BadValue::localized`]; `Display` (what clap keeps) is English.
+#[derive(Debug)]
+enum BadValue {
+    Side(String),
+    GameNumber(String),
+    Page(String),
+    YesOrNo(String),
+}
+
+impl BadValue {
+    fn localized(&self, lang: Lang) -> String {
+        match self {
+            BadValue::Side(v) => tr!(lang, "console-bad-side", value = v),
+            BadValue::GameNumber(v) => tr!(lang, "console-bad-game-number", value = v),
+            BadValue::Page(v) => tr!(lang, "console-bad-page", value = v),
+            BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
+        }
+    }
+}
+
+impl std::fmt::Display for BadValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.localized(Lang::En))
+    }
+}
+
+impl std::error::Error for BadValue {}
+
+/// Why clap refused a value, in `lang`: the console's own refusals and the game's.
+fn value_error(lang: Lang, why: &(dyn std::error::Error + 'static)) -> String {
+    if let Some(e) = why.downcast_ref::<BadValue>() {
+        e.localized(lang)
+    } else if let Some(e) = why.downcast_ref::<SizeError>() {
+        GameError::Size(e.clone()).localized(lang)
+    } else if let Some(e) = why.downcast_ref::<TimeControlError>() {
+        GameError::Time(e.clone()).localized(lang)
+    } else if why.downcast_ref::<LevelError>().is_some() {
+        GameError::Level(LevelError).localized(lang)
+    } else {
+        why.to_string()
     }
 }
 
@@ -245,12 +293,18 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
-/// with them in one line.
+/// [`parse_command_in`] in English.
+#[cfg(test)]
 fn parse_command(command: &str, args: &[String]) -> Result<Command, String> {
+    parse_command_in(Lang::En, command, args)
+}
+
+/// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
+/// with them in one line, in `lang`.
+fn parse_command_in(lang: Lang, command: &str, args: &[String]) -> Result<Command, String> {
     CommandLine::try_parse_from(clap_words(command, args))
         .map(|line| line.command)
-        .map_err(|e| usage_error(command, &e))
+        .map_err(|e| usage_error(lang, command, &e))
 }
 
 /// Whether a word is a `name:value` option (rather than a bare value with a colon in it): its
@@ -318,17 +372,17 @@ fn clap_words(command: &str, args: &[String]) -> Vec<String> {
 
 /// One short line for words clap would not take, in the console's terms (`size:7x7`, not
 /// `--size`); never clap's help.
-fn usage_error(command: &str, e: &clap::Error) -> String {
+fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
     let line = CommandLine::command();
     let Some(sub) = line.find_subcommand(command) else {
-        return format!("unknown command /{command}: type help");
+        return tr!(lang, "console-unknown-command", command = command);
     };
     let options: Vec<&str> = sub
         .get_arguments()
         .filter_map(clap::Arg::get_long)
         .collect();
     let takes = if options.is_empty() {
-        "no options".to_string()
+        tr!(lang, "console-no-options")
     } else {
         options.join(", ")
     };
@@ -344,8 +398,20 @@ fn usage_error(command: &str, e: &clap::Error) -> String {
     };
     match (e.kind(), invalid) {
         (ErrorKind::UnknownArgument, Some(arg)) => match option_name(arg) {
-            Some(name) => format!("unknown option `{name}` for /{command}: it takes {takes}"),
-            None => format!("too many values for /{command}: `{arg}` (it takes {takes})"),
+            Some(name) => tr!(
+                lang,
+                "console-unknown-option",
+                name = name,
+                command = command,
+                takes = takes
+            ),
+            None => tr!(
+                lang,
+                "console-too-many-values",
+                command = command,
+                value = arg,
+                takes = takes
+            ),
         },
         (ErrorKind::MissingRequiredArgument, Some(arg)) => {
             let name = option_name(arg).unwrap_or_else(|| arg.to_string());
@@ -354,14 +420,21 @@ fn usage_error(command: &str, e: &clap::Error) -> String {
                 .find(|a| a.get_long() == Some(name.as_str()))
                 .and_then(|a| a.get_value_names()?.first().map(ToString::to_string))
                 .unwrap_or_else(|| "…".to_string());
-            if options.first() == Some(&name.as_str()) {
-                format!("/{command} needs {name}: write it like /{command} {example}")
+            let example = if options.first() == Some(&name.as_str()) {
+                example
             } else {
-                format!("/{command} needs {name}: write it like /{command} {name}:{example}")
-            }
+                format!("{name}:{example}")
+            };
+            tr!(
+                lang,
+                "console-needs-value",
+                command = command,
+                name = name,
+                example = example
+            )
         }
         (ErrorKind::ValueValidation, _) => match std::error::Error::source(e) {
-            Some(why) => why.to_string(),
+            Some(why) => value_error(lang, why),
             None => first_line(e),
         },
         _ => first_line(e),
@@ -375,24 +448,24 @@ fn first_line(e: &clap::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-fn game_number(v: &str) -> Result<GameId, String> {
+fn game_number(v: &str) -> Result<GameId, BadValue> {
     v.trim()
         .trim_start_matches('#')
         .parse::<GameId>()
-        .map_err(|_| format!("`{v}` is not a game number: write it like 12 or #12"))
+        .map_err(|_| BadValue::GameNumber(v.to_string()))
 }
 
-fn page_number(v: &str) -> Result<usize, String> {
+fn page_number(v: &str) -> Result<usize, BadValue> {
     v.trim()
         .parse::<usize>()
-        .map_err(|_| format!("`{v}` is not a page number"))
+        .map_err(|_| BadValue::Page(v.to_string()))
 }
 
-fn yes_or_no(v: &str) -> Result<bool, String> {
+fn yes_or_no(v: &str) -> Result<bool, BadValue> {
     match v.trim().to_ascii_lowercase().as_str() {
         "yes" | "true" | "y" | "1" | "on" => Ok(true),
         "no" | "false" | "n" | "0" | "off" => Ok(false),
-        _ => Err(format!("`{v}`: say yes or no")),
+        _ => Err(BadValue::YesOrNo(v.to_string())),
     }
 }
 
@@ -423,7 +496,14 @@ impl Console {
             games: games.only_server(CONSOLE_PLACE.guild),
             clock,
             plain,
+            lang: Lang::En,
         }
+    }
+
+    /// The console speaking `lang`.
+    pub fn speaking(mut self, lang: Lang) -> Console {
+        self.lang = lang;
+        self
     }
 
     fn board(&self, game: &game::Game) -> String {
@@ -434,19 +514,22 @@ impl Console {
         };
         let now = self.games.now();
         out.push('\n');
-        out.push_str(&text::title(game));
-        out.push_str(&format!(
-            "\n{} Black: {} · {} White: {}",
-            render::BLACK_PIECE,
-            game.black.name,
-            render::WHITE_PIECE,
-            game.white.name
+        out.push_str(&text::title_in(self.lang, game));
+        out.push('\n');
+        out.push_str(&tr!(
+            self.lang,
+            "console-players",
+            black_piece = render::BLACK_PIECE,
+            black = &game.black.name,
+            white_piece = render::WHITE_PIECE,
+            white = &game.white.name
         ));
         if let Some(mv) = game.last_move {
-            out.push_str(&format!("\nLast move: {mv}"));
+            out.push('\n');
+            out.push_str(&tr!(self.lang, "console-last-move", move = mv.to_string()));
         }
         out.push('\n');
-        out.push_str(&text::status(game, now));
+        out.push_str(&text::status_in(self.lang, game, now));
         if game.is_active() {
             out.push_str(&format!(" (@{})", game.to_move().name));
         }
@@ -463,7 +546,7 @@ impl Console {
     pub fn announce(&self, report: &SweepReport) -> Vec<String> {
         let mut out = Vec::new();
         for c in &report.expired {
-            out.push(text::challenge_expired(c));
+            out.push(text::challenge_expired(self.lang, c));
         }
         for g in report.timed_out.iter().chain(&report.aborted) {
             out.push(self.board(g));
@@ -472,7 +555,7 @@ impl Console {
             out.push(format!(
                 "@{}: {}",
                 g.to_move().name,
-                text::reminder(g, self.games.now())
+                text::reminder(self.lang, g, self.games.now())
             ));
         }
         out
@@ -496,47 +579,49 @@ impl Console {
         match first.to_ascii_lowercase().as_str() {
             "quit" | "exit" => return None,
             "help" => {
-                out.push(CONSOLE_HELP.to_string());
-                out.push(text::HELP.to_string());
+                out.push(tr!(self.lang, "console-help"));
+                out.push(text::help(self.lang));
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
-                Some(seconds) if seconds > MAX_WAIT => out.push(format!(
-                    "wait moves the clock at most a year ({}d) at a time",
-                    MAX_WAIT / 86_400
+                Some(seconds) if seconds > MAX_WAIT => out.push(tr!(
+                    self.lang,
+                    "console-wait-too-long",
+                    days = MAX_WAIT / 86_400
                 )),
                 Some(seconds) => {
                     self.clock.advance(seconds);
-                    out.push(format!("(the clock moves on {})", text::duration(seconds)));
+                    out.push(tr!(
+                        self.lang,
+                        "console-clock-moved",
+                        duration = text::duration(self.lang, seconds)
+                    ));
                     if let Ok(report) = self.games.sweep(self.games.now()).await {
                         out.extend(self.announce(&report));
                     }
                 }
-                None => out.push("wait takes a duration such as 30m, 2h or 1d".to_string()),
+                None => out.push(tr!(self.lang, "console-wait-how")),
             },
             name if name.starts_with('@') && name.len() > 1 => {
                 let who = member(first);
                 let reply = match w.get(1).and_then(|c| c.strip_prefix('/')) {
-                    Some(_) if is_ai(&who) => Reply::private(format!(
-                        "@{AI_NAME} is the built-in AI: it plays by itself; challenge it with \
-                         /challenge opponent:@{AI_NAME}"
-                    )),
+                    Some(_) if is_ai(&who) => {
+                        Reply::private(tr!(self.lang, "console-ai-plays-itself", ai = AI_NAME))
+                    }
                     Some(command) => {
                         self.command(&who, &command.to_ascii_lowercase(), &w[2..])
                             .await
                     }
-                    None => Reply::private("write a command after the name, like @alice /help"),
+                    None => Reply::private(tr!(self.lang, "console-command-missing")),
                 };
                 out.extend(reply.public);
                 out.extend(
                     reply
                         .private
                         .into_iter()
-                        .map(|p| format!("(to @{} only) {p}", who.name)),
+                        .map(|p| tr!(self.lang, "console-private", name = &who.name, text = p)),
                 );
             }
-            _ => {
-                out.push("lines look like `@alice /challenge opponent:@bob`; type help".to_string())
-            }
+            _ => out.push(tr!(self.lang, "console-line-how")),
         }
         Some(out)
     }
@@ -564,18 +649,22 @@ impl Console {
     }
 
     fn ai_board(&self, played: &Played) -> String {
-        format!("{}\n{}", text::ai_played(played), self.board(&played.game))
+        format!(
+            "{}\n{}",
+            text::ai_played(self.lang, played),
+            self.board(&played.game)
+        )
     }
 
     fn apology(&self, e: &GameError) -> String {
         if e.is_internal() {
             tracing::error!(error = ?e, "console command failed");
         }
-        e.to_string()
+        e.localized(self.lang)
     }
 
     async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
-        let command = match parse_command(command, args) {
+        let command = match parse_command_in(self.lang, command, args) {
             Ok(command) => command,
             Err(msg) => return Reply::private(msg),
         };
@@ -591,7 +680,7 @@ impl Console {
         let whom = |user: Option<String>| user.map_or_else(|| who.clone(), |n| member(&n));
         let now = g.now();
         Ok(match command {
-            Command::Help => Reply::private(text::HELP),
+            Command::Help => Reply::private(text::help(self.lang)),
             Command::Challenge {
                 opponent,
                 size,
@@ -620,8 +709,13 @@ impl Console {
                         let level = request.level;
                         let game = g.challenge_ai(request).await?;
                         let mut reply = Reply::public(format!(
-                            "{} starts a game against the AI (level {level}).\n{}",
-                            who.name,
+                            "{}\n{}",
+                            tr!(
+                                self.lang,
+                                "console-ai-game",
+                                name = &who.name,
+                                level = level.to_string()
+                            ),
                             self.board(&game)
                         ));
                         if game.ai_to_move() {
@@ -632,10 +726,13 @@ impl Console {
                     Decision::Challenge(request) => {
                         let c = g.challenge(request).await?;
                         let answer = match &c.opponent {
-                            Some(op) => format!("@{}: answer with /accept or /decline", op.name),
-                            None => "anyone here may answer with /accept".to_string(),
+                            Some(op) => tr!(self.lang, "console-answer", name = &op.name),
+                            None => tr!(self.lang, "console-answer-open"),
                         };
-                        Reply::public(format!("{}\n{answer}", text::challenge(&c, now)))
+                        Reply::public(format!(
+                            "{}\n{answer}",
+                            text::challenge_in(self.lang, &c, now)
+                        ))
                     }
                 }
             }
@@ -645,8 +742,8 @@ impl Console {
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
                 Reply::public(format!(
-                    "{} accepted: the game begins.\n{}",
-                    who.name,
+                    "{}\n{}",
+                    tr!(self.lang, "console-accepted", name = &who.name),
                     self.board(&game)
                 ))
             }
@@ -655,9 +752,12 @@ impl Console {
                 let c = g
                     .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
-                Reply::public(format!(
-                    "{} declined challenge #{} from {}.",
-                    who.name, c.id, c.challenger.name
+                Reply::public(tr!(
+                    self.lang,
+                    "console-declined",
+                    name = &who.name,
+                    id = c.id.to_string(),
+                    challenger = &c.challenger.name
                 ))
             }
             Command::Cancel => {
@@ -665,10 +765,12 @@ impl Console {
                     .cancel(who, ChallengeRef::Find(CONSOLE_PLACE, None))
                     .await?;
                 let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
-                Reply::public(format!(
-                    "{} cancelled challenge {}.",
-                    who.name,
-                    ids.join(", ")
+                Reply::public(tr!(
+                    self.lang,
+                    "console-cancelled",
+                    name = &who.name,
+                    count = ids.len(),
+                    ids = ids.join(", ")
                 ))
             }
             Command::Move { words, game } => {
@@ -689,9 +791,10 @@ impl Console {
                 let which = game_ref(game);
                 if confirm != Some(true) {
                     let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
-                    return Ok(Reply::private(format!(
-                        "Resign game #{}? Send /resign game:{} confirm:yes to confirm.",
-                        game.id, game.id
+                    return Ok(Reply::private(tr!(
+                        self.lang,
+                        "console-confirm-resign",
+                        id = game.id.to_string()
                     )));
                 }
                 let game = g.resign(who, CONSOLE_PLACE, which).await?;
@@ -699,19 +802,24 @@ impl Console {
             }
             Command::Abort { game } => {
                 let game = g.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
-                Reply::public(format!(
-                    "Game #{} aborted by {}: no result.",
-                    game.id, who.name
+                Reply::public(tr!(
+                    self.lang,
+                    "console-aborted",
+                    id = game.id.to_string(),
+                    name = &who.name
                 ))
             }
             Command::Games { user } => {
                 let whom = whom(user);
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
-                let list = text::games_list(&whom, &games, now);
+                let list = text::games_list(self.lang, &whom, &games, now);
                 if games.is_empty() {
                     Reply::public(list)
                 } else {
-                    Reply::public(format!("Games of {}:\n{list}", whom.name))
+                    Reply::public(format!(
+                        "{}\n{list}",
+                        tr!(self.lang, "console-games-of", name = &whom.name)
+                    ))
                 }
             }
             Command::Leaderboard { size, page } => {
@@ -719,16 +827,16 @@ impl Console {
                 let board = g
                     .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
                     .await?;
-                Reply::public(text::leaderboard(&board))
+                Reply::public(text::leaderboard_in(self.lang, &board))
             }
             Command::Rating { user, size } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
                 let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
-                Reply::public(text::rating_card(&card))
+                Reply::public(text::rating_card(self.lang, &card))
             }
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;
-                Reply::public(text::export(&h))
+                Reply::public(text::export_in(self.lang, &h))
             }
         })
     }
@@ -737,10 +845,7 @@ impl Console {
     pub async fn run_stdin(&self) -> std::io::Result<()> {
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let mut stdout = std::io::stdout();
-        writeln!(
-            stdout,
-            "Breakthrough console. Type help, or a line like: @alice /challenge opponent:@bob"
-        )?;
+        writeln!(stdout, "{}", tr!(self.lang, "console-welcome"))?;
         stdout.flush()?;
         while let Some(line) = lines.next_line().await? {
             let Some(out) = self.line(&line).await else {
@@ -754,13 +859,6 @@ impl Console {
         Ok(())
     }
 }
-
-const CONSOLE_HELP: &str = "\
-Console: each line is `@member /command options`, acting as that member in one local server.
-Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
-`wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
-The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
-(level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.";
 
 #[cfg(test)]
 mod tests {

@@ -157,16 +157,6 @@ impl TimeControl {
         }
     }
 
-    pub const fn label(self) -> &'static str {
-        match self {
-            TimeControl::TenMinutes => "10 minutes per move",
-            TimeControl::OneHour => "1 hour per move",
-            TimeControl::OneDay => "1 day per move",
-            TimeControl::ThreeDays => "3 days per move",
-            TimeControl::SevenDays => "7 days per move",
-        }
-    }
-
     pub fn from_seconds(seconds: i64) -> Option<TimeControl> {
         TimeControl::ALL
             .into_iter()
@@ -221,7 +211,7 @@ impl ChallengeState {
         ChallengeState::Expired,
     ];
 
-    /// `pending`, `accepted`, …: as said to members, and as stored.
+    /// `pending`, `accepted`, …, as stored (`game::text::challenge_state` says it to members).
     pub const fn as_str(self) -> &'static str {
         match self {
             ChallengeState::Pending => "pending",
@@ -284,18 +274,6 @@ impl EndReason {
             EndReason::NoMoves => "no_moves",
             EndReason::Resignation => "resignation",
             EndReason::Timeout => "timeout",
-            EndReason::Aborted => "aborted",
-        }
-    }
-
-    /// How the game ended, said to the players: "a piece reached the far row".
-    pub const fn describe(self) -> &'static str {
-        match self {
-            EndReason::Breakthrough => "a piece reached the far row",
-            EndReason::AllCaptured => "every opposing piece was captured",
-            EndReason::NoMoves => "the other side had no legal move",
-            EndReason::Resignation => "resignation",
-            EndReason::Timeout => "time ran out",
             EndReason::Aborted => "aborted",
         }
     }

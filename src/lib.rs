@@ -8,6 +8,7 @@ pub mod discord;
 pub mod domain;
 pub mod engine;
 pub mod game;
+pub mod i18n;
 pub mod render;
 pub mod rules;
 pub mod selfplay;

@@ -10,6 +10,7 @@ use breakthrough_bot::config::{BotConfig, DatabaseConfig};
 use breakthrough_bot::console::{Console, ConsoleClock};
 use breakthrough_bot::engine::{self, Level};
 use breakthrough_bot::game::{Games, Limits, SystemClock, LOCAL_SERVER};
+use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{self, BoardSize};
 use breakthrough_bot::store::{InstanceLock, Store};
 
@@ -58,6 +59,9 @@ enum Command {
         /// Draw boards as plain text instead of emoji.
         #[arg(long)]
         plain: bool,
+        /// The language to speak: en or es (default: from LC_ALL or LANG, else English).
+        #[arg(long, value_name = "en|es")]
+        lang: Option<Lang>,
     },
     /// Play many games at once through the game service on a fresh temporary database, and
     /// report moves per second and move latency.
@@ -162,7 +166,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Moves { size, moves } => moves_command(size, &moves),
-        Command::Console { db, plain } => run_async(console(db, plain)),
+        Command::Console { db, plain, lang } => {
+            run_async(console(db, plain, lang.unwrap_or_else(Lang::from_env)))
+        }
         Command::Bench {
             games,
             concurrency,
@@ -256,11 +262,14 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     served
 }
 
-async fn console(db: DatabaseConfig, plain: bool) -> anyhow::Result<()> {
+async fn console(db: DatabaseConfig, plain: bool, lang: Lang) -> anyhow::Result<()> {
     let store = Store::open(&db.database_url).await?;
     let clock = Arc::new(ConsoleClock::default());
     let games = Games::new(store.clone(), clock.clone(), Limits::default());
-    Console::new(games, clock, plain).run_stdin().await?;
+    Console::new(games, clock, plain)
+        .speaking(lang)
+        .run_stdin()
+        .await?;
     store.close().await;
     Ok(())
 }

@@ -3,12 +3,13 @@
 use poise::serenity_prelude as serenity;
 
 use super::button::Button;
-use super::{caller, place, user_member, view, BotError, Context, Data};
+use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
     AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, Member, Opponent, TimeControl,
 };
 use crate::rules::{BoardSize, Color};
+use crate::tr;
 
 /// The challenger's side.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -128,7 +129,7 @@ pub async fn challenge(
     };
     let games = &ctx.data().games;
     let c = games.challenge(request).await?;
-    ctx.send(view::challenge(&c, games.now()).reply(false))
+    ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -141,7 +142,7 @@ async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
         return super::play::answer_ai(ctx, &game, slot).await;
     }
-    ctx.send(view::game(&game, games.now()).reply(false))
+    ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -159,7 +160,7 @@ pub async fn accept(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let game = games.accept(&caller(ctx).await, which).await?;
-    ctx.send(view::game(&game, games.now()).reply(false))
+    ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -173,7 +174,7 @@ pub async fn decline(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let c = games.decline(&caller(ctx).await, which).await?;
-    ctx.send(view::challenge(&c, games.now()).reply(false))
+    ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -186,7 +187,12 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
         .cancel(&caller(ctx).await, ChallengeRef::Find(place(ctx), None))
         .await?;
     let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
-    let text = format!("Cancelled challenge {}.", ids.join(", "));
+    let text = tr!(
+        super::private_lang(ctx),
+        "cancel-done",
+        count = ids.len(),
+        ids = ids.join(", ")
+    );
     ctx.send(view::View::text(text).reply(true)).await?;
     Ok(())
 }
@@ -202,31 +208,33 @@ pub async fn on_button(
     let games = &data.games;
     let now = games.now();
     let at = super::click_place(click);
+    let lang = super::click_public_lang(click);
     match button {
         Button::Accept(id) => {
             let game = games.accept(who, ChallengeRef::Id(at, id)).await?;
             let closed = games.challenge_view(id).await?;
-            super::update(ctx, click, view::challenge(&closed, now), false).await?;
+            super::update(ctx, click, view::challenge(lang, &closed, now), false).await?;
             click
-                .create_followup(&ctx.http, view::game(&game, now).followup())
+                .create_followup(&ctx.http, view::game(lang, &game, now).followup())
                 .await?;
         }
         Button::Decline(id) => {
             let c = games.decline(who, ChallengeRef::Id(at, id)).await?;
-            super::update(ctx, click, view::challenge(&c, now), false).await?;
+            super::update(ctx, click, view::challenge(lang, &c, now), false).await?;
         }
         Button::Cancel(id) => {
             let c = games
                 .cancel(who, ChallengeRef::Id(at, id))
                 .await?
                 .pop()
-                .ok_or_else(|| BotError::Input("that challenge is gone".into()))?;
-            super::update(ctx, click, view::challenge(&c, now), false).await?;
+                .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "challenge-gone")))?;
+            super::update(ctx, click, view::challenge(lang, &c, now), false).await?;
         }
         _ => {
-            return Err(BotError::Input(
-                "this button no longer does anything".into(),
-            ))
+            return Err(BotError::Input(tr!(
+                super::click_lang(click),
+                "discord-dead-button"
+            )))
         }
     }
     Ok(())

@@ -4,9 +4,10 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
 use super::view::Escaped;
-use super::{caller, place, user_member, view, BotError, Context, Data};
+use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::game::{text, GameId, GuildId};
 use crate::rules::BoardSize;
+use crate::tr;
 
 /// A member's games in progress, with whose turn it is and the time left.
 #[poise::command(slash_command)]
@@ -18,10 +19,10 @@ pub async fn games(
     let whom = match &user {
         // A direct message is private to its member: it shows their own games only.
         Some(u) if ctx.guild_id().is_none() && u.id != ctx.author().id => {
-            return Err(BotError::Input(
-                "in a direct message you can see your own games only: ask in a server for someone else's"
-                    .into(),
-            ))
+            return Err(BotError::Input(tr!(
+                super::private_lang(ctx),
+                "games-direct-own-only"
+            )))
         }
         Some(u) => user_member(u),
         None => caller(ctx).await,
@@ -33,9 +34,9 @@ pub async fn games(
     let now = data.games.now();
     let whom = whom.escaped();
     let list: Vec<_> = list.iter().map(Escaped::escaped).collect();
-    let body = text::games_list(&whom, &list, now);
+    let body = text::games_list(public_lang(ctx), &whom, &list, now);
     let embed = serenity::CreateEmbed::new()
-        .title(format!("Games of {}", whom.name))
+        .title(tr!(public_lang(ctx), "games-title", name = &whom.name))
         .description(body);
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
@@ -44,7 +45,7 @@ pub async fn games(
 fn server(ctx: Context<'_>) -> Result<GuildId, BotError> {
     ctx.guild_id()
         .map(super::guild_id)
-        .ok_or_else(|| BotError::Input("ratings belong to a server: ask in one".into()))
+        .ok_or_else(|| BotError::Input(tr!(super::private_lang(ctx), "ratings-need-server")))
 }
 
 /// This server's ratings on a board size.
@@ -65,7 +66,8 @@ pub async fn leaderboard(
         .games
         .leaderboard(server(ctx)?, size, page)
         .await?;
-    ctx.send(view::leaderboard(&board).reply(false)).await?;
+    ctx.send(view::leaderboard(public_lang(ctx), &board).reply(false))
+        .await?;
     Ok(())
 }
 
@@ -90,7 +92,7 @@ pub async fn rating(
         .escaped();
     let embed = serenity::CreateEmbed::new()
         .title(format!("{} · {}", card.member.name, card.size))
-        .description(text::rating_card(&card));
+        .description(text::rating_card(public_lang(ctx), &card));
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
 }
@@ -107,23 +109,24 @@ pub async fn history(
         .history(place(ctx), GameId::new(game))
         .await?
         .escaped();
+    let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
-        "No moves yet.".to_string()
+        tr!(lang, "history-no-moves")
     } else {
         text::move_list(&h.moves)
     };
     // An embed description holds 4,096 characters; the file always has everything.
     let shown: String = moves.chars().take(4_000).collect();
     let embed = serenity::CreateEmbed::new()
-        .title(text::title(&h.game))
+        .title(text::title_in(lang, &h.game))
         .description(shown)
         .field(
-            "Status",
-            text::status(&h.game, ctx.data().games.now()),
+            tr!(lang, "history-status"),
+            text::status_in(lang, &h.game, ctx.data().games.now()),
             false,
         );
     let file = serenity::CreateAttachment::bytes(
-        text::export(&h).into_bytes(),
+        text::export_in(lang, &h).into_bytes(),
         format!("breakthrough-game-{}.txt", h.game.id),
     );
     ctx.send(poise::CreateReply::default().embed(embed).attachment(file))
@@ -134,7 +137,8 @@ pub async fn history(
 /// Rules, notation and commands.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
-    ctx.send(view::View::text(text::HELP).reply(true)).await?;
+    let help = text::help(super::private_lang(ctx));
+    ctx.send(view::View::text(help).reply(true)).await?;
     Ok(())
 }
 
@@ -149,8 +153,9 @@ pub async fn on_page(
     let guild = click
         .guild_id
         .map(super::guild_id)
-        .ok_or_else(|| BotError::Input("ratings belong to a server".into()))?;
+        .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "ratings-server-only")))?;
     let board = data.games.leaderboard(guild, size, page).await?;
-    super::update(ctx, click, view::leaderboard(&board), false).await?;
+    let lang = super::click_public_lang(click);
+    super::update(ctx, click, view::leaderboard(lang, &board), false).await?;
     Ok(())
 }

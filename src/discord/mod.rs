@@ -19,7 +19,9 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{self, GameError, Games, Member, Place};
+use crate::game::{self, text, GameError, Games, Member, Place};
+use crate::i18n::Lang;
+use crate::tr;
 
 use button::Button;
 
@@ -39,6 +41,9 @@ pub enum BotError {
     /// Input the Discord layer itself cannot use; the text speaks to the member.
     #[error("{0}")]
     Input(String),
+    /// The member is over the rate limit, and may send again in this many seconds.
+    #[error("over the rate limit for {0} s")]
+    SlowDown(u64),
     /// Boxed: serenity's error is large, and every `Result` here carries this type.
     #[error("discord: {0}")]
     Discord(Box<serenity::Error>),
@@ -51,14 +56,16 @@ impl From<serenity::Error> for BotError {
 }
 
 impl BotError {
-    /// What the member is told. Faults on our side are logged, and the member gets an apology.
-    fn for_member(&self) -> String {
+    /// What the member is told, in `lang`. Faults on our side are logged, and the member gets
+    /// an apology.
+    fn for_member(&self, lang: Lang) -> String {
         match self {
-            BotError::Game(e) if !e.is_internal() => refusal(e),
+            BotError::Game(e) if !e.is_internal() => refusal(e, lang),
             BotError::Input(s) => s.clone(),
+            BotError::SlowDown(seconds) => text::slow_down(lang, *seconds),
             other => {
                 error!(error = ?other, "request failed");
-                "something went wrong on our side; please try again".to_string()
+                text::apology(lang)
             }
         }
     }
@@ -66,7 +73,7 @@ impl BotError {
 
 /// A refusal's words with every member name in them escaped, so that a name shows as text and
 /// never as markdown. What a member typed is quoted as code already (see `rules::shorten`).
-fn refusal(e: &GameError) -> String {
+fn refusal(e: &GameError, lang: Lang) -> String {
     use view::escape;
     let safe = match e {
         GameError::BotOpponent(n) => GameError::BotOpponent(escape(n)),
@@ -79,7 +86,9 @@ fn refusal(e: &GameError) -> String {
         GameError::AmbiguousChallenge(s) => GameError::AmbiguousChallenge(escape(s)),
         GameError::NotYourChallenge(n) => GameError::NotYourChallenge(escape(n)),
         GameError::NotYourCancel(n) => GameError::NotYourCancel(escape(n)),
-        GameError::AmbiguousGame(s) => GameError::AmbiguousGame(escape(s)),
+        GameError::AmbiguousGame(games) => {
+            GameError::AmbiguousGame(games.iter().map(|(id, name)| (*id, escape(name))).collect())
+        }
         GameError::NotYourTurn(n) => GameError::NotYourTurn(escape(n)),
         GameError::Declined { name, wait } => GameError::Declined {
             name: escape(name),
@@ -90,12 +99,44 @@ fn refusal(e: &GameError) -> String {
             limit: *limit,
             wait: *wait,
         },
-        other => return other.to_string(),
+        other => return other.localized(lang),
     };
-    safe.to_string()
+    safe.localized(lang)
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;
+
+/// The language of a reply only the caller sees: their own Discord language.
+fn private_lang(ctx: Context<'_>) -> Lang {
+    ctx.locale().map_or(Lang::En, Lang::from_locale)
+}
+
+/// The language of a message the channel sees: the server's, or in a direct message the
+/// member's own.
+fn public_lang(ctx: Context<'_>) -> Lang {
+    match ctx {
+        poise::Context::Application(app) => shared_lang(
+            app.interaction.guild_locale.as_deref(),
+            &app.interaction.locale,
+        ),
+        poise::Context::Prefix(_) => Lang::En,
+    }
+}
+
+/// The server's language when there is a server, else the member's.
+fn shared_lang(guild_locale: Option<&str>, member_locale: &str) -> Lang {
+    Lang::from_locale(guild_locale.unwrap_or(member_locale))
+}
+
+/// The language of a button's ephemeral answer: the clicker's.
+fn click_lang(click: &serenity::ComponentInteraction) -> Lang {
+    Lang::from_locale(&click.locale)
+}
+
+/// The language of a button's public message: the server's, or in a DM the clicker's.
+fn click_public_lang(click: &serenity::ComponentInteraction) -> Lang {
+    shared_lang(click.guild_locale.as_deref(), &click.locale)
+}
 
 /// The member who sent a command, with the name they show in this server.
 async fn caller(ctx: Context<'_>) -> Member {
@@ -154,28 +195,30 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
 
 async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
     let (ctx, message) = match err {
-        poise::FrameworkError::Command { error, ctx, .. } => (ctx, error.for_member()),
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            (ctx, error.for_member(private_lang(ctx)))
+        }
         // The rate limit's refusal, before the command ran (autocomplete is never refused).
         poise::FrameworkError::CommandCheckFailed {
             error: Some(error),
             ctx,
             ..
-        } => (ctx, error.for_member()),
+        } => (ctx, error.for_member(private_lang(ctx))),
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
             let what =
                 input.map_or_else(String::new, |i| format!(" `{}`", crate::rules::shorten(&i)));
-            (ctx, format!("I could not read the option{what}: {error}"))
+            let lang = private_lang(ctx);
+            let option = tr!(lang, "discord-unreadable-option", what = what);
+            (ctx, format!("{option}: {error}"))
         }
         poise::FrameworkError::CommandStructureMismatch {
             description, ctx, ..
         } => {
             warn!(%description, "command options do not match; re-register the commands");
-            (
-                poise::Context::Application(ctx),
-                "this command changed since Discord last saw it; try again in a minute".to_string(),
-            )
+            let ctx = poise::Context::Application(ctx);
+            (ctx, tr!(private_lang(ctx), "discord-command-changed"))
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -205,7 +248,7 @@ async fn on_event(
         if let Err(e) = components(ctx, data, click).await {
             let refusal = serenity::CreateInteractionResponse::Message(
                 serenity::CreateInteractionResponseMessage::new()
-                    .content(e.for_member())
+                    .content(e.for_member(click_lang(click)))
                     .allowed_mentions(serenity::CreateAllowedMentions::new())
                     .ephemeral(true),
             );
@@ -232,14 +275,15 @@ async fn components(
         .data
         .custom_id
         .parse()
-        .map_err(|_| BotError::Input("this button no longer does anything".into()))?;
+        .map_err(|_| BotError::Input(tr!(click_lang(click), "discord-dead-button")))?;
     match button {
         Button::Accept(_) | Button::Decline(_) | Button::Cancel(_) => {
             challenge::on_button(ctx, data, click, &who, button).await
         }
         Button::Resign(id) => play::on_resign(ctx, data, click, &who, id).await,
         Button::KeepPlaying(_) => {
-            update(ctx, click, view::View::text("You keep playing."), true).await
+            let text = tr!(click_lang(click), "resign-kept-playing");
+            update(ctx, click, view::View::text(text), true).await
         }
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
     }
@@ -275,12 +319,13 @@ fn click_place(click: &serenity::ComponentInteraction) -> Place {
 /// hold up the clocks, and a long AI search cannot hold up a reminder.
 fn spawn_clock_tasks(
     http: Arc<serenity::Http>,
+    cache: Arc<serenity::Cache>,
     games: Games,
     every: Duration,
     post_timeout: Duration,
 ) {
     let wake = Arc::new(tokio::sync::Notify::new());
-    outbox::spawn_outbox(http, games.clone(), wake.clone(), post_timeout);
+    outbox::spawn_outbox(http, cache, games.clone(), wake.clone(), post_timeout);
     spawn_sweeper(games.clone(), every, wake.clone());
     spawn_ai_answers(games, every, wake);
 }
@@ -406,6 +451,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     // starts a second sweeper or sender.
     spawn_clock_tasks(
         client.http.clone(),
+        client.cache.clone(),
         games.clone(),
         sweep_every,
         post_timeout,

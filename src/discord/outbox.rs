@@ -15,7 +15,8 @@ use serenity::http::{LightMethod, Request, Route};
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Games, Owed};
+use crate::game::{Games, Owed, Place};
+use crate::i18n::Lang;
 
 use super::view;
 
@@ -35,6 +36,7 @@ const MAX_IDLE: Duration = Duration::from_secs(5);
 /// each post may take `timeout` before it counts as failed.
 pub(super) fn spawn_outbox(
     http: Arc<serenity::Http>,
+    cache: Arc<serenity::Cache>,
     games: Games,
     wake: Arc<Notify>,
     timeout: Duration,
@@ -52,7 +54,7 @@ pub(super) fn spawn_outbox(
                 Ok(due) => {
                     let full = due.len() as i64 == BATCH;
                     for owed in due {
-                        post_one(&poster, &games, owed).await;
+                        post_one(&poster, &cache, &games, owed).await;
                     }
                     full
                 }
@@ -82,8 +84,21 @@ pub(super) fn spawn_outbox(
     });
 }
 
+/// The language of a post in `place`: its server's, as the gateway last told it. English in a
+/// direct message (the member's language comes only with their own interactions), and for a
+/// server not seen since start-up.
+fn server_lang(cache: &serenity::Cache, place: Place) -> Lang {
+    if place.is_direct() {
+        return Lang::En;
+    }
+    let id = serenity::GuildId::new(place.guild.get());
+    cache
+        .guild(id)
+        .map_or(Lang::En, |g| Lang::from_locale(&g.preferred_locale))
+}
+
 /// Renders and posts one announcement, and removes it or puts it off as the answer says.
-async fn post_one(poster: &Poster, games: &Games, owed: Owed) {
+async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed: Owed) {
     let channel = owed.place.channel.get();
     let announcement = match &owed.announcement {
         Ok(a) => a,
@@ -95,7 +110,7 @@ async fn post_one(poster: &Poster, games: &Games, owed: Owed) {
     };
     let now = games.now();
     let message = match games.announcement(announcement).await {
-        Ok(Some(what)) => view::announcement(&what, now).message(),
+        Ok(Some(what)) => view::announcement(server_lang(cache, owed.place), &what, now).message(),
         // Nothing left to say (a reminder for a move already made).
         Ok(None) => {
             forget(games, &owed).await;

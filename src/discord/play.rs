@@ -3,8 +3,9 @@
 use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
-use super::{caller, place, view, BotError, Context, Data};
+use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
 use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
+use crate::tr;
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
@@ -79,7 +80,7 @@ pub async fn play_move(
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         return answer_ai(ctx, &played.game, slot).await;
     }
-    ctx.send(view::game(&played.game, games.now()).reply(false))
+    ctx.send(view::game(public_lang(ctx), &played.game, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -94,19 +95,27 @@ async fn late_move(
     let games = &ctx.data().games;
     let v = if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         match games.ai_reply_with(slot).await {
-            Ok(Some(reply)) => view::ai_move(&reply, games.now()),
-            Ok(None) => view::game(&games.game(played.game.id).await?, games.now()),
+            Ok(Some(reply)) => view::ai_move(public_lang(ctx), &reply, games.now()),
+            Ok(None) => view::game(
+                public_lang(ctx),
+                &games.game(played.game.id).await?,
+                games.now(),
+            ),
             Err(e) => {
                 // The sweeper answers games left waiting for the AI.
                 tracing::error!(error = ?e, game = %played.game.id, "the AI could not reply");
-                view::game(&played.game, games.now())
+                view::game(public_lang(ctx), &played.game, games.now())
             }
         }
     } else {
-        view::game(&played.game, games.now())
+        view::game(public_lang(ctx), &played.game, games.now())
     };
     ctx.channel_id().send_message(ctx, v.message()).await?;
-    window::note(ctx, text::played_late(played.mv, played.game.id)).await
+    window::note(
+        ctx,
+        text::played_late(private_lang(ctx), played.mv, played.game.id),
+    )
+    .await
 }
 
 /// Defers the response, lets the AI reply in `game` with its place in the queue (off the async
@@ -116,14 +125,13 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
     ctx.defer().await?;
     let games = &ctx.data().games;
     let v = match games.ai_reply_with(slot).await {
-        Ok(Some(played)) => view::ai_move(&played, games.now()),
+        Ok(Some(played)) => view::ai_move(public_lang(ctx), &played, games.now()),
         // Another reply (the sweeper's) got there first: show the game as it stands.
-        Ok(None) => view::game(&games.game(game.id).await?, games.now()),
+        Ok(None) => view::game(public_lang(ctx), &games.game(game.id).await?, games.now()),
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
-            let mut v = view::game(game, games.now());
-            v.content =
-                Some("The AI could not answer just now; its move will be posted here.".into());
+            let mut v = view::game(public_lang(ctx), game, games.now());
+            v.content = Some(tr!(public_lang(ctx), "ai-failed"));
             v.mention = None;
             v
         }
@@ -155,7 +163,7 @@ pub async fn board(
             game_ref(game),
         )
         .await?;
-    let mut v = view::game(&g, games.now());
+    let mut v = view::game(public_lang(ctx), &g, games.now());
     // Looking at a board pings nobody.
     v.mention = None;
     if g.is_active() {
@@ -180,7 +188,8 @@ pub async fn resign(
             game_ref(game),
         )
         .await?;
-    ctx.send(view::confirm_resign(&g).reply(true)).await?;
+    ctx.send(view::confirm_resign(private_lang(ctx), &g).reply(true))
+        .await?;
     Ok(())
 }
 
@@ -194,7 +203,8 @@ pub async fn abort(
     let g = games
         .abort(&caller(ctx).await, place(ctx), game_ref(game))
         .await?;
-    ctx.send(view::game(&g, games.now()).reply(false)).await?;
+    ctx.send(view::game(public_lang(ctx), &g, games.now()).reply(false))
+        .await?;
     Ok(())
 }
 
@@ -212,12 +222,19 @@ pub async fn on_resign(
     super::update(
         ctx,
         click,
-        view::View::text(format!("You resigned game #{id}.")),
+        view::View::text(tr!(
+            super::click_lang(click),
+            "resign-done",
+            id = id.to_string()
+        )),
         true,
     )
     .await?;
     click
-        .create_followup(&ctx.http, view::game(&game, games.now()).followup())
+        .create_followup(
+            &ctx.http,
+            view::game(super::click_public_lang(click), &game, games.now()).followup(),
+        )
         .await?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use super::{BotError, Context};
-use crate::game::{text, MemberId};
+use crate::game::MemberId;
 
 /// Members remembered before the ones whose bucket is full again are forgotten.
 const FORGET_PAST: usize = 10_000;
@@ -39,7 +39,7 @@ impl RateLimit {
         }
         taken.map_err(|not_yet| {
             let wait = not_yet.wait_time_from(self.members.clock().now());
-            BotError::Input(text::slow_down(wait.as_secs_f64().ceil() as u64))
+            BotError::SlowDown((wait.as_secs_f64().ceil() as u64).max(1))
         })
     }
 }

@@ -10,8 +10,10 @@ use crate::game::{
     text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
     Played, RatingCard,
 };
+use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
+use crate::tr;
 
 use super::button::Button;
 
@@ -183,37 +185,37 @@ fn mention(id: MemberId) -> String {
 }
 
 /// A game's board with its players, turn, move number and time left, or its result.
-pub fn game(game: &Game, now: i64) -> View {
+pub fn game(lang: Lang, game: &Game, now: i64) -> View {
     let game = &game.escaped();
     let mut embed = CreateEmbed::new()
-        .title(text::title(game))
+        .title(text::title_in(lang, game))
         .description(render::emoji_board(&game.position, game.last_move))
         .field(
-            format!("{} Black", render::BLACK_PIECE),
+            tr!(lang, "board-black", piece = render::BLACK_PIECE),
             mention(game.black.id),
             true,
         )
         .field(
-            format!("{} White", render::WHITE_PIECE),
+            tr!(lang, "board-white", piece = render::WHITE_PIECE),
             mention(game.white.id),
             true,
         )
-        .footer(CreateEmbedFooter::new(render::EMOJI_LEGEND));
+        .footer(CreateEmbedFooter::new(text::board_legend(lang)));
     if let Some(mv) = game.last_move {
-        embed = embed.field("Last move", mv.to_string(), true);
+        embed = embed.field(tr!(lang, "board-last-move"), mv.to_string(), true);
     }
     embed = embed.field(
         if game.is_active() {
-            "To play"
+            tr!(lang, "board-to-play")
         } else {
-            "Result"
+            tr!(lang, "board-result")
         },
-        text::status(game, now),
+        text::status_in(lang, game, now),
         false,
     );
     if let Some(change) = &game.status.rating_change() {
         embed = embed.field(
-            "Ratings",
+            tr!(lang, "board-ratings"),
             text::rating_lines(game, change).join("\n"),
             false,
         );
@@ -225,9 +227,12 @@ pub fn game(game: &Game, now: i64) -> View {
     };
     let (content, ping) = if game.is_active() {
         let id = game.to_move().id;
-        (format!("{}, your move.", mention(id)), Some(id))
+        (
+            tr!(lang, "board-your-move", mention = mention(id)),
+            Some(id),
+        )
     } else {
-        (text::status(game, now), None)
+        (text::status_in(lang, game, now), None)
     };
     View {
         content: Some(content),
@@ -238,10 +243,10 @@ pub fn game(game: &Game, now: i64) -> View {
 }
 
 /// The board after the AI's move, saying which move it played.
-pub fn ai_move(played: &Played, now: i64) -> View {
+pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
     let played = &played.escaped();
-    let mut v = game(&played.game, now);
-    let said = text::ai_played(played);
+    let mut v = game(lang, &played.game, now);
+    let said = text::ai_played(lang, played);
     v.content = Some(match v.content {
         Some(c) if played.game.is_active() => format!("{c} {said}"),
         Some(c) => format!("{said} {c}"),
@@ -251,66 +256,72 @@ pub fn ai_move(played: &Played, now: i64) -> View {
 }
 
 /// An announcement from the outbox, as a channel message.
-pub fn announcement(a: &Announced, now: i64) -> View {
+pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
     match a {
-        Announced::ChallengeExpired(c) => challenge(c, now),
-        Announced::TimedOut(g) => game(g, now),
+        Announced::ChallengeExpired(c) => challenge(lang, c, now),
+        Announced::TimedOut(g) => game(lang, g, now),
         Announced::Reminder { game, member } => View {
             content: Some(format!(
                 "{}, {}",
                 mention(*member),
-                text::reminder(game, now)
+                text::reminder(lang, game, now)
             )),
             mention: Some(*member),
             ..View::default()
         },
-        Announced::AiMoved(played) => ai_move(played, now),
+        Announced::AiMoved(played) => ai_move(lang, played, now),
     }
 }
 
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
-pub fn challenge(c: &Challenge, now: i64) -> View {
+pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
     let c = &c.escaped();
     let embed = CreateEmbed::new()
-        .title(format!("Challenge #{}", c.id))
-        .description(text::challenge(c, now))
+        .title(tr!(lang, "challenge-title", id = c.id.to_string()))
+        .description(text::challenge_in(lang, c, now))
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
         let mut buttons = vec![CreateButton::new(Button::Accept(c.id).to_string())
-            .label("Accept")
+            .label(tr!(lang, "button-accept"))
             .style(ButtonStyle::Success)];
         if c.opponent.is_some() {
             buttons.push(
                 CreateButton::new(Button::Decline(c.id).to_string())
-                    .label("Decline")
+                    .label(tr!(lang, "button-decline"))
                     .style(ButtonStyle::Danger),
             );
         }
         buttons.push(
             CreateButton::new(Button::Cancel(c.id).to_string())
-                .label("Cancel")
+                .label(tr!(lang, "button-cancel"))
                 .style(ButtonStyle::Secondary),
         );
         components.push(CreateActionRow::Buttons(buttons));
     }
     let (content, ping) = match (&c.opponent, c.state) {
         (Some(o), ChallengeState::Pending) => (
-            format!(
-                "{}, {} challenges you to a game of Breakthrough.",
-                mention(o.id),
-                c.challenger.name
+            tr!(
+                lang,
+                "challenge-to-you",
+                mention = mention(o.id),
+                challenger = &c.challenger.name
             ),
             Some(o.id),
         ),
         (None, ChallengeState::Pending) => (
-            format!(
-                "{} is looking for an opponent: anyone here may accept.",
-                c.challenger.name
+            tr!(lang, "challenge-to-anyone", challenger = &c.challenger.name),
+            None,
+        ),
+        (_, state) => (
+            tr!(
+                lang,
+                "challenge-closed",
+                id = c.id.to_string(),
+                state = text::challenge_state(lang, state)
             ),
             None,
         ),
-        (_, state) => (format!("Challenge #{} is {}.", c.id, state.as_str()), None),
     };
     View {
         content: Some(content),
@@ -321,16 +332,16 @@ pub fn challenge(c: &Challenge, now: i64) -> View {
 }
 
 /// The ephemeral question before resigning.
-pub fn confirm_resign(game: &Game) -> View {
+pub fn confirm_resign(lang: Lang, game: &Game) -> View {
     View {
-        content: Some(format!("Resign game #{}? Your opponent wins.", game.id)),
+        content: Some(tr!(lang, "resign-confirm", id = game.id.to_string())),
         embed: None,
         components: vec![CreateActionRow::Buttons(vec![
             CreateButton::new(Button::Resign(game.id).to_string())
-                .label("Resign")
+                .label(tr!(lang, "button-resign"))
                 .style(ButtonStyle::Danger),
             CreateButton::new(Button::KeepPlaying(game.id).to_string())
-                .label("Keep playing")
+                .label(tr!(lang, "button-keep-playing"))
                 .style(ButtonStyle::Secondary),
         ])],
         mention: None,
@@ -338,11 +349,15 @@ pub fn confirm_resign(game: &Game) -> View {
 }
 
 /// A leaderboard page with Previous / Next buttons.
-pub fn leaderboard(board: &Leaderboard) -> View {
+pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
     let board = &board.escaped();
     let embed = CreateEmbed::new()
-        .title(format!("Leaderboard · {}", board.size))
-        .description(text::leaderboard(board))
+        .title(tr!(
+            lang,
+            "leaderboard-embed-title",
+            size = board.size.to_string()
+        ))
+        .description(text::leaderboard_in(lang, board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
         CreateButton::new(
@@ -361,11 +376,15 @@ pub fn leaderboard(board: &Leaderboard) -> View {
         embed: Some(embed),
         components: vec![CreateActionRow::Buttons(vec![
             button(
-                "Previous",
+                &tr!(lang, "button-previous"),
                 board.page.saturating_sub(1).max(1),
                 board.page <= 1,
             ),
-            button("Next", board.page + 1, board.page >= board.pages),
+            button(
+                &tr!(lang, "button-next"),
+                board.page + 1,
+                board.page >= board.pages,
+            ),
         ])],
         mention: None,
     }

@@ -45,7 +45,7 @@ pub async fn run<T>(
     match work.await {
         Ok(v) => Ok(Done::Late(v)),
         Err(e) => {
-            note(ctx, e.for_member()).await?;
+            note(ctx, e.for_member(super::private_lang(ctx))).await?;
             Ok(Done::Refused)
         }
     }

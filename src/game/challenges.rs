@@ -315,7 +315,7 @@ impl Games {
             .ok_or(GameError::NoSuchChallenge(id))?;
         if row.opponent_id.is_none() {
             if row.challenger_id == who.id {
-                return Err(GameError::NotYourChallenge("someone else".into()));
+                return Err(GameError::DeclineOwnOpen);
             }
             return Err(GameError::DeclineOpen);
         }

@@ -152,9 +152,9 @@ impl Games {
                             } else {
                                 &r.black_name
                             };
-                            list.push(format!("#{} against {other}", r.id));
+                            list.push((r.id, other.clone()));
                         }
-                        Err(GameError::AmbiguousGame(list.join(", ")))
+                        Err(GameError::AmbiguousGame(list))
                     }
                 }
             }

@@ -1,108 +1,84 @@
 //! Everything the game service refuses, with messages that speak to the member.
 
-use crate::rules::{MoveError, SizeError};
-use crate::store::StoreError;
+use std::fmt;
 
+use crate::engine::LevelError;
+use crate::i18n::Lang;
+use crate::rules::{IllegalMove, MoveError, SizeError, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
+use crate::store::StoreError;
+use crate::tr;
+
+use super::text;
 use super::types::{Action, ChallengeId, ChallengeState, GameId, Place, TimeControlError};
 
-#[derive(Debug, thiserror::Error)]
+/// A refusal, or a fault on our side. [`GameError::localized`] says it to a member in their
+/// language; `Display` says it in English, for logs and tests.
+#[derive(Debug)]
 pub enum GameError {
-    #[error("you cannot challenge yourself")]
     SelfChallenge,
-    #[error("{name} declined your challenge: you can challenge them again in {}", super::text::duration(*.wait))]
-    Declined { name: String, wait: i64 },
-    #[error("you have challenged {name} {limit} times in the last hour, the most allowed: you can challenge them again in {}", super::text::duration(*.wait))]
-    TooManyChallengesTo { name: String, limit: i64, wait: i64 },
-    #[error("{0} is a bot: bots cannot play here")]
+    Declined {
+        name: String,
+        wait: i64,
+    },
+    TooManyChallengesTo {
+        name: String,
+        limit: i64,
+        wait: i64,
+    },
     BotOpponent(String),
-    #[error("there is already a pending challenge between you and {0}")]
     DuplicateChallenge(String),
-    #[error("you already have an open challenge in this channel")]
     DuplicateOpenChallenge,
-    #[error("you have {0} pending challenges, the most allowed: cancel one or wait for an answer")]
     TooManyChallenges(i64),
     /// The member asking has as many games in progress as allowed.
-    #[error("you already have {limit} games in progress, the most allowed")]
-    TooManyGames { limit: i64 },
+    TooManyGames {
+        limit: i64,
+    },
     /// The other member of a challenge has as many games in progress as allowed.
-    #[error("{name} already has {limit} games in progress, the most allowed")]
-    OpponentTooManyGames { name: String, limit: i64 },
-    #[error("challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings")]
+    OpponentTooManyGames {
+        name: String,
+        limit: i64,
+    },
     NotInServer,
-    #[error("level is for games against the AI: choose the bot as opponent, or leave level out")]
     LevelWithoutAi,
-    #[error("games against the AI are never rated: leave rated out, or set it to no")]
     RatedAi,
-    #[error("there is no challenge #{0}")]
     NoSuchChallenge(ChallengeId),
-    #[error("there is no pending challenge for you here")]
     NoChallengeForYou,
-    #[error("{0} has no pending challenge for you here")]
     NoChallengeFrom(String),
-    #[error("you have no pending challenge here")]
     NoChallengeToCancel,
-    #[error("you have several pending challenges here; say whose: {0}")]
     AmbiguousChallenge(String),
-    #[error("this challenge is {}", .0.as_str())]
     ChallengeClosed(ChallengeState),
-    #[error("this challenge is for {0}: only they can answer it")]
     NotYourChallenge(String),
-    #[error("only {0} can cancel this challenge")]
+    /// A challenger answering their own open challenge, which is for someone else.
+    DeclineOwnOpen,
     NotYourCancel(String),
-    #[error("open challenges cannot be declined: leave it, or let it expire")]
     DeclineOpen,
     /// Also the answer for a game that exists but may not be shown where the member asks.
-    #[error("there is no game #{0} here")]
     NoSuchGame(GameId),
-    #[error("game #{game} is played in {}; {}", super::text::place(*.place), .action.there())]
     PlayedElsewhere {
         game: GameId,
         place: Place,
         action: Action,
     },
-    #[error("you have no game in progress in this channel")]
     NoActiveGame,
-    #[error("you have several games in this channel; say which with game: {0}")]
-    AmbiguousGame(String),
-    #[error("you are not playing in game #{0}")]
+    /// The caller's games in the channel, each with its opponent's name.
+    AmbiguousGame(Vec<(GameId, String)>),
     NotAPlayer(GameId),
-    #[error("it is not your turn: {0} is to move")]
     NotYourTurn(String),
-    #[error("game #{0} is over")]
     GameOver(GameId),
-    #[error("a game can only be aborted before both players have moved: resign instead")]
     AbortTooLate,
-    #[error("your time for this move ran out; the game ends at the next clock check")]
     OutOfTime,
-    #[error(
-        "the position changed while your move was on its way: look at the board and try again"
-    )]
     PositionChanged,
-    #[error("you already have {0} {noun} against the AI in progress, the most allowed: finish or resign one first", noun = if *.0 == 1 { "game" } else { "games" })]
     TooManyAiGames(i64),
-    #[error(
-        "the AI is still answering your move in game #{0}: wait for its reply, then try again"
-    )]
     AiBusyForYou(GameId),
-    #[error("the AI is busy answering other players: try again in a moment")]
     AiQueueFull,
-    #[error("{0}")]
-    Move(#[from] MoveError),
-    #[error("{0}")]
-    Size(#[from] SizeError),
-    #[error("{0}")]
-    Time(#[from] TimeControlError),
-    #[error("{0}")]
-    Level(#[from] crate::engine::LevelError),
+    Move(MoveError),
+    Size(SizeError),
+    Time(TimeControlError),
+    Level(LevelError),
     /// The database could not grow (a full disk): nothing was changed. Logged for the admin.
-    #[error(
-        "the bot's storage is full, so nothing was changed: please tell the server's admin, and \
-         try again later"
-    )]
     StorageFull,
     /// Something broke on our side. Logged in full; members see a short apology.
-    #[error("something went wrong on our side; please try again")]
-    Internal(#[source] InternalError),
+    Internal(InternalError),
 }
 
 /// A failure that is not the member's doing.
@@ -124,6 +100,209 @@ impl GameError {
     /// Whether this error is a fault on our side (to log), rather than a refusal.
     pub fn is_internal(&self) -> bool {
         matches!(self, GameError::Internal(_))
+    }
+
+    /// What the member is told, in `lang`.
+    pub fn localized(&self, lang: Lang) -> String {
+        use GameError as E;
+        match self {
+            E::SelfChallenge => tr!(lang, "error-self-challenge"),
+            E::Declined { name, wait } => tr!(
+                lang,
+                "error-declined",
+                name = name,
+                wait = text::duration(lang, *wait)
+            ),
+            E::TooManyChallengesTo { name, limit, wait } => tr!(
+                lang,
+                "error-too-many-challenges-to",
+                name = name,
+                limit = *limit,
+                wait = text::duration(lang, *wait)
+            ),
+            E::BotOpponent(name) => tr!(lang, "error-bot-opponent", name = name),
+            E::DuplicateChallenge(name) => tr!(lang, "error-duplicate-challenge", name = name),
+            E::DuplicateOpenChallenge => tr!(lang, "error-duplicate-open-challenge"),
+            E::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
+            E::TooManyGames { limit } => tr!(lang, "error-too-many-games", limit = *limit),
+            E::OpponentTooManyGames { name, limit } => tr!(
+                lang,
+                "error-opponent-too-many-games",
+                name = name,
+                limit = *limit
+            ),
+            E::NotInServer => tr!(lang, "error-not-in-server"),
+            E::LevelWithoutAi => tr!(lang, "error-level-without-ai"),
+            E::RatedAi => tr!(lang, "error-rated-ai"),
+            E::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = id.to_string()),
+            E::NoChallengeForYou => tr!(lang, "error-no-challenge-for-you"),
+            E::NoChallengeFrom(name) => tr!(lang, "error-no-challenge-from", name = name),
+            E::NoChallengeToCancel => tr!(lang, "error-no-challenge-to-cancel"),
+            E::AmbiguousChallenge(names) => {
+                tr!(lang, "error-ambiguous-challenge", names = names)
+            }
+            E::ChallengeClosed(state) => tr!(
+                lang,
+                "error-challenge-closed",
+                state = text::challenge_state(lang, *state)
+            ),
+            E::NotYourChallenge(name) => tr!(lang, "error-not-your-challenge", name = name),
+            E::DeclineOwnOpen => tr!(lang, "error-decline-own-open"),
+            E::NotYourCancel(name) => tr!(lang, "error-not-your-cancel", name = name),
+            E::DeclineOpen => tr!(lang, "error-decline-open"),
+            E::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = id.to_string()),
+            E::PlayedElsewhere {
+                game,
+                place,
+                action,
+            } => tr!(
+                lang,
+                "error-played-elsewhere",
+                id = game.to_string(),
+                place = text::place(lang, *place),
+                action = match action {
+                    Action::Move => "move",
+                    Action::Resign => "resign",
+                    Action::Abort => "abort",
+                }
+            ),
+            E::NoActiveGame => tr!(lang, "error-no-active-game"),
+            E::AmbiguousGame(games) => {
+                let games: Vec<String> = games
+                    .iter()
+                    .map(|(id, opponent)| text::game_against(lang, *id, opponent))
+                    .collect();
+                tr!(lang, "error-ambiguous-game", games = games.join(", "))
+            }
+            E::NotAPlayer(id) => tr!(lang, "error-not-a-player", id = id.to_string()),
+            E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = name),
+            E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
+            E::AbortTooLate => tr!(lang, "error-abort-too-late"),
+            E::OutOfTime => tr!(lang, "error-out-of-time"),
+            E::PositionChanged => tr!(lang, "error-position-changed"),
+            E::TooManyAiGames(count) => tr!(lang, "error-too-many-ai-games", count = *count),
+            E::AiBusyForYou(id) => tr!(lang, "error-ai-busy-for-you", id = id.to_string()),
+            E::AiQueueFull => tr!(lang, "error-ai-queue-full"),
+            E::Move(e) => move_error(lang, e),
+            E::Size(e) => size_error(lang, e),
+            E::Time(TimeControlError(given)) => tr!(lang, "error-time-control", text = given),
+            E::Level(LevelError) => tr!(lang, "error-level"),
+            E::StorageFull => tr!(lang, "error-storage-full"),
+            E::Internal(_) => text::apology(lang),
+        }
+    }
+}
+
+/// A move refused by the rules, in `lang`. The rules say it in English themselves (their
+/// `Display`, for the command line and logs); the words for players are here, so the rules core
+/// stays free of catalogues.
+pub fn move_error(lang: Lang, e: &MoveError) -> String {
+    use IllegalMove as I;
+    let illegal = match e {
+        MoveError::Parse(p) => return tr!(lang, "move-unreadable", text = &p.0),
+        MoveError::Illegal(i) => i,
+    };
+    match illegal {
+        I::GameOver => tr!(lang, "move-game-over"),
+        I::OffBoard { square, size } => tr!(
+            lang,
+            "move-off-board",
+            square = square,
+            size = size.to_string(),
+            last_column = char::from(b'a' + size.cols() - 1).to_string(),
+            rows = size.rows()
+        ),
+        I::NoPiece(s) => tr!(lang, "move-no-piece", square = s.to_string()),
+        I::NotYourPiece { square: s, turn } => tr!(
+            lang,
+            "move-not-your-piece",
+            square = s.to_string(),
+            side = turn.name()
+        ),
+        I::NotForward => tr!(lang, "move-not-forward"),
+        I::TooFar => tr!(lang, "move-too-far"),
+        I::OwnPiece(s) => tr!(lang, "move-own-piece", square = s.to_string()),
+        I::StraightCapture(s) => tr!(lang, "move-straight-capture", square = s.to_string()),
+        I::NothingToCapture { from, to } => tr!(
+            lang,
+            "move-nothing-to-capture",
+            from = from.to_string(),
+            to = to.to_string()
+        ),
+        I::NoMoveTo(s) => tr!(lang, "move-no-move-to", square = s.to_string()),
+        I::Ambiguous { square: s, options } => {
+            let options = options
+                .iter()
+                .map(ToString::to_string)
+                .reduce(|first, second| tr!(lang, "move-or", first = first, second = second))
+                .unwrap_or_default();
+            tr!(
+                lang,
+                "move-ambiguous",
+                square = s.to_string(),
+                options = options
+            )
+        }
+    }
+}
+
+/// A board size refused by the rules, in `lang`.
+pub fn size_error(lang: Lang, e: &SizeError) -> String {
+    match e {
+        SizeError::Unreadable(given) => tr!(lang, "size-unreadable", text = given),
+        SizeError::Unsupported { cols, rows } => tr!(
+            lang,
+            "size-unsupported",
+            columns = *cols,
+            rows = *rows,
+            min_columns = MIN_COLS,
+            max_columns = MAX_COLS,
+            min_rows = MIN_ROWS,
+            max_rows = MAX_ROWS
+        ),
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.localized(Lang::En))
+    }
+}
+
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::Move(e) => Some(e),
+            GameError::Size(e) => Some(e),
+            GameError::Time(e) => Some(e),
+            GameError::Level(e) => Some(e),
+            GameError::Internal(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<MoveError> for GameError {
+    fn from(e: MoveError) -> Self {
+        GameError::Move(e)
+    }
+}
+
+impl From<SizeError> for GameError {
+    fn from(e: SizeError) -> Self {
+        GameError::Size(e)
+    }
+}
+
+impl From<TimeControlError> for GameError {
+    fn from(e: TimeControlError) -> Self {
+        GameError::Time(e)
+    }
+}
+
+impl From<LevelError> for GameError {
+    fn from(e: LevelError) -> Self {
+        GameError::Level(e)
     }
 }
 

@@ -1,150 +1,234 @@
 //! Words for players: status lines, results, rating changes, move-list exports and help.
 //! Shared by every front end, so the console and Discord say the same things.
+//!
+//! Every function takes the language to speak first; the words come from the catalogues (see
+//! [`crate::i18n`]). The game's title, status, challenge, leaderboard and file also come in
+//! English without a language ([`title`], [`status`], [`challenge`], [`leaderboard`],
+//! [`export`]), for logs and for the tests that hold the English words as they are; a front end
+//! uses their `_in` forms.
 
+use crate::i18n::Lang;
 use crate::rules::{Color, Move};
+use crate::tr;
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, History, Leaderboard, Member,
-    Place, Played, RatingCard, RatingChange, RatingValue,
+    Place, Played, RatingCard, RatingChange, RatingValue, TimeControl,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
-pub fn duration(seconds: i64) -> String {
+pub fn duration(lang: Lang, seconds: i64) -> String {
     let s = seconds.max(0);
     let (d, h, m) = (s / 86_400, s % 86_400 / 3_600, s % 3_600 / 60);
     match (d, h, m) {
-        (0, 0, 0) => "less than a minute".to_string(),
-        (0, 0, m) => format!("{m}m"),
-        (0, h, m) => format!("{h}h {m}m"),
-        (d, h, _) => format!("{d}d {h}h"),
+        (0, 0, 0) => tr!(lang, "duration-under-minute"),
+        (0, 0, m) => tr!(lang, "duration-minutes", minutes = m),
+        (0, h, m) => tr!(lang, "duration-hours", hours = h, minutes = m),
+        (d, h, _) => tr!(lang, "duration-days", days = d, hours = h),
     }
 }
 
+/// A time control as players read it: `1 day per move`.
+pub fn time_control(lang: Lang, time: TimeControl) -> String {
+    match time {
+        TimeControl::TenMinutes => tr!(lang, "time-ten-minutes"),
+        TimeControl::OneHour => tr!(lang, "time-one-hour"),
+        TimeControl::OneDay => tr!(lang, "time-one-day"),
+        TimeControl::ThreeDays => tr!(lang, "time-three-days"),
+        TimeControl::SevenDays => tr!(lang, "time-seven-days"),
+    }
+}
+
+/// How a game ended, said to the players: `a piece reached the far row`.
+pub fn end_reason(lang: Lang, reason: EndReason) -> String {
+    match reason {
+        EndReason::Breakthrough => tr!(lang, "end-breakthrough"),
+        EndReason::AllCaptured => tr!(lang, "end-all-captured"),
+        EndReason::NoMoves => tr!(lang, "end-no-moves"),
+        EndReason::Resignation => tr!(lang, "end-resignation"),
+        EndReason::Timeout => tr!(lang, "end-timeout"),
+        EndReason::Aborted => tr!(lang, "end-aborted"),
+    }
+}
+
+/// A challenge's state as said to members: `pending`, `accepted`, …
+pub fn challenge_state(lang: Lang, state: ChallengeState) -> String {
+    tr!(lang, "challenge-state", state = state.as_str())
+}
+
+/// A side with a capital, as a status line names it: `Black`, `White`.
+pub fn side(lang: Lang, color: Color) -> String {
+    tr!(lang, "side", side = color.name())
+}
+
+/// What a member is told when something broke on our side (logged in full, not shown).
+pub fn apology(lang: Lang) -> String {
+    tr!(lang, "error-internal")
+}
+
 /// The answer to a member over the rate limit, who may send again in `seconds` (at least 1).
-pub fn slow_down(seconds: u64) -> String {
-    format!(
-        "you are sending commands too fast: try again in {} s",
-        seconds.max(1)
-    )
+pub fn slow_down(lang: Lang, seconds: u64) -> String {
+    tr!(lang, "slow-down", seconds = seconds.max(1))
 }
 
 /// Where a game is played, as a player is pointed to it: the channel as `<#123>` (a link on
 /// Discord), or `our direct messages`.
-pub fn place(place: Place) -> String {
+pub fn place(lang: Lang, place: Place) -> String {
     if place.is_direct() {
-        "our direct messages".to_string()
+        tr!(lang, "place-direct")
     } else {
         format!("<#{}>", place.channel)
     }
 }
 
-fn capitalized(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
+/// [`title_in`] in English.
+pub fn title(game: &Game) -> String {
+    title_in(Lang::En, game)
 }
 
 /// `Game #12 · 8x8 · rated · 1 day per move`, or `Game #12 · 8x8 · vs AI (level 3) · casual ·
 /// 1 day per move` against the AI.
-pub fn title(game: &Game) -> String {
-    let ai = match game.ai {
-        Some(ai) => format!("vs AI (level {}) · ", ai.level),
-        None => String::new(),
+pub fn title_in(lang: Lang, game: &Game) -> String {
+    let rating = if game.ended_early() {
+        "unrated"
+    } else if game.rated {
+        "rated"
+    } else {
+        "casual"
     };
-    format!(
-        "Game #{} · {} · {ai}{} · {}",
-        game.id,
-        game.size,
-        if game.ended_early() {
-            "unrated"
-        } else if game.rated {
-            "rated"
-        } else {
-            "casual"
-        },
-        game.time.label()
-    )
+    let rating = tr!(lang, "game-rating", rating = rating);
+    let (id, size, time) = (
+        game.id.to_string(),
+        game.size.to_string(),
+        time_control(lang, game.time),
+    );
+    match game.ai {
+        Some(ai) => tr!(
+            lang,
+            "game-title-ai",
+            id = id,
+            size = size,
+            level = ai.level.to_string(),
+            rating = rating,
+            time = time
+        ),
+        None => tr!(
+            lang,
+            "game-title",
+            id = id,
+            size = size,
+            rating = rating,
+            time = time
+        ),
+    }
 }
 
 /// What the AI just played: `The AI (level 3) played e2-e3.`
-pub fn ai_played(played: &Played) -> String {
+pub fn ai_played(lang: Lang, played: &Played) -> String {
+    let mv = played.mv.to_string();
     match played.game.ai {
-        Some(ai) => format!("The AI (level {}) played {}.", ai.level, played.mv),
-        None => format!("{} was played.", played.mv),
+        Some(ai) => tr!(lang, "ai-played", level = ai.level.to_string(), move = mv),
+        None => tr!(lang, "move-played", move = mv),
     }
 }
 
 /// `Challenge #3 from alice expired.`
-pub fn challenge_expired(c: &Challenge) -> String {
-    format!("Challenge #{} from {} expired.", c.id, c.challenger.name)
+pub fn challenge_expired(lang: Lang, c: &Challenge) -> String {
+    tr!(
+        lang,
+        "challenge-expired",
+        id = c.id.to_string(),
+        challenger = &c.challenger.name
+    )
 }
 
 /// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
-pub fn reminder(game: &Game, now: i64) -> String {
-    format!(
-        "your move in game #{}: {} left.",
-        game.id,
-        duration(game.status.deadline().map_or(0, |d| d - now))
-    )
+pub fn reminder(lang: Lang, game: &Game, now: i64) -> String {
+    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+    tr!(lang, "reminder", id = game.id.to_string(), left = left)
 }
 
 /// The private note for a move that went through after its answer was deferred: the board
 /// goes to the channel as an ordinary message.
-pub fn played_late(mv: Move, game: GameId) -> String {
-    format!("Your move {mv} in game #{game} is played; the board is posted in the channel.")
+pub fn played_late(lang: Lang, mv: Move, game: GameId) -> String {
+    tr!(
+        lang,
+        "played-late",
+        move = mv.to_string(),
+        id = game.to_string()
+    )
 }
 
-/// Said of a game that ended before both sides had moved.
-pub const UNRATED_EARLY: &str = "unrated: it ended before both sides had moved";
+/// Said of a game that ended before both sides had moved:
+/// `unrated: it ended before both sides had moved`.
+pub fn unrated_early(lang: Lang) -> String {
+    tr!(lang, "unrated-early")
+}
+
+/// [`status_in`] in English.
+pub fn status(game: &Game, now: i64) -> String {
+    status_in(Lang::En, game, now)
+}
 
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
 /// before both sides had moved).
-pub fn status(game: &Game, now: i64) -> String {
-    let standing = standing(game, now);
+pub fn status_in(lang: Lang, game: &Game, now: i64) -> String {
+    let standing = standing(lang, game, now);
     if game.ended_early() {
-        format!("{standing} · {UNRATED_EARLY}")
+        format!("{standing} · {}", unrated_early(lang))
     } else {
         standing
     }
 }
 
-fn standing(game: &Game, now: i64) -> String {
+fn standing(lang: Lang, game: &Game, now: i64) -> String {
     match game.status {
         GameStatus::Active { deadline } => {
             let turn = game.position.turn();
-            format!(
-                "Move {} · {} to move: {} · {} left",
-                game.move_number(),
-                capitalized(turn),
-                game.player(turn).name,
-                duration(deadline - now)
+            tr!(
+                lang,
+                "status-active",
+                number = game.move_number().to_string(),
+                side = turn.name(),
+                name = &game.player(turn).name,
+                left = duration(lang, deadline - now)
             )
         }
-        GameStatus::Finished { winner, reason, .. } => format!(
-            "{} ({}) wins: {}",
-            capitalized(winner),
-            game.player(winner).name,
-            reason_text(reason, winner, game)
+        GameStatus::Finished { winner, reason, .. } => tr!(
+            lang,
+            "status-won",
+            side = winner.name(),
+            name = &game.player(winner).name,
+            reason = reason_text(lang, reason, winner, game)
         ),
-        GameStatus::Aborted { .. } => "Aborted: no result".to_string(),
+        GameStatus::Aborted { .. } => tr!(lang, "status-aborted"),
     }
 }
 
-fn reason_text(reason: EndReason, winner: Color, game: &Game) -> String {
+fn reason_text(lang: Lang, reason: EndReason, winner: Color, game: &Game) -> String {
     let loser = &game.player(winner.opposite()).name;
     match reason {
-        EndReason::Resignation => format!("{loser} resigned"),
-        EndReason::Timeout => format!("{loser} ran out of time"),
-        other => other.describe().to_string(),
+        EndReason::Resignation => tr!(lang, "reason-resigned", loser = loser),
+        EndReason::Timeout => tr!(lang, "reason-timed-out", loser = loser),
+        other => end_reason(lang, other),
     }
+}
+
+/// A game as one member finds it among several: `#3 against bob`.
+pub fn game_against(lang: Lang, id: GameId, opponent: &str) -> String {
+    tr!(
+        lang,
+        "game-against",
+        id = id.to_string(),
+        opponent = opponent
+    )
 }
 
 /// A member's games in progress, one line each (`#3 against bob · Move 2 · …`), or a line saying
 /// there are none.
-pub fn games_list(whom: &Member, games: &[Game], now: i64) -> String {
+pub fn games_list(lang: Lang, whom: &Member, games: &[Game], now: i64) -> String {
     if games.is_empty() {
-        return format!("{} has no game in progress.", whom.name);
+        return tr!(lang, "games-none", name = &whom.name);
     }
     games
         .iter()
@@ -154,7 +238,11 @@ pub fn games_list(whom: &Member, games: &[Game], now: i64) -> String {
             } else {
                 &g.black
             };
-            format!("#{} against {} · {}", g.id, opponent.name, status(g, now))
+            format!(
+                "{} · {}",
+                game_against(lang, g.id, &opponent.name),
+                status_in(lang, g, now)
+            )
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -180,35 +268,55 @@ pub fn rating_lines(game: &Game, change: &RatingChange) -> Vec<String> {
         .collect()
 }
 
-/// A challenge as announced: who, what board, sides, time, rated or not.
+/// [`challenge_in`] in English.
 pub fn challenge(c: &Challenge, now: i64) -> String {
+    challenge_in(Lang::En, c, now)
+}
+
+/// A challenge as announced: who, what board, sides, time, rated or not.
+pub fn challenge_in(lang: Lang, c: &Challenge, now: i64) -> String {
+    let challenger = &c.challenger.name;
     let whom = match &c.opponent {
-        Some(o) => format!("{} challenges {}", c.challenger.name, o.name),
-        None => format!("{} is looking for an opponent", c.challenger.name),
+        Some(o) => tr!(
+            lang,
+            "challenge-whom",
+            challenger = challenger,
+            opponent = &o.name
+        ),
+        None => tr!(lang, "challenge-open", challenger = challenger),
     };
     let side = match c.color {
-        Some(color) => format!("{} plays {color}", c.challenger.name),
-        None => "sides drawn at random".to_string(),
+        Some(color) => tr!(
+            lang,
+            "challenge-side",
+            challenger = challenger,
+            side = color.name()
+        ),
+        None => tr!(lang, "challenge-side-random"),
     };
-    let rated = match (c.rated, c.casual_by_limit) {
-        (true, _) => "rated".to_string(),
-        (false, Some(1)) => {
-            "casual (you have played your rated game against each other today)".to_string()
-        }
-        (false, Some(limit)) => {
-            format!("casual (you have played your {limit} rated games against each other today)")
-        }
-        (false, None) => "casual".to_string(),
+    let rating = match (c.rated, c.casual_by_limit) {
+        (true, _) => tr!(lang, "game-rating", rating = "rated"),
+        (false, Some(limit)) => tr!(lang, "challenge-casual-by-limit", limit = limit),
+        (false, None) => tr!(lang, "game-rating", rating = "casual"),
     };
     let state = match c.state {
-        ChallengeState::Pending => format!("expires in {}", duration(c.expires_at - now)),
-        other => other.as_str().to_string(),
+        ChallengeState::Pending => tr!(
+            lang,
+            "challenge-expires",
+            left = duration(lang, c.expires_at - now)
+        ),
+        other => challenge_state(lang, other),
     };
-    format!(
-        "Challenge #{}: {whom} · {} · {side} · {} · {rated} · {state}",
-        c.id,
-        c.size,
-        c.time.label()
+    tr!(
+        lang,
+        "challenge",
+        id = c.id.to_string(),
+        whom = whom,
+        size = c.size.to_string(),
+        side = side,
+        time = time_control(lang, c.time),
+        rating = rating,
+        state = state
     )
 }
 
@@ -222,22 +330,24 @@ pub fn move_list(moves: &[String]) -> String {
         .join("\n")
 }
 
-/// A game as a text file: headers, then the numbered move list.
+/// [`export_in`] in English.
 pub fn export(h: &History) -> String {
+    export_in(Lang::En, h)
+}
+
+/// A game as a text file: headers, then the numbered move list. The values (the result, rated or
+/// not, the time) are in `lang`; the tags stay as they are, so a program reads every file alike.
+pub fn export_in(lang: Lang, h: &History) -> String {
     let g = &h.game;
     let result = match g.status {
-        GameStatus::Finished {
-            winner: Color::Black,
-            reason,
-            ..
-        } => format!("black wins ({})", reason.describe()),
-        GameStatus::Finished {
-            winner: Color::White,
-            reason,
-            ..
-        } => format!("white wins ({})", reason.describe()),
-        GameStatus::Aborted { .. } => "aborted".to_string(),
-        GameStatus::Active { .. } => "in progress".to_string(),
+        GameStatus::Finished { winner, reason, .. } => tr!(
+            lang,
+            "export-result-won",
+            side = winner.name(),
+            reason = end_reason(lang, reason)
+        ),
+        GameStatus::Aborted { .. } => tr!(lang, "export-aborted"),
+        GameStatus::Active { .. } => tr!(lang, "export-in-progress"),
     };
     format!(
         "[Game \"{}\"]\n[Size \"{}\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Time \"{}\"]\n[Rated \"{}\"]\n[Result \"{}\"]\n\n{}\n",
@@ -245,49 +355,62 @@ pub fn export(h: &History) -> String {
         g.size,
         g.black.name,
         g.white.name,
-        g.time.label(),
-        if g.rated { "yes" } else { "no" },
+        time_control(lang, g.time),
+        tr!(lang, "export-rated", rated = if g.rated { "yes" } else { "no" }),
         result,
         move_list(&h.moves)
     )
 }
 
 /// A rating card in a few lines.
-pub fn rating_card(card: &RatingCard) -> String {
-    let mut out = format!(
-        "{} on {}: {} (deviation {:.0}) · {} games, {} wins, {} losses",
-        card.member.name,
-        card.size,
-        card.value,
-        card.value.deviation,
-        card.games,
-        card.wins,
-        card.losses
+pub fn rating_card(lang: Lang, card: &RatingCard) -> String {
+    let mut out = tr!(
+        lang,
+        "rating-card",
+        name = &card.member.name,
+        size = card.size.to_string(),
+        value = card.value.to_string(),
+        deviation = format!("{:.0}", card.value.deviation),
+        games = card.games,
+        wins = card.wins,
+        losses = card.losses
     );
     if card.value.is_provisional() {
-        out.push_str("\n? = provisional: a few more rated games settle it");
+        out.push('\n');
+        out.push_str(&tr!(lang, "rating-provisional"));
     }
     for r in &card.recent {
-        out.push_str(&format!(
-            "\n#{} {} against {} ({}) {:+.0}",
-            r.game,
-            if r.won { "won" } else { "lost" },
-            r.opponent.name,
-            r.reason.describe(),
-            r.change
+        out.push('\n');
+        out.push_str(&tr!(
+            lang,
+            "rating-recent",
+            id = r.game.to_string(),
+            won = if r.won { "yes" } else { "no" },
+            opponent = &r.opponent.name,
+            reason = end_reason(lang, r.reason),
+            change = format!("{:+.0}", r.change)
         ));
     }
     out
 }
 
-/// A leaderboard page as lines.
+/// [`leaderboard_in`] in English.
 pub fn leaderboard(board: &Leaderboard) -> String {
-    let mut out = format!(
-        "Leaderboard {} · page {}/{}",
-        board.size, board.page, board.pages
+    leaderboard_in(Lang::En, board)
+}
+
+/// A leaderboard page as lines.
+pub fn leaderboard_in(lang: Lang, board: &Leaderboard) -> String {
+    let mut out = tr!(
+        lang,
+        "leaderboard-title",
+        size = board.size.to_string(),
+        page = board.page.to_string(),
+        pages = board.pages.to_string()
     );
     if board.standings.is_empty() {
-        out.push_str("\nNo established ratings yet.");
+        out.push('\n');
+        out.push_str(&tr!(lang, "leaderboard-empty"));
     }
     for s in &board.standings {
         out.push_str(&format!(
@@ -296,17 +419,43 @@ pub fn leaderboard(board: &Leaderboard) -> String {
         ));
     }
     if board.provisional > 0 {
-        out.push_str(&format!(
-            "\n{} provisional player{} not shown",
-            board.provisional,
-            if board.provisional == 1 { "" } else { "s" }
+        out.push('\n');
+        out.push_str(&tr!(
+            lang,
+            "leaderboard-provisional",
+            count = board.provisional
         ));
     }
     out
 }
 
 /// Rules, notation and commands, short.
-pub const HELP: &str = "\
+pub fn help(lang: Lang) -> String {
+    tr!(lang, "help")
+}
+
+/// What a board's pieces and marks mean, under an emoji board.
+pub fn board_legend(lang: Lang) -> String {
+    tr!(lang, "board-legend")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        let duration = |s| duration(Lang::En, s);
+        assert_eq!(duration(30), "less than a minute");
+        assert_eq!(duration(9 * 60 + 5), "9m");
+        assert_eq!(duration(23 * 3600 + 59 * 60), "23h 59m");
+        assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2d 3h");
+        assert_eq!(duration(-5), "less than a minute");
+    }
+
+    #[test]
+    fn the_english_help_reads_as_it_did_word_for_word() {
+        let before = "\
 Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; \
 capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
 Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
@@ -316,18 +465,13 @@ Commands:
 /accept [challenger] · /decline [challenger] · /cancel
 /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
 /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
+        assert_eq!(help(Lang::En), before);
+        assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
+    }
 
     #[test]
-    fn durations_read_naturally() {
-        assert_eq!(duration(30), "less than a minute");
-        assert_eq!(duration(9 * 60 + 5), "9m");
-        assert_eq!(duration(23 * 3600 + 59 * 60), "23h 59m");
-        assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2d 3h");
-        assert_eq!(duration(-5), "less than a minute");
+    fn the_english_legend_is_the_one_render_keeps() {
+        assert_eq!(board_legend(Lang::En), crate::render::EMOJI_LEGEND);
     }
 
     #[test]

@@ -64,17 +64,6 @@ pub enum Action {
     Abort,
 }
 
-impl Action {
-    /// `make your move there`, `resign there`, `abort it there`.
-    pub const fn there(self) -> &'static str {
-        match self {
-            Action::Move => "make your move there",
-            Action::Resign => "resign there",
-            Action::Abort => "abort it there",
-        }
-    }
-}
-
 /// A game against the built-in AI, as a member asks for it with `/challenge` and the bot as
 /// opponent. It starts at once, and is never rated.
 #[derive(Clone, Debug)]

@@ -189,12 +189,7 @@ impl MoveText {
                     (Some(&m), None) => Ok(m),
                     (Some(_), Some(_)) => Err(IllegalMove::Ambiguous {
                         square: to,
-                        options: moves
-                            .iter()
-                            .filter(|m| m.to() == to)
-                            .map(Move::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" or "),
+                        options: moves.iter().filter(|m| m.to() == to).copied().collect(),
                     }),
                 }
             }

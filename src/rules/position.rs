@@ -30,8 +30,17 @@ pub enum IllegalMove {
     NothingToCapture { from: Square, to: Square },
     #[error("no piece of yours can move to {0}")]
     NoMoveTo(Square),
-    #[error("more than one piece can move to {square}: write {options}")]
-    Ambiguous { square: Square, options: String },
+    #[error("more than one piece can move to {square}: write {}", or_list(.options))]
+    Ambiguous { square: Square, options: Vec<Move> },
+}
+
+/// `a4-b3 or c4-b3`.
+fn or_list(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// A legal Breakthrough position: the board, its pieces, and the side to move.

@@ -12,6 +12,7 @@ mod cli;
 mod console;
 mod discord;
 mod engine;
+mod i18n;
 mod perft;
 mod properties;
 mod render;

@@ -1,0 +1,270 @@
+# English: the words players read. The fallback for every other language.
+#
+# Every message here is used by the code, with the same variables in every catalogue (a test
+# checks both). Moves and squares stay in algebraic notation (e2-e3, d4xe5) in every language.
+# $side is `black` or `white`.
+
+## Durations and time controls
+
+duration-under-minute = less than a minute
+duration-minutes = {$minutes}m
+duration-hours = {$hours}h {$minutes}m
+duration-days = {$days}d {$hours}h
+time-ten-minutes = 10 minutes per move
+time-one-hour = 1 hour per move
+time-one-day = 1 day per move
+time-three-days = 3 days per move
+time-seven-days = 7 days per move
+slow-down = you are sending commands too fast: try again in {$seconds} s
+place-direct = our direct messages
+
+## Games: titles, status lines, results
+
+side = { $side ->
+    [black] Black
+   *[white] White
+  }
+game-title = Game #{$id} · {$size} · {$rating} · {$time}
+game-title-ai = Game #{$id} · {$size} · vs AI (level {$level}) · {$rating} · {$time}
+game-rating = { $rating ->
+    [rated] rated
+    [unrated] unrated
+   *[casual] casual
+  }
+ai-played = The AI (level {$level}) played {$move}.
+move-played = {$move} was played.
+reminder = your move in game #{$id}: {$left} left.
+played-late = Your move {$move} in game #{$id} is played; the board is posted in the channel.
+unrated-early = unrated: it ended before both sides had moved
+status-active = Move {$number} · { $side ->
+    [black] Black
+   *[white] White
+  } to move: {$name} · {$left} left
+status-won = { $side ->
+    [black] Black
+   *[white] White
+  } ({$name}) wins: {$reason}
+status-aborted = Aborted: no result
+reason-resigned = {$loser} resigned
+reason-timed-out = {$loser} ran out of time
+end-breakthrough = a piece reached the far row
+end-all-captured = every opposing piece was captured
+end-no-moves = the other side had no legal move
+end-resignation = resignation
+end-timeout = time ran out
+end-aborted = aborted
+games-none = {$name} has no game in progress.
+game-against = #{$id} against {$opponent}
+
+## Challenges
+
+challenge = Challenge #{$id}: {$whom} · {$size} · {$side} · {$time} · {$rating} · {$state}
+challenge-whom = {$challenger} challenges {$opponent}
+challenge-open = {$challenger} is looking for an opponent
+challenge-side = {$challenger} plays { $side ->
+    [black] black
+   *[white] white
+  }
+challenge-side-random = sides drawn at random
+challenge-casual-by-limit = { $limit ->
+    [one] casual (you have played your rated game against each other today)
+   *[other] casual (you have played your {$limit} rated games against each other today)
+  }
+challenge-expires = expires in {$left}
+challenge-state = { $state ->
+    [pending] pending
+    [accepted] accepted
+    [declined] declined
+    [cancelled] cancelled
+   *[expired] expired
+  }
+challenge-expired = Challenge #{$id} from {$challenger} expired.
+
+## Ratings and the leaderboard
+
+rating-card = {$name} on {$size}: {$value} (deviation {$deviation}) · {$games} games, {$wins} wins, {$losses} losses
+rating-provisional = ? = provisional: a few more rated games settle it
+rating-recent = #{$id} { $won ->
+    [yes] won
+   *[no] lost
+  } against {$opponent} ({$reason}) {$change}
+leaderboard-title = Leaderboard {$size} · page {$page}/{$pages}
+leaderboard-empty = No established ratings yet.
+leaderboard-provisional = { $count ->
+    [one] {$count} provisional player not shown
+   *[other] {$count} provisional players not shown
+  }
+
+## A game's file (the tags stay as they are: only their values are words)
+
+export-result-won = { $side ->
+    [black] black
+   *[white] white
+  } wins ({$reason})
+export-aborted = aborted
+export-in-progress = in progress
+export-rated = { $rated ->
+    [yes] yes
+   *[no] no
+  }
+
+## Refusals of the game service
+
+error-self-challenge = you cannot challenge yourself
+error-declined = {$name} declined your challenge: you can challenge them again in {$wait}
+error-too-many-challenges-to = you have challenged {$name} {$limit} times in the last hour, the most allowed: you can challenge them again in {$wait}
+error-bot-opponent = {$name} is a bot: bots cannot play here
+error-duplicate-challenge = there is already a pending challenge between you and {$name}
+error-duplicate-open-challenge = you already have an open challenge in this channel
+error-too-many-challenges = you have {$count} pending challenges, the most allowed: cancel one or wait for an answer
+error-too-many-games = you already have {$limit} games in progress, the most allowed
+error-opponent-too-many-games = {$name} already has {$limit} games in progress, the most allowed
+error-not-in-server = challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings
+error-level-without-ai = level is for games against the AI: choose the bot as opponent, or leave level out
+error-rated-ai = games against the AI are never rated: leave rated out, or set it to no
+error-no-such-challenge = there is no challenge #{$id}
+error-no-challenge-for-you = there is no pending challenge for you here
+error-no-challenge-from = {$name} has no pending challenge for you here
+error-no-challenge-to-cancel = you have no pending challenge here
+error-ambiguous-challenge = you have several pending challenges here; say whose: {$names}
+error-challenge-closed = this challenge is {$state}
+error-not-your-challenge = this challenge is for {$name}: only they can answer it
+error-decline-own-open = this challenge is for someone else: only they can answer it
+error-not-your-cancel = only {$name} can cancel this challenge
+error-decline-open = open challenges cannot be declined: leave it, or let it expire
+error-no-such-game = there is no game #{$id} here
+error-played-elsewhere = game #{$id} is played in {$place}; { $action ->
+    [move] make your move there
+    [resign] resign there
+   *[abort] abort it there
+  }
+error-no-active-game = you have no game in progress in this channel
+error-ambiguous-game = you have several games in this channel; say which with game: {$games}
+error-not-a-player = you are not playing in game #{$id}
+error-not-your-turn = it is not your turn: {$name} is to move
+error-game-over = game #{$id} is over
+error-abort-too-late = a game can only be aborted before both players have moved: resign instead
+error-out-of-time = your time for this move ran out; the game ends at the next clock check
+error-position-changed = the position changed while your move was on its way: look at the board and try again
+error-too-many-ai-games = you already have {$count} { $count ->
+    [one] game
+   *[other] games
+  } against the AI in progress, the most allowed: finish or resign one first
+error-ai-busy-for-you = the AI is still answering your move in game #{$id}: wait for its reply, then try again
+error-ai-queue-full = the AI is busy answering other players: try again in a moment
+error-storage-full = the bot's storage is full, so nothing was changed: please tell the server's admin, and try again later
+error-internal = something went wrong on our side; please try again
+error-time-control = `{$text}` is not a time control: choose 10m, 1h, 1d, 3d or 7d
+error-level = the level must be a number from 1 to 5
+
+## Refusals of the rules
+
+move-unreadable = cannot read `{$text}` as a move: write it like e2-e3, or d4xe5 for a capture
+move-game-over = the game is over
+move-off-board = {$square} is off the board: this board is {$size} (columns a to {$last_column}, rows 1 to {$rows})
+move-no-piece = there is no piece on {$square}
+move-not-your-piece = the piece on {$square} is not yours: { $side ->
+    [black] black
+   *[white] white
+  } is to move
+move-not-forward = pieces only move forward
+move-too-far = a piece moves one square at a time
+move-own-piece = {$square} is taken by your own piece
+move-straight-capture = straight moves cannot capture: {$square} is blocked
+move-nothing-to-capture = there is nothing to capture on {$to}: write {$from}-{$to}
+move-no-move-to = no piece of yours can move to {$square}
+move-ambiguous = more than one piece can move to {$square}: write {$options}
+move-or = {$first} or {$second}
+size-unreadable = cannot read board size `{$text}`: write columns x rows, like 8x8 or 6x5
+size-unsupported = {$columns}x{$rows} is not a supported board: boards have {$min_columns} to {$max_columns} columns and {$min_rows} to {$max_rows} rows
+
+## The console (the terminal front end)
+
+console-welcome = Breakthrough console. Type help, or a line like: @alice /challenge opponent:@bob
+console-players = {$black_piece} Black: {$black} · {$white_piece} White: {$white}
+console-last-move = Last move: {$move}
+console-wait-too-long = wait moves the clock at most a year ({$days}d) at a time
+console-clock-moved = (the clock moves on {$duration})
+console-wait-how = wait takes a duration such as 30m, 2h or 1d
+console-ai-plays-itself = @{$ai} is the built-in AI: it plays by itself; challenge it with /challenge opponent:@{$ai}
+console-command-missing = write a command after the name, like @alice /help
+console-private = (to @{$name} only) {$text}
+console-line-how = lines look like `@alice /challenge opponent:@bob`; type help
+console-ai-game = {$name} starts a game against the AI (level {$level}).
+console-answer = @{$name}: answer with /accept or /decline
+console-answer-open = anyone here may answer with /accept
+console-accepted = {$name} accepted: the game begins.
+console-declined = {$name} declined challenge #{$id} from {$challenger}.
+console-cancelled = {$name} cancelled { $count ->
+   *[other] challenge
+  } {$ids}.
+console-confirm-resign = Resign game #{$id}? Send /resign game:{$id} confirm:yes to confirm.
+console-aborted = Game #{$id} aborted by {$name}: no result.
+console-games-of = Games of {$name}:
+
+## Discord: boards, challenges and buttons
+
+board-black = {$piece} Black
+board-white = {$piece} White
+board-last-move = Last move
+board-to-play = To play
+board-result = Result
+board-ratings = Ratings
+board-your-move = {$mention}, your move.
+challenge-title = Challenge #{$id}
+challenge-to-you = {$mention}, {$challenger} challenges you to a game of Breakthrough.
+challenge-to-anyone = {$challenger} is looking for an opponent: anyone here may accept.
+challenge-closed = Challenge #{$id} is {$state}.
+challenge-gone = that challenge is gone
+cancel-done = Cancelled { $count ->
+   *[other] challenge
+  } {$ids}.
+button-accept = Accept
+button-decline = Decline
+button-cancel = Cancel
+button-resign = Resign
+button-keep-playing = Keep playing
+button-previous = Previous
+button-next = Next
+resign-confirm = Resign game #{$id}? Your opponent wins.
+resign-kept-playing = You keep playing.
+resign-done = You resigned game #{$id}.
+ai-failed = The AI could not answer just now; its move will be posted here.
+leaderboard-embed-title = Leaderboard · {$size}
+games-title = Games of {$name}
+games-direct-own-only = in a direct message you can see your own games only: ask in a server for someone else's
+ratings-need-server = ratings belong to a server: ask in one
+ratings-server-only = ratings belong to a server
+history-no-moves = No moves yet.
+history-status = Status
+discord-unreadable-option = I could not read the option{$what}
+discord-command-changed = this command changed since Discord last saw it; try again in a minute
+discord-dead-button = this button no longer does anything
+
+## Help, and the board's legend
+
+help =
+    Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
+    Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
+    Commands:
+    /challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
+    /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
+    /accept [challenger] · /decline [challenger] · /cancel
+    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+console-help =
+    Console: each line is `@member /command options`, acting as that member in one local server.
+    Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
+    `wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
+    The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
+    (level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.
+board-legend = ⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from
+console-bad-side = `{$value}` is not a side: choose black, white or random
+console-bad-game-number = `{$value}` is not a game number: write it like 12 or #12
+console-bad-page = `{$value}` is not a page number
+console-bad-yes-or-no = `{$value}`: say yes or no
+console-unknown-command = unknown command /{$command}: type help
+console-no-options = no options
+console-unknown-option = unknown option `{$name}` for /{$command}: it takes {$takes}
+console-too-many-values = too many values for /{$command}: `{$value}` (it takes {$takes})
+console-needs-value = /{$command} needs {$name}: write it like /{$command} {$example}

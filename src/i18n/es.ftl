@@ -1,0 +1,281 @@
+# Español: las palabras que leen los jugadores.
+#
+# Cada mensaje lleva las mismas variables que en en.ftl (una prueba lo comprueba). Las jugadas y
+# las casillas se escriben en notación algebraica (e2-e3, d4xe5) en todos los idiomas.
+# $side es `black` o `white`.
+
+## Duraciones y ritmos de juego
+
+duration-under-minute = menos de un minuto
+duration-minutes = {$minutes} min
+duration-hours = {$hours} h {$minutes} min
+duration-days = {$days} d {$hours} h
+time-ten-minutes = 10 minutos por jugada
+time-one-hour = 1 hora por jugada
+time-one-day = 1 día por jugada
+time-three-days = 3 días por jugada
+time-seven-days = 7 días por jugada
+slow-down = estás enviando comandos demasiado rápido: vuelve a intentarlo en {$seconds} s
+place-direct = nuestros mensajes directos
+
+## Partidas: títulos, estado y resultados
+
+side = { $side ->
+    [black] Negras
+   *[white] Blancas
+  }
+game-title = Partida #{$id} · {$size} · {$rating} · {$time}
+game-title-ai = Partida #{$id} · {$size} · contra la IA (nivel {$level}) · {$rating} · {$time}
+game-rating = { $rating ->
+    [rated] puntuable
+    [unrated] sin puntuar
+   *[casual] amistosa
+  }
+ai-played = La IA (nivel {$level}) ha jugado {$move}.
+move-played = Se ha jugado {$move}.
+reminder = te toca mover en la partida #{$id}: quedan {$left}.
+played-late = Tu jugada {$move} en la partida #{$id} está hecha; el tablero se ha publicado en el canal.
+unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
+status-active = Jugada {$number} · mueven { $side ->
+    [black] Negras
+   *[white] Blancas
+  }: {$name} · quedan {$left}
+status-won = Ganan { $side ->
+    [black] Negras
+   *[white] Blancas
+  } ({$name}): {$reason}
+status-aborted = Anulada: sin resultado
+reason-resigned = {$loser} se ha rendido
+reason-timed-out = a {$loser} se le acabó el tiempo
+end-breakthrough = una pieza llegó a la última fila
+end-all-captured = se capturaron todas las piezas rivales
+end-no-moves = el otro bando no tenía ninguna jugada legal
+end-resignation = abandono
+end-timeout = se acabó el tiempo
+end-aborted = anulada
+games-none = {$name} no tiene ninguna partida en curso.
+game-against = #{$id} contra {$opponent}
+
+## Desafíos
+
+challenge = Desafío #{$id}: {$whom} · {$size} · {$side} · {$time} · {$rating} · {$state}
+challenge-whom = {$challenger} desafía a {$opponent}
+challenge-open = {$challenger} busca rival
+challenge-side = {$challenger} juega con { $side ->
+    [black] negras
+   *[white] blancas
+  }
+challenge-side-random = colores al azar
+challenge-casual-by-limit = { $limit ->
+    [one] amistosa (hoy ya se ha jugado la partida puntuable entre los dos)
+   *[other] amistosa (hoy ya se han jugado las {$limit} partidas puntuables entre los dos)
+  }
+challenge-expires = caduca en {$left}
+challenge-state = { $state ->
+    [pending] pendiente
+    [accepted] aceptado
+    [declined] rechazado
+    [cancelled] cancelado
+   *[expired] caducado
+  }
+challenge-expired = El desafío #{$id} de {$challenger} ha caducado.
+
+## Puntuaciones y clasificación
+
+rating-card = {$name} en {$size}: {$value} (desviación {$deviation}) · { $games ->
+    [one] {$games} partida
+   *[other] {$games} partidas
+  }, { $wins ->
+    [one] {$wins} victoria
+   *[other] {$wins} victorias
+  }, { $losses ->
+    [one] {$losses} derrota
+   *[other] {$losses} derrotas
+  }
+rating-provisional = ? = provisional: unas pocas partidas puntuables más la asientan
+rating-recent = #{$id} { $won ->
+    [yes] ganada
+   *[no] perdida
+  } contra {$opponent} ({$reason}) {$change}
+leaderboard-title = Clasificación {$size} · página {$page}/{$pages}
+leaderboard-empty = Todavía no hay puntuaciones asentadas.
+leaderboard-provisional = { $count ->
+    [one] {$count} jugador provisional no aparece
+   *[other] {$count} jugadores provisionales no aparecen
+  }
+
+## El archivo de una partida (las etiquetas no cambian: solo sus valores son palabras)
+
+export-result-won = ganan las { $side ->
+    [black] negras
+   *[white] blancas
+  } ({$reason})
+export-aborted = anulada
+export-in-progress = en curso
+export-rated = { $rated ->
+    [yes] sí
+   *[no] no
+  }
+
+## Negativas del servicio de partidas
+
+error-self-challenge = no puedes desafiarte a ti mismo
+error-declined = {$name} ha rechazado tu desafío: podrás volver a intentarlo dentro de {$wait}
+error-too-many-challenges-to = has desafiado a {$name} {$limit} veces en la última hora, el máximo permitido: podrás volver a hacerlo dentro de {$wait}
+error-bot-opponent = {$name} es un bot: los bots no pueden jugar aquí
+error-duplicate-challenge = ya hay un desafío pendiente entre {$name} y tú
+error-duplicate-open-challenge = ya tienes un desafío abierto en este canal
+error-too-many-challenges = tienes {$count} desafíos pendientes, el máximo permitido: cancela alguno o espera una respuesta
+error-too-many-games = ya tienes {$limit} partidas en curso, el máximo permitido
+error-opponent-too-many-games = {$name} ya tiene {$limit} partidas en curso, el máximo permitido
+error-not-in-server = los desafíos entre miembros se hacen en un canal de un servidor; por mensaje directo puedes jugar contra la IA (elígeme como rival) y consultar partidas y puntuaciones
+error-level-without-ai = el nivel es para partidas contra la IA: elige al bot como rival, o no indiques nivel
+error-rated-ai = las partidas contra la IA nunca son puntuables: no indiques rated, o ponlo en no
+error-no-such-challenge = no existe el desafío #{$id}
+error-no-challenge-for-you = aquí no hay ningún desafío pendiente para ti
+error-no-challenge-from = {$name} no tiene ningún desafío pendiente para ti aquí
+error-no-challenge-to-cancel = no tienes ningún desafío pendiente aquí
+error-ambiguous-challenge = tienes varios desafíos pendientes aquí; di de quién: {$names}
+error-challenge-closed = este desafío está {$state}
+error-not-your-challenge = este desafío es para {$name}: solo esa persona puede responderlo
+error-decline-own-open = este desafío es para otra persona: solo esa persona puede responderlo
+error-not-your-cancel = solo {$name} puede cancelar este desafío
+error-decline-open = los desafíos abiertos no se pueden rechazar: ignóralo o deja que caduque
+error-no-such-game = aquí no existe la partida #{$id}
+error-played-elsewhere = la partida #{$id} se juega en {$place}; { $action ->
+    [move] haz allí tu jugada
+    [resign] ríndete allí
+   *[abort] anúlala allí
+  }
+error-no-active-game = no tienes ninguna partida en curso en este canal
+error-ambiguous-game = tienes varias partidas en este canal; di cuál con game: {$games}
+error-not-a-player = no juegas en la partida #{$id}
+error-not-your-turn = no es tu turno: le toca mover a {$name}
+error-game-over = la partida #{$id} ha terminado
+error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: ríndete en su lugar
+error-out-of-time = se te acabó el tiempo para esta jugada; la partida termina en la próxima revisión del reloj
+error-position-changed = la posición cambió mientras llegaba tu jugada: mira el tablero y vuelve a intentarlo
+error-too-many-ai-games = ya tienes { $count ->
+    [one] {$count} partida
+   *[other] {$count} partidas
+  } en curso contra la IA, el máximo permitido: termina o abandona alguna primero
+error-ai-busy-for-you = la IA todavía está respondiendo a tu jugada en la partida #{$id}: espera su respuesta y vuelve a intentarlo
+error-ai-queue-full = la IA está ocupada respondiendo a otros jugadores: vuelve a intentarlo en un momento
+error-storage-full = el almacenamiento del bot está lleno, así que no se ha cambiado nada: avisa al administrador del servidor y vuelve a intentarlo más tarde
+error-internal = algo ha fallado por nuestra parte; vuelve a intentarlo
+error-time-control = `{$text}` no es un ritmo de juego: elige 10m, 1h, 1d, 3d o 7d
+error-level = el nivel debe ser un número del 1 al 5
+
+## Negativas de las reglas
+
+move-unreadable = no se entiende `{$text}` como jugada: escríbela como e2-e3, o d4xe5 para una captura
+move-game-over = la partida ha terminado
+move-off-board = {$square} está fuera del tablero: este tablero es de {$size} (columnas de la a a la {$last_column}, filas de la 1 a la {$rows})
+move-no-piece = no hay ninguna pieza en {$square}
+move-not-your-piece = la pieza de {$square} no es tuya: mueven las { $side ->
+    [black] negras
+   *[white] blancas
+  }
+move-not-forward = las piezas solo avanzan
+move-too-far = una pieza avanza una sola casilla cada vez
+move-own-piece = {$square} está ocupada por una pieza tuya
+move-straight-capture = las jugadas rectas no pueden capturar: {$square} está bloqueada
+move-nothing-to-capture = no hay nada que capturar en {$to}: escribe {$from}-{$to}
+move-no-move-to = ninguna pieza tuya puede ir a {$square}
+move-ambiguous = más de una pieza puede ir a {$square}: escribe {$options}
+move-or = {$first} o {$second}
+size-unreadable = no se entiende el tamaño de tablero `{$text}`: escribe columnas x filas, como 8x8 o 6x5
+size-unsupported = {$columns}x{$rows} no es un tablero admitido: los tableros tienen de {$min_columns} a {$max_columns} columnas y de {$min_rows} a {$max_rows} filas
+
+## La consola (la interfaz de terminal)
+
+console-welcome = Consola de Breakthrough. Escribe help, o una línea como: @alice /challenge opponent:@bob
+console-players = {$black_piece} Negras: {$black} · {$white_piece} Blancas: {$white}
+console-last-move = Última jugada: {$move}
+console-wait-too-long = wait adelanta el reloj como mucho un año ({$days} d) cada vez
+console-clock-moved = (el reloj avanza {$duration})
+console-wait-how = wait necesita una duración, como 30m, 2h o 1d
+console-ai-plays-itself = @{$ai} es la IA integrada: juega sola; desafíala con /challenge opponent:@{$ai}
+console-command-missing = escribe un comando después del nombre, como @alice /help
+console-private = (solo para @{$name}) {$text}
+console-line-how = las líneas son como `@alice /challenge opponent:@bob`; escribe help
+console-ai-game = {$name} empieza una partida contra la IA (nivel {$level}).
+console-answer = @{$name}: responde con /accept o /decline
+console-answer-open = cualquiera de aquí puede responder con /accept
+console-accepted = {$name} ha aceptado: empieza la partida.
+console-declined = {$name} ha rechazado el desafío #{$id} de {$challenger}.
+console-cancelled = {$name} ha cancelado { $count ->
+    [one] el desafío
+   *[other] los desafíos
+  } {$ids}.
+console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /resign game:{$id} confirm:yes para confirmarlo.
+console-aborted = {$name} ha anulado la partida #{$id}: sin resultado.
+console-games-of = Partidas de {$name}:
+console-bad-side = `{$value}` no es un color: elige black, white o random
+console-bad-game-number = `{$value}` no es un número de partida: escríbelo como 12 o #12
+console-bad-page = `{$value}` no es un número de página
+console-bad-yes-or-no = `{$value}`: di yes o no
+console-unknown-command = comando desconocido /{$command}: escribe help
+console-no-options = ninguna
+console-unknown-option = opción desconocida `{$name}` para /{$command}; sus opciones: {$takes}
+console-too-many-values = demasiados valores para /{$command}: `{$value}` (sus opciones: {$takes})
+console-needs-value = /{$command} necesita {$name}: escríbelo como /{$command} {$example}
+
+## Discord: tableros, desafíos y botones
+
+board-black = {$piece} Negras
+board-white = {$piece} Blancas
+board-last-move = Última jugada
+board-to-play = Turno
+board-result = Resultado
+board-ratings = Puntuaciones
+board-your-move = {$mention}, te toca mover.
+challenge-title = Desafío #{$id}
+challenge-to-you = {$mention}, {$challenger} te desafía a una partida de Breakthrough.
+challenge-to-anyone = {$challenger} busca rival: cualquiera de aquí puede aceptar.
+challenge-closed = El desafío #{$id} está {$state}.
+challenge-gone = ese desafío ya no existe
+cancel-done = { $count ->
+    [one] Desafío cancelado:
+   *[other] Desafíos cancelados:
+  } {$ids}.
+button-accept = Aceptar
+button-decline = Rechazar
+button-cancel = Cancelar
+button-resign = Abandonar
+button-keep-playing = Seguir jugando
+button-previous = Anterior
+button-next = Siguiente
+resign-confirm = ¿Abandonar la partida #{$id}? Gana tu rival.
+resign-kept-playing = Sigues jugando.
+resign-done = Has abandonado la partida #{$id}.
+ai-failed = La IA no ha podido responder ahora mismo; su jugada se publicará aquí.
+leaderboard-embed-title = Clasificación · {$size}
+games-title = Partidas de {$name}
+games-direct-own-only = por mensaje directo solo puedes ver tus propias partidas: pregunta en un servidor por las de otra persona
+ratings-need-server = las puntuaciones son de cada servidor: pregunta en uno
+ratings-server-only = las puntuaciones son de cada servidor
+history-no-moves = Todavía no hay jugadas.
+history-status = Estado
+discord-unreadable-option = No he podido leer la opción{$what}
+discord-command-changed = este comando ha cambiado desde la última vez que Discord lo vio; vuelve a intentarlo en un minuto
+discord-dead-button = este botón ya no hace nada
+
+## La ayuda, y la leyenda del tablero
+
+help =
+    Breakthrough: mueve una pieza una casilla hacia delante, en recto o en diagonal, a una casilla vacía; solo se captura en diagonal hacia delante. Gana quien llega a la última fila o captura todas las piezas rivales. Empiezan las negras.
+    Jugadas: e7-e6, o d4xe5 para una captura (también valen e7e6 y e7 e6; e6 a secas cuando solo una pieza puede ir allí).
+    Comandos:
+    /challenge [opponent] [size] [color] [time] [rated] · desafía a un miembro, o a cualquiera de aquí sin opponent
+    /challenge opponent:<el bot> [level] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
+    /accept [challenger] · /decline [challenger] · /cancel
+    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+console-help =
+    Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
+    Las opciones se escriben como nombre:valor (opponent:@bob size:7x7 time:1h) o como valores sueltos en orden (/move e7-e6).
+    `wait 2h` adelanta el reloj; `quit` sale. Las líneas que empiezan por # se ignoran.
+    La IA integrada es @bot: `@alice /challenge opponent:@bot level:2 size:6x6` empieza una partida al momento
+    (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable), y la IA responde a cada una de tus jugadas.
+board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de mover · flecha: de dónde venía

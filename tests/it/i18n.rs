@@ -1,0 +1,457 @@
+//! The message catalogues: every id the code uses is in every catalogue and nothing else is,
+//! each message takes the same variables in every language, the catalogues parse, plurals read
+//! right, and the console speaks Spanish when asked.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use breakthrough_bot::game::GameError;
+use breakthrough_bot::i18n::{self, Arg, Lang};
+use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
+use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
+
+/// Every id the code looks up: the string literal that opens each `tr!(lang, "id", …)`.
+fn ids_in_code() -> BTreeSet<String> {
+    fn visit(dir: &Path, ids: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, ids);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let source = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in source.match_indices("tr!(") {
+                    // `tr!` itself, not a macro whose name ends the same (`include_str!`).
+                    let before = source[..at].chars().next_back();
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = &source[at + 4..];
+                    // `tr!(lang, "id"`: the id is the literal right after the language.
+                    let Some(open) = rest.find('"') else { continue };
+                    if !rest[..open].trim_end().ends_with(',') || rest[..open].contains(';') {
+                        continue;
+                    }
+                    let literal = &rest[open + 1..];
+                    let close = literal.find('"').unwrap();
+                    ids.insert(literal[..close].to_string());
+                }
+            }
+        }
+    }
+    let mut ids = BTreeSet::new();
+    visit(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut ids);
+    assert!(ids.len() > 50, "the scan found only {ids:?}");
+    ids
+}
+
+/// Each message of a catalogue with the variables it uses.
+fn messages(lang: Lang) -> BTreeMap<String, BTreeSet<String>> {
+    fn inline(e: &InlineExpression<&str>, vars: &mut BTreeSet<String>) {
+        match e {
+            InlineExpression::VariableReference { id } => {
+                vars.insert(id.name.to_string());
+            }
+            InlineExpression::Placeable { expression } => expression_vars(expression, vars),
+            InlineExpression::FunctionReference { arguments, .. } => {
+                for a in &arguments.positional {
+                    inline(a, vars);
+                }
+                for a in &arguments.named {
+                    inline(&a.value, vars);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn expression_vars(e: &Expression<&str>, vars: &mut BTreeSet<String>) {
+        match e {
+            Expression::Select { selector, variants } => {
+                inline(selector, vars);
+                for v in variants {
+                    pattern(&v.value, vars);
+                }
+            }
+            Expression::Inline(i) => inline(i, vars),
+        }
+    }
+    fn pattern(p: &Pattern<&str>, vars: &mut BTreeSet<String>) {
+        for element in &p.elements {
+            if let PatternElement::Placeable { expression } = element {
+                expression_vars(expression, vars);
+            }
+        }
+    }
+    let resource = fluent_syntax::parser::parse(lang.source())
+        .unwrap_or_else(|(_, errors)| panic!("{}.ftl: {errors:?}", lang.code()));
+    let mut out = BTreeMap::new();
+    for entry in &resource.body {
+        match entry {
+            Entry::Message(m) => {
+                let mut vars = BTreeSet::new();
+                let value = m
+                    .value
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{}: `{}` has no value", lang.code(), m.id.name));
+                pattern(value, &mut vars);
+                let twice = out.insert(m.id.name.to_string(), vars);
+                assert!(twice.is_none(), "{}: `{}` twice", lang.code(), m.id.name);
+            }
+            Entry::Junk { content } => panic!("{}.ftl cannot read: {content}", lang.code()),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_catalogue_parses_without_error() {
+    for lang in Lang::all() {
+        assert!(!messages(lang).is_empty(), "{}", lang.code());
+    }
+    assert_eq!(i18n::catalogue_errors(), Vec::<String>::new());
+}
+
+#[test]
+fn every_id_the_code_uses_is_in_every_catalogue_and_no_other() {
+    let used = ids_in_code();
+    for lang in Lang::all() {
+        let defined: BTreeSet<String> = messages(lang).into_keys().collect();
+        let missing: Vec<_> = used.difference(&defined).collect();
+        let unused: Vec<_> = defined.difference(&used).collect();
+        assert!(missing.is_empty(), "{}.ftl lacks {missing:?}", lang.code());
+        assert!(
+            unused.is_empty(),
+            "{}.ftl has unused {unused:?}",
+            lang.code()
+        );
+    }
+}
+
+#[test]
+fn every_message_takes_the_same_variables_in_every_language() {
+    let english = messages(Lang::En);
+    for lang in Lang::all() {
+        for (id, vars) in messages(lang) {
+            assert_eq!(
+                Some(&vars),
+                english.get(&id),
+                "`{id}` in {}.ftl takes other variables than in en.ftl",
+                lang.code()
+            );
+        }
+    }
+}
+
+#[test]
+fn spanish_plurals_agree_with_their_number() {
+    let es = |id: &str, args: &[(&str, Arg)]| i18n::lookup(Lang::Es, id, args).unwrap();
+    assert_eq!(
+        es("leaderboard-provisional", &[("count", Arg::Number(1))]),
+        "1 jugador provisional no aparece"
+    );
+    assert_eq!(
+        es("leaderboard-provisional", &[("count", Arg::Number(2))]),
+        "2 jugadores provisionales no aparecen"
+    );
+    let refusal = |n| GameError::TooManyAiGames(n).localized(Lang::Es);
+    assert!(
+        refusal(1).starts_with("ya tienes 1 partida en curso"),
+        "{}",
+        refusal(1)
+    );
+    assert!(
+        refusal(3).starts_with("ya tienes 3 partidas en curso"),
+        "{}",
+        refusal(3)
+    );
+    let card = |games: i64, wins: i64, losses: i64| {
+        es(
+            "rating-card",
+            &[
+                ("name", Arg::from("ana")),
+                ("size", Arg::from("8x8")),
+                ("value", Arg::from("1500?")),
+                ("deviation", Arg::from("350")),
+                ("games", Arg::Number(games)),
+                ("wins", Arg::Number(wins)),
+                ("losses", Arg::Number(losses)),
+            ],
+        )
+    };
+    assert_eq!(
+        card(1, 1, 0),
+        "ana en 8x8: 1500? (desviación 350) · 1 partida, 1 victoria, 0 derrotas"
+    );
+    assert_eq!(
+        card(2, 0, 2),
+        "ana en 8x8: 1500? (desviación 350) · 2 partidas, 0 victorias, 2 derrotas"
+    );
+    // English keeps its words of today, number or not.
+    assert_eq!(
+        GameError::TooManyAiGames(1).to_string(),
+        "you already have 1 game against the AI in progress, the most allowed: finish or resign \
+         one first"
+    );
+}
+
+#[test]
+fn the_rules_refusals_read_the_same_from_the_english_catalogue() {
+    let start = Position::new(BoardSize::new(5, 5).unwrap());
+    let mut errors: Vec<MoveError> = [
+        "hello", "e9-e8", "a1-a2", "c3-c2", "a4-a2", "a4-a5", "a4xa3", "a5-a4", "c3",
+    ]
+    .into_iter()
+    .filter_map(|m| start.parse_move(m).err())
+    .collect();
+    let after = start.play(start.parse_move("b4-b3").unwrap()).unwrap();
+    errors.extend(
+        ["a2-a3", "a2xa3", "b3", "c4"]
+            .into_iter()
+            .filter_map(|m| after.parse_move(m).err()),
+    );
+    assert!(errors.len() >= 8, "{errors:?}");
+    for e in errors {
+        assert_eq!(GameError::Move(e.clone()).to_string(), e.to_string());
+        let spanish = GameError::Move(e.clone()).localized(Lang::Es);
+        assert_ne!(spanish, e.to_string(), "not in Spanish: {spanish}");
+    }
+    for e in ["12x8".parse::<BoardSize>(), "big".parse::<BoardSize>()] {
+        let e: SizeError = e.unwrap_err();
+        assert_eq!(GameError::Size(e.clone()).to_string(), e.to_string());
+    }
+}
+
+#[test]
+fn locales_choose_spanish_for_every_spanish_variant() {
+    for locale in ["es", "es-ES", "es-419", "es-MX"] {
+        assert_eq!(Lang::from_locale(locale), Lang::Es, "{locale}");
+    }
+    for locale in ["en-US", "en-GB", "fr", "pt-BR", ""] {
+        assert_eq!(Lang::from_locale(locale), Lang::En, "{locale}");
+    }
+}
+
+fn console(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("c.db").display());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
+    cmd.env_remove("DATABASE_URL")
+        .env_remove("LC_ALL")
+        .env_remove("LANG")
+        .env("RUST_LOG", "warn")
+        .args(["console", "--db", &db, "--plain"])
+        .args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const GAME: &str = "\
+@alice /challenge opponent:@bob size:3x5 color:black time:1h
+@bob /accept
+@alice /move a4-a3
+@bob /move c2 c3
+@bob /move c3-c4
+@alice /move a3xb2
+@bob /move c3-b4
+@alice /move b2xa1
+@carol /challenge size:12x8
+@carol /board x
+@carol /frobnicate
+";
+
+#[test]
+fn the_console_speaks_spanish_with_moves_in_algebraic_notation() {
+    let out = console(&["--lang", "es"], &[], GAME);
+    for want in [
+        "Desafío #1: alice desafía a bob · 3x5 · alice juega con negras · 1 hora por jugada · \
+         puntuable · caduca en 1 h 0 min",
+        "Partida #1 · 3x5 · puntuable · 1 hora por jugada",
+        "Jugada 1 · mueven Negras: alice · quedan 1 h 0 min",
+        "mueven Blancas: bob",
+        "no es tu turno: le toca mover a alice",
+        "Ganan Negras (alice): una pieza llegó a la última fila",
+        "(solo para @carol) 12x8 no es un tablero admitido: los tableros tienen de 3 a 10 \
+         columnas y de 5 a 10 filas",
+        "(solo para @carol) `x` no es un número de partida: escríbelo como 12 o #12",
+        "(solo para @carol) comando desconocido /frobnicate: escribe help",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    for notation in ["a4-a3", "c2-c3", "a3xb2", "b2xa1"] {
+        assert!(out.contains(notation), "no {notation} in:\n{out}");
+    }
+}
+
+#[test]
+fn the_console_takes_its_language_from_the_environment_unless_told() {
+    let line = "@alice /challenge opponent:@bob\n";
+    let spanish = console(&[], &[("LANG", "es_ES.UTF-8")], line);
+    assert!(
+        spanish.contains("Desafío #1: alice desafía a bob"),
+        "{spanish}"
+    );
+    let told = console(&["--lang", "en"], &[("LC_ALL", "es_ES.UTF-8")], line);
+    assert!(
+        told.contains("Challenge #1: alice challenges bob"),
+        "{told}"
+    );
+    let all = console(
+        &[],
+        &[("LC_ALL", "es_MX.UTF-8"), ("LANG", "en_US.UTF-8")],
+        line,
+    );
+    assert!(all.contains("Desafío #1"), "{all}");
+}
+
+/// On Discord: what only the member sees follows their language, what the channel sees follows
+/// the server's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_answers_a_member_in_theirs_and_the_channel_in_the_servers_language() {
+    use crate::common::fake_discord::{
+        BotProcess, FakeDiscord, InteractionBuilder, TestUser, GUILD_ID,
+    };
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let fake = FakeDiscord::start().await;
+    let guild = GUILD_ID.to_string();
+    let env = [
+        ("DATABASE_URL", db.as_str()),
+        ("DISCORD_GUILD_ID", guild.as_str()),
+    ];
+    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let alice = TestUser::new(310_000_000_000_000_001, "alice");
+    let bob = TestUser::new(310_000_000_000_000_002, "bob");
+    let send = |b: InteractionBuilder| {
+        let fake = &fake;
+        async move {
+            let sent = fake.send_interaction(b).await;
+            fake.callback_for(sent.id).await
+        }
+    };
+
+    // A Spanish server: the challenge everyone sees is in Spanish, whatever alice's language.
+    let reply = send(
+        InteractionBuilder::slash("challenge")
+            .by(&alice)
+            .user("opponent", &bob)
+            .string("size", "6x6")
+            .integer("color", 0)
+            .locale("en-US")
+            .set("guild_locale", json!("es-ES")),
+    )
+    .await;
+    let content = reply["data"]["content"].as_str().unwrap();
+    assert!(
+        content.ends_with("alice te desafía a una partida de Breakthrough."),
+        "{reply}"
+    );
+    let embed = &reply["data"]["embeds"][0];
+    assert_eq!(embed["title"], "Desafío #1");
+    let description = embed["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Desafío #1: alice desafía a bob · 6x6 · alice juega con negras"),
+        "{description}"
+    );
+
+    // An English server: bob, who reads Discord in Spanish, is refused in Spanish, privately.
+    let refusal = send(
+        InteractionBuilder::slash("move")
+            .by(&bob)
+            .string("move", "e2-e3")
+            .locale("es-419"),
+    )
+    .await;
+    assert_eq!(
+        refusal["data"]["content"],
+        "no tienes ninguna partida en curso en este canal"
+    );
+    assert_ne!(refusal["data"]["flags"].as_u64().unwrap_or(0) & (1 << 6), 0);
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
+}
+
+/// The clock's posts, which answer no interaction, speak the server's language as the gateway
+/// told it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_posts_the_clocks_news_in_the_servers_language() {
+    use crate::common::fake_discord::{BotProcess, FakeDiscord, CHANNEL_ID, GUILD_ID};
+    use crate::common::overdue;
+    use breakthrough_bot::game::{ChallengeRef, Member, Place};
+    use breakthrough_bot::store::Store;
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let fake = FakeDiscord::start().await;
+    let guild = GUILD_ID.to_string();
+    let env = [
+        ("DATABASE_URL", db.as_str()),
+        ("DISCORD_GUILD_ID", guild.as_str()),
+        ("SWEEP_INTERVAL_SECS", "1"),
+    ];
+    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    fake.wait_ready().await;
+    fake.dispatch(
+        "GUILD_CREATE",
+        json!({
+            "id": guild, "name": "Servidor", "owner_id": "310000000000000009",
+            "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [],
+            "mfa_level": 0, "system_channel_flags": 0, "premium_tier": 0,
+            "preferred_locale": "es-ES", "nsfw_level": 0, "stickers": [],
+            "premium_progress_bar_enabled": false, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "large": false, "member_count": 2, "voice_states": [], "members": [],
+            "channels": [], "threads": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": []
+        }),
+    )
+    .await;
+    // Time for the bot to read it before the sweep finds anything to post.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // A game whose clock ran out before either side moved: the sweep aborts it and posts that.
+    let store = Store::open(&db).await.unwrap();
+    let games = overdue::games_back_then(&store);
+    let here = Place::new(GUILD_ID, CHANNEL_ID);
+    let (zelda, yusuf) = (Member::new(9101, "zelda"), Member::new(9102, "yusuf"));
+    let c = games
+        .challenge(overdue::request(here, &zelda, &yusuf))
+        .await
+        .unwrap();
+    games
+        .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
+        .await
+        .unwrap();
+    store.close().await;
+    let posted = fake.wait_channel_message(CHANNEL_ID).await;
+    let text = posted.body.as_ref().unwrap().to_string();
+    assert!(text.contains("Anulada: sin resultado"), "{text}");
+    assert!(text.contains("Partida #1"), "{text}");
+    fake.assert_spec_ok();
+    fake.assert_no_problems();
+}
