@@ -4,6 +4,7 @@
 mod button;
 mod challenge;
 mod info;
+pub mod locales;
 mod outbox;
 mod play;
 mod rate;
@@ -191,6 +192,24 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         info::history(),
         info::help(),
     ]
+}
+
+/// The Discord locales each catalogue speaks for, beyond the default (English).
+const LOCALES: &[(&str, Lang)] = &[("es-ES", Lang::Es), ("es-419", Lang::Es)];
+
+/// Every slash command, with its descriptions from the English catalogue and its names,
+/// descriptions and choices in every locale of [`LOCALES`], as they are registered.
+pub fn localized_commands() -> Vec<poise::Command<Data, BotError>> {
+    let mut commands = commands();
+    let locales: Vec<&'static str> = LOCALES.iter().map(|(l, _)| *l).collect();
+    locales::localize(&mut commands, "en-US", &locales, |locale, id| {
+        let lang = LOCALES
+            .iter()
+            .find(|(l, _)| *l == locale)
+            .map_or(Lang::En, |(_, lang)| *lang);
+        crate::i18n::lookup(lang, id, &[]).ok()
+    });
+    commands
 }
 
 async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
@@ -418,7 +437,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
         http = http.proxy(base).ratelimiter_disabled(true);
     }
     let http = http.build();
-    let commands = commands();
+    let commands = localized_commands();
     startup::prepare(&http, &commands, config.guild_id).await?;
 
     let setup_games = games.clone();

@@ -180,25 +180,25 @@ size-unsupported = {$columns}x{$rows} is not a supported board: boards have {$mi
 
 ## The console (the terminal front end)
 
-console-welcome = Breakthrough console. Type help, or a line like: @alice /challenge opponent:@bob
+console-welcome = Breakthrough console. Type help, or a line like: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
 console-players = {$black_piece} Black: {$black} · {$white_piece} White: {$white}
 console-last-move = Last move: {$move}
 console-wait-too-long = wait moves the clock at most a year ({$days}d) at a time
 console-clock-moved = (the clock moves on {$duration})
 console-wait-how = wait takes a duration such as 30m, 2h or 1d
-console-ai-plays-itself = @{$ai} is the built-in AI: it plays by itself; challenge it with /challenge opponent:@{$ai}
-console-command-missing = write a command after the name, like @alice /help
+console-ai-plays-itself = @{$ai} is the built-in AI: it plays by itself; challenge it with /{ -cmd-challenge } { -opt-opponent }:@{$ai}
+console-command-missing = write a command after the name, like @alice /{ -cmd-help }
 console-private = (to @{$name} only) {$text}
-console-line-how = lines look like `@alice /challenge opponent:@bob`; type help
+console-line-how = lines look like `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; type help
 console-ai-game = {$name} starts a game against the AI (level {$level}).
-console-answer = @{$name}: answer with /accept or /decline
-console-answer-open = anyone here may answer with /accept
+console-answer = @{$name}: answer with /{ -cmd-accept } or /{ -cmd-decline }
+console-answer-open = anyone here may answer with /{ -cmd-accept }
 console-accepted = {$name} accepted: the game begins.
 console-declined = {$name} declined challenge #{$id} from {$challenger}.
 console-cancelled = {$name} cancelled { $count ->
    *[other] challenge
   } {$ids}.
-console-confirm-resign = Resign game #{$id}? Send /resign game:{$id} confirm:yes to confirm.
+console-confirm-resign = Resign game #{$id}? Send /{ -cmd-resign } { -opt-game }:{$id} confirm:yes to confirm.
 console-aborted = Game #{$id} aborted by {$name}: no result.
 console-games-of = Games of {$name}:
 
@@ -247,16 +247,16 @@ help =
     Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
     Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when only one piece can go there).
     Commands:
-    /challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
-    /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
-    /accept [challenger] · /decline [challenger] · /cancel
-    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
-    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+    /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · challenge a member, or anyone here without opponent
+    /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
+    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
+    /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
-    Options are name:value (opponent:@bob size:7x7 time:1h) or plain values in order (/move e7-e6).
+    Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
     `wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
-    The built-in AI is @bot: `@alice /challenge opponent:@bot level:2 size:6x6` starts a game at once
+    The built-in AI is @bot: `@alice /{ -cmd-challenge } { -opt-opponent }:@bot { -opt-level }:2 { -opt-size }:6x6` starts a game at once
     (level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.
 board-legend = ⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from
 console-bad-side = `{$value}` is not a side: choose black, white or random
@@ -268,3 +268,106 @@ console-no-options = no options
 console-unknown-option = unknown option `{$name}` for /{$command}: it takes {$takes}
 console-too-many-values = too many values for /{$command}: `{$value}` (it takes {$takes})
 console-needs-value = /{$command} needs {$name}: write it like /{$command} {$example}
+
+## Slash commands: the names Discord shows, and their descriptions (at most 100 characters).
+## Names: lowercase letters, digits, - or _, at most 32 characters. Texts that name a command use
+## the same terms, so a command is called the same everywhere.
+
+-cmd-challenge = challenge
+-cmd-accept = accept
+-cmd-decline = decline
+-cmd-cancel = cancel
+-cmd-move = move
+-cmd-board = board
+-cmd-resign = resign
+-cmd-abort = abort
+-cmd-games = games
+-cmd-leaderboard = leaderboard
+-cmd-rating = rating
+-cmd-history = history
+-cmd-help = help
+
+-opt-opponent = opponent
+-opt-size = size
+-opt-color = color
+-opt-time = time
+-opt-rated = rated
+-opt-level = level
+-opt-challenger = challenger
+-opt-move = move
+-opt-game = game
+-opt-user = user
+-opt-page = page
+
+cmd-challenge-name = { -cmd-challenge }
+cmd-challenge-description = Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel)
+cmd-challenge-opponent-name = { -opt-opponent }
+cmd-challenge-opponent-description = Who to play; leave empty for an open challenge
+cmd-challenge-size-name = { -opt-size }
+cmd-challenge-size-description = Board size, columns x rows (default 8x8)
+cmd-challenge-color-name = { -opt-color }
+cmd-challenge-color-description = Your side (default random)
+cmd-challenge-color-black-moves-first = black (moves first)
+cmd-challenge-color-white = white
+cmd-challenge-color-random = random
+cmd-challenge-time-name = { -opt-time }
+cmd-challenge-time-description = Time per move (default 1 day)
+cmd-challenge-time-10-minutes = 10 minutes
+cmd-challenge-time-1-hour = 1 hour
+cmd-challenge-time-1-day = 1 day
+cmd-challenge-time-3-days = 3 days
+cmd-challenge-time-7-days = 7 days
+cmd-challenge-rated-name = { -opt-rated }
+cmd-challenge-rated-description = Rated game (default yes; games against the AI are never rated)
+cmd-challenge-level-name = { -opt-level }
+cmd-challenge-level-description = The AI's strength with me as opponent: 1 beginner to 5 strong (default 3)
+cmd-accept-name = { -cmd-accept }
+cmd-accept-description = Accept a challenge (the one for you here, or the one from challenger)
+cmd-accept-challenger-name = { -opt-challenger }
+cmd-accept-challenger-description = Whose challenge, if you have several
+cmd-decline-name = { -cmd-decline }
+cmd-decline-description = Decline a challenge made to you
+cmd-decline-challenger-name = { -opt-challenger }
+cmd-decline-challenger-description = Whose challenge, if you have several
+cmd-cancel-name = { -cmd-cancel }
+cmd-cancel-description = Cancel your pending challenges in this server
+cmd-move-name = { -cmd-move }
+cmd-move-description = Play a move, like e7-e6 or d4xe5
+cmd-move-move-name = { -opt-move }
+cmd-move-move-description = Your move, like e7-e6 or d4xe5
+cmd-move-game-name = { -opt-game }
+cmd-move-game-description = Game number, if you have several here
+cmd-board-name = { -cmd-board }
+cmd-board-description = Show a game's board
+cmd-board-game-name = { -opt-game }
+cmd-board-game-description = Game number (default: your game here)
+cmd-resign-name = { -cmd-resign }
+cmd-resign-description = Resign a game (asks to confirm)
+cmd-resign-game-name = { -opt-game }
+cmd-resign-game-description = Game number, if you have several here
+cmd-abort-name = { -cmd-abort }
+cmd-abort-description = End a game without result, before both players have moved
+cmd-abort-game-name = { -opt-game }
+cmd-abort-game-description = Game number, if you have several here
+cmd-games-name = { -cmd-games }
+cmd-games-description = A member's games in progress, with whose turn it is and the time left
+cmd-games-user-name = { -opt-user }
+cmd-games-user-description = Whose games (default: yours)
+cmd-leaderboard-name = { -cmd-leaderboard }
+cmd-leaderboard-description = This server's ratings on a board size
+cmd-leaderboard-size-name = { -opt-size }
+cmd-leaderboard-size-description = Board size (default 8x8)
+cmd-leaderboard-page-name = { -opt-page }
+cmd-leaderboard-page-description = Page (default 1)
+cmd-rating-name = { -cmd-rating }
+cmd-rating-description = A member's rating, record and recent results
+cmd-rating-user-name = { -opt-user }
+cmd-rating-user-description = Whose rating (default: yours)
+cmd-rating-size-name = { -opt-size }
+cmd-rating-size-description = Board size (default 8x8)
+cmd-history-name = { -cmd-history }
+cmd-history-description = A game's move list, with a text file to keep
+cmd-history-game-name = { -opt-game }
+cmd-history-game-description = Game number
+cmd-help-name = { -cmd-help }
+cmd-help-description = Rules, notation and commands

@@ -189,26 +189,26 @@ size-unsupported = {$columns}x{$rows} no es un tablero admitido: los tableros ti
 
 ## La consola (la interfaz de terminal)
 
-console-welcome = Consola de Breakthrough. Escribe help, o una línea como: @alice /challenge opponent:@bob
+console-welcome = Consola de Breakthrough. Escribe help, o una línea como: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
 console-players = {$black_piece} Negras: {$black} · {$white_piece} Blancas: {$white}
 console-last-move = Última jugada: {$move}
 console-wait-too-long = wait adelanta el reloj como mucho un año ({$days} d) cada vez
 console-clock-moved = (el reloj avanza {$duration})
 console-wait-how = wait necesita una duración, como 30m, 2h o 1d
-console-ai-plays-itself = @{$ai} es la IA integrada: juega sola; desafíala con /challenge opponent:@{$ai}
-console-command-missing = escribe un comando después del nombre, como @alice /help
+console-ai-plays-itself = @{$ai} es la IA integrada: juega sola; desafíala con /{ -cmd-challenge } { -opt-opponent }:@{$ai}
+console-command-missing = escribe un comando después del nombre, como @alice /{ -cmd-help }
 console-private = (solo para @{$name}) {$text}
-console-line-how = las líneas son como `@alice /challenge opponent:@bob`; escribe help
+console-line-how = las líneas son como `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; escribe help
 console-ai-game = {$name} empieza una partida contra la IA (nivel {$level}).
-console-answer = @{$name}: responde con /accept o /decline
-console-answer-open = cualquiera de aquí puede responder con /accept
+console-answer = @{$name}: responde con /{ -cmd-accept } o /{ -cmd-decline }
+console-answer-open = cualquiera de aquí puede responder con /{ -cmd-accept }
 console-accepted = {$name} ha aceptado: empieza la partida.
 console-declined = {$name} ha rechazado el desafío #{$id} de {$challenger}.
 console-cancelled = {$name} ha cancelado { $count ->
     [one] el desafío
    *[other] los desafíos
   } {$ids}.
-console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /resign game:{$id} confirm:yes para confirmarlo.
+console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /{ -cmd-resign } { -opt-game }:{$id} confirm:yes para confirmarlo.
 console-aborted = {$name} ha anulado la partida #{$id}: sin resultado.
 console-games-of = Partidas de {$name}:
 console-bad-side = `{$value}` no es un color: elige black, white o random
@@ -267,15 +267,118 @@ help =
     Breakthrough: mueve una pieza una casilla hacia delante, en recto o en diagonal, a una casilla vacía; solo se captura en diagonal hacia delante. Gana quien llega a la última fila o captura todas las piezas rivales. Empiezan las negras.
     Jugadas: e7-e6, o d4xe5 para una captura (también valen e7e6 y e7 e6; e6 a secas cuando solo una pieza puede ir allí).
     Comandos:
-    /challenge [opponent] [size] [color] [time] [rated] · desafía a un miembro, o a cualquiera de aquí sin opponent
-    /challenge opponent:<el bot> [level] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
-    /accept [challenger] · /decline [challenger] · /cancel
-    /move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
-    /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+    /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · desafía a un miembro, o a cualquiera de aquí sin { -opt-opponent }
+    /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
+    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
+    /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
-    Las opciones se escriben como nombre:valor (opponent:@bob size:7x7 time:1h) o como valores sueltos en orden (/move e7-e6).
+    Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
     `wait 2h` adelanta el reloj; `quit` sale. Las líneas que empiezan por # se ignoran.
-    La IA integrada es @bot: `@alice /challenge opponent:@bot level:2 size:6x6` empieza una partida al momento
+    La IA integrada es @bot: `@alice /{ -cmd-challenge } { -opt-opponent }:@bot { -opt-level }:2 { -opt-size }:6x6` empieza una partida al momento
     (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable), y la IA responde a cada una de tus jugadas.
 board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de mover · flecha: de dónde venía
+
+## Comandos de barra: los nombres que muestra Discord y sus descripciones (100 caracteres como
+## mucho). Nombres: minúsculas, cifras, - o _, 32 caracteres como mucho. Los textos que nombran
+## un comando usan estos mismos términos, para que cada comando se llame igual en todas partes.
+
+-cmd-challenge = desafiar
+-cmd-accept = aceptar
+-cmd-decline = rechazar
+-cmd-cancel = cancelar
+-cmd-move = mover
+-cmd-board = tablero
+-cmd-resign = rendirse
+-cmd-abort = anular
+-cmd-games = partidas
+-cmd-leaderboard = clasificación
+-cmd-rating = puntuación
+-cmd-history = historial
+-cmd-help = ayuda
+
+-opt-opponent = rival
+-opt-size = tamaño
+-opt-color = color
+-opt-time = tiempo
+-opt-rated = puntuable
+-opt-level = nivel
+-opt-challenger = retador
+-opt-move = jugada
+-opt-game = partida
+-opt-user = miembro
+-opt-page = página
+
+cmd-challenge-name = { -cmd-challenge }
+cmd-challenge-description = Desafía a un miembro a una partida de Breakthrough (o, sin rival, a cualquiera de este canal)
+cmd-challenge-opponent-name = { -opt-opponent }
+cmd-challenge-opponent-description = Contra quién jugar; déjalo vacío para un desafío abierto
+cmd-challenge-size-name = { -opt-size }
+cmd-challenge-size-description = Tamaño del tablero, columnas x filas (por defecto 8x8)
+cmd-challenge-color-name = { -opt-color }
+cmd-challenge-color-description = Tu bando (por defecto al azar)
+cmd-challenge-color-black-moves-first = negras (mueven primero)
+cmd-challenge-color-white = blancas
+cmd-challenge-color-random = al azar
+cmd-challenge-time-name = { -opt-time }
+cmd-challenge-time-description = Tiempo por jugada (por defecto 1 día)
+cmd-challenge-time-10-minutes = 10 minutos
+cmd-challenge-time-1-hour = 1 hora
+cmd-challenge-time-1-day = 1 día
+cmd-challenge-time-3-days = 3 días
+cmd-challenge-time-7-days = 7 días
+cmd-challenge-rated-name = { -opt-rated }
+cmd-challenge-rated-description = Partida puntuable (por defecto sí; las partidas contra la IA nunca puntúan)
+cmd-challenge-level-name = { -opt-level }
+cmd-challenge-level-description = La fuerza de la IA si me eliges como rival: de 1 (principiante) a 5 (fuerte); por defecto 3
+cmd-accept-name = { -cmd-accept }
+cmd-accept-description = Acepta un desafío (el que tienes aquí, o el de retador)
+cmd-accept-challenger-name = { -opt-challenger }
+cmd-accept-challenger-description = De quién es el desafío, si tienes varios
+cmd-decline-name = { -cmd-decline }
+cmd-decline-description = Rechaza un desafío que te han hecho
+cmd-decline-challenger-name = { -opt-challenger }
+cmd-decline-challenger-description = De quién es el desafío, si tienes varios
+cmd-cancel-name = { -cmd-cancel }
+cmd-cancel-description = Cancela tus desafíos pendientes en este servidor
+cmd-move-name = { -cmd-move }
+cmd-move-description = Haz una jugada, como e7-e6 o d4xe5
+cmd-move-move-name = { -opt-move }
+cmd-move-move-description = Tu jugada, como e7-e6 o d4xe5
+cmd-move-game-name = { -opt-game }
+cmd-move-game-description = Número de la partida, si tienes varias aquí
+cmd-board-name = { -cmd-board }
+cmd-board-description = Muestra el tablero de una partida
+cmd-board-game-name = { -opt-game }
+cmd-board-game-description = Número de la partida (por defecto, la tuya aquí)
+cmd-resign-name = { -cmd-resign }
+cmd-resign-description = Abandona una partida (pide confirmación)
+cmd-resign-game-name = { -opt-game }
+cmd-resign-game-description = Número de la partida, si tienes varias aquí
+cmd-abort-name = { -cmd-abort }
+cmd-abort-description = Termina una partida sin resultado, antes de que ambos hayan movido
+cmd-abort-game-name = { -opt-game }
+cmd-abort-game-description = Número de la partida, si tienes varias aquí
+cmd-games-name = { -cmd-games }
+cmd-games-description = Las partidas en curso de un miembro, a quién le toca y el tiempo que queda
+cmd-games-user-name = { -opt-user }
+cmd-games-user-description = De quién son las partidas (por defecto, las tuyas)
+cmd-leaderboard-name = { -cmd-leaderboard }
+cmd-leaderboard-description = Las puntuaciones de este servidor en un tamaño de tablero
+cmd-leaderboard-size-name = { -opt-size }
+cmd-leaderboard-size-description = Tamaño del tablero (por defecto 8x8)
+cmd-leaderboard-page-name = { -opt-page }
+cmd-leaderboard-page-description = Página (por defecto 1)
+cmd-rating-name = { -cmd-rating }
+cmd-rating-description = La puntuación, el historial y los últimos resultados de un miembro
+cmd-rating-user-name = { -opt-user }
+cmd-rating-user-description = De quién es la puntuación (por defecto, la tuya)
+cmd-rating-size-name = { -opt-size }
+cmd-rating-size-description = Tamaño del tablero (por defecto 8x8)
+cmd-history-name = { -cmd-history }
+cmd-history-description = La lista de jugadas de una partida, con un archivo de texto para guardar
+cmd-history-game-name = { -opt-game }
+cmd-history-game-description = Número de la partida
+cmd-help-name = { -cmd-help }
+cmd-help-description = Reglas, notación y comandos

@@ -11,6 +11,8 @@
 //!
 //! Pure: no I/O and nothing of the rest of the project, so every layer above may use it.
 
+pub mod commands;
+
 use std::borrow::Cow;
 use std::sync::LazyLock;
 

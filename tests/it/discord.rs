@@ -216,6 +216,87 @@ async fn commands_register_in_the_guild_with_their_options() {
     bot.finish();
 }
 
+/// Discord's rule for a command or option name in any locale: 1 to 32 lowercase letters, digits,
+/// `-` or `_` (`^[-_\p{L}\p{N}]{1,32}$`, lowercase where the script has case).
+fn discord_name_problem(name: &str) -> Option<String> {
+    let chars = name.chars().count();
+    if !(1..=32).contains(&chars) {
+        return Some(format!("`{name}` has {chars} characters"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        return Some(format!("`{name}` has `{c}`"));
+    }
+    (name.to_lowercase() != name).then(|| format!("`{name}` is not lowercase"))
+}
+
+/// Every command, option and choice is registered with names and descriptions for Spanish
+/// (Spain and Latin America) within Discord's rules, and no two commands, or two options of one
+/// command, share a name in any language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_register_in_spanish_too_within_discords_rules() {
+    let bot = start().await;
+    let commands = bot.fake.commands(Some(GUILD_ID));
+    assert!(!commands.is_empty());
+    let mut problems = Vec::new();
+    let text = |v: &Value, key: &str, locale: Option<&str>| -> Option<String> {
+        match locale {
+            None => v[key].as_str().map(String::from),
+            Some(l) => v[format!("{key}_localizations")][l]
+                .as_str()
+                .map(String::from),
+        }
+    };
+    for locale in [None, Some("es-ES"), Some("es-419")] {
+        let at = locale.unwrap_or("default");
+        let mut command_names = std::collections::HashSet::new();
+        for c in &commands {
+            let Some(name) = text(c, "name", locale) else {
+                problems.push(format!("{at}: command {} has no name", c["name"]));
+                continue;
+            };
+            problems.extend(discord_name_problem(&name).map(|p| format!("{at}: command {p}")));
+            if !command_names.insert(name.clone()) {
+                problems.push(format!("{at}: two commands are called `{name}`"));
+            }
+            match text(c, "description", locale) {
+                Some(d) if (1..=100).contains(&d.chars().count()) => {}
+                other => problems.push(format!("{at}: /{name} description {other:?}")),
+            }
+            let mut option_names = std::collections::HashSet::new();
+            for o in c["options"].as_array().into_iter().flatten() {
+                let Some(oname) = text(o, "name", locale) else {
+                    problems.push(format!("{at}: /{name} option {} has no name", o["name"]));
+                    continue;
+                };
+                problems.extend(
+                    discord_name_problem(&oname).map(|p| format!("{at}: /{name} option {p}")),
+                );
+                if !option_names.insert(oname.clone()) {
+                    problems.push(format!("{at}: /{name} has two options called `{oname}`"));
+                }
+                match text(o, "description", locale) {
+                    Some(d) if (1..=100).contains(&d.chars().count()) => {}
+                    other => problems.push(format!("{at}: /{name} {oname} description {other:?}")),
+                }
+                for choice in o["choices"].as_array().into_iter().flatten() {
+                    match text(choice, "name", locale) {
+                        Some(n) if (1..=100).contains(&n.chars().count()) => {}
+                        other => problems.push(format!(
+                            "{at}: /{name} {oname} choice {} named {other:?}",
+                            choice["value"]
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    bot.finish();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
