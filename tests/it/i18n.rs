@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use breakthrough_bot::discord::{self, locales};
 use breakthrough_bot::game::GameError;
 use breakthrough_bot::i18n::{self, Arg, Lang};
 use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
@@ -115,7 +116,9 @@ fn every_catalogue_parses_without_error() {
 
 #[test]
 fn every_id_the_code_uses_is_in_every_catalogue_and_no_other() {
-    let used = ids_in_code();
+    let mut used = ids_in_code();
+    // The slash commands' texts, whose ids follow the commands' English names.
+    used.extend(locales::ids(&discord::commands()));
     for lang in Lang::all() {
         let defined: BTreeSet<String> = messages(lang).into_keys().collect();
         let missing: Vec<_> = used.difference(&defined).collect();
@@ -304,6 +307,36 @@ fn the_console_speaks_spanish_with_moves_in_algebraic_notation() {
     }
 }
 
+/// The commands and options under the names a Spanish speaker sees on Discord, and the English
+/// ones beside them: the same game, the same words.
+#[test]
+fn the_spanish_console_takes_the_commands_by_their_spanish_names_too() {
+    let spanish = GAME
+        .replace(
+            "/challenge opponent:@bob size:3x5 color:black time:1h",
+            "/desafiar rival:@bob tamaño:3x5 color:black tiempo:1h",
+        )
+        .replace("@bob /accept", "@bob /aceptar")
+        .replace("@alice /move", "@alice /mover")
+        .replace("@carol /board x", "@carol /tablero partida:x");
+    assert_ne!(spanish, GAME);
+    let out = console(&["--lang", "es"], &[], &spanish);
+    for want in [
+        "Desafío #1: alice desafía a bob · 3x5 · alice juega con negras · 1 hora por jugada · \
+         puntuable · caduca en 1 h 0 min",
+        "Ganan Negras (alice): una pieza llegó a la última fila",
+        "(solo para @carol) `x` no es un número de partida: escríbelo como 12 o #12",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    let help = console(&["--lang", "es"], &[], "@carol /ayuda\n");
+    assert!(
+        help.contains("/desafiar [rival] [tamaño] [color] [tiempo] [puntuable]"),
+        "{help}"
+    );
+    assert!(help.contains("/mover jugada:<e7-e6> [partida]"), "{help}");
+}
+
 #[test]
 fn the_console_takes_its_language_from_the_environment_unless_told() {
     let line = "@alice /challenge opponent:@bob\n";
@@ -454,4 +487,21 @@ async fn discord_posts_the_clocks_news_in_the_servers_language() {
     assert!(text.contains("Partida #1"), "{text}");
     fake.assert_spec_ok();
     fake.assert_no_problems();
+}
+
+/// The English catalogue names each command, option and choice as the code does, so a command is
+/// registered, dispatched and written about under one English name.
+#[test]
+fn the_english_catalogue_names_the_commands_as_the_code_does() {
+    use breakthrough_bot::i18n::commands::{choice_id, command_id, option_id, Part};
+    let en = |id: &str| i18n::lookup(Lang::En, id, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for c in discord::commands() {
+        assert_eq!(en(&command_id(&c.name, Part::Name)), c.name);
+        for p in &c.parameters {
+            assert_eq!(en(&option_id(&c.name, &p.name, Part::Name)), p.name);
+            for choice in p.choices.iter() {
+                assert_eq!(en(&choice_id(&c.name, &p.name, &choice.name)), choice.name);
+            }
+        }
+    }
 }
