@@ -36,13 +36,13 @@ move-played = Se ha jugado {$move}.
 reminder = te toca mover en la partida #{$id}: quedan {$left}.
 played-late = Tu jugada {$move} en la partida #{$id} está hecha; el tablero se ha publicado en el canal.
 unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
-status-active = Jugada {$number} · mueven { $side ->
-    [black] Negras
-   *[white] Blancas
+status-active = Jugada {$number} · juegan las { $side ->
+    [black] negras
+   *[white] blancas
   }: {$name} · quedan {$left}
-status-won = Ganan { $side ->
-    [black] Negras
-   *[white] Blancas
+status-won = Ganan las { $side ->
+    [black] negras
+   *[white] blancas
   } ({$name}): {$reason}
 status-aborted = Anulada: sin resultado
 reason-resigned = {$loser} se ha rendido

@@ -291,10 +291,10 @@ fn the_console_speaks_spanish_with_moves_in_algebraic_notation() {
         "Desafío #1: alice desafía a bob · 3x5 · alice juega con negras · 1 hora por jugada · \
          puntuable · caduca en 1 h 0 min",
         "Partida #1 · 3x5 · puntuable · 1 hora por jugada",
-        "Jugada 1 · mueven Negras: alice · quedan 1 h 0 min",
-        "mueven Blancas: bob",
+        "Jugada 1 · juegan las negras: alice · quedan 1 h 0 min",
+        "juegan las blancas: bob",
         "no es tu turno: le toca mover a alice",
-        "Ganan Negras (alice): una pieza llegó a la última fila",
+        "Ganan las negras (alice): una pieza llegó a la última fila",
         "(solo para @carol) 12x8 no es un tablero admitido: los tableros tienen de 3 a 10 \
          columnas y de 5 a 10 filas",
         "(solo para @carol) `x` no es un número de partida: escríbelo como 12 o #12",
@@ -324,7 +324,7 @@ fn the_spanish_console_takes_the_commands_by_their_spanish_names_too() {
     for want in [
         "Desafío #1: alice desafía a bob · 3x5 · alice juega con negras · 1 hora por jugada · \
          puntuable · caduca en 1 h 0 min",
-        "Ganan Negras (alice): una pieza llegó a la última fila",
+        "Ganan las negras (alice): una pieza llegó a la última fila",
         "(solo para @carol) `x` no es un número de partida: escríbelo como 12 o #12",
     ] {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
