@@ -208,6 +208,22 @@ impl Games {
         }
     }
 
+    /// The challenge an answer from `who` means, read again in the write transaction that
+    /// answers it.
+    async fn challenge_to_answer(
+        &self,
+        who: MemberId,
+        which: ChallengeRef,
+    ) -> Result<(WriteTx, ChallengeRow)> {
+        let id = self.find_challenge(who, which).await?;
+        let mut tx = self.store.begin().await?;
+        let row = tx
+            .challenge(id)
+            .await?
+            .ok_or(GameError::NoSuchChallenge(id))?;
+        Ok((tx, row))
+    }
+
     /// Accepts a challenge: the game starts, colours as asked or drawn.
     ///
     /// # Errors
@@ -222,12 +238,8 @@ impl Games {
     /// fails.
     pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
         let now = self.now();
-        let id = self.find_challenge(who.id, which).await?;
-        let mut tx = self.store.begin().await?;
-        let row = tx
-            .challenge(id)
-            .await?
-            .ok_or(GameError::NoSuchChallenge(id))?;
+        let (mut tx, row) = self.challenge_to_answer(who.id, which).await?;
+        let id = row.id;
         self.check_answerable(&row, who, now).await?;
         if row.opponent_id.is_none() && row.challenger_id == who.id {
             return Err(GameError::SelfChallenge);
@@ -307,12 +319,8 @@ impl Games {
     /// [`GameError::Internal`] when the database fails.
     pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {
         let now = self.now();
-        let id = self.find_challenge(who.id, which).await?;
-        let mut tx = self.store.begin().await?;
-        let row = tx
-            .challenge(id)
-            .await?
-            .ok_or(GameError::NoSuchChallenge(id))?;
+        let (mut tx, row) = self.challenge_to_answer(who.id, which).await?;
+        let id = row.id;
         if row.opponent_id.is_none() {
             if row.challenger_id == who.id {
                 return Err(GameError::DeclineOwnOpen);
