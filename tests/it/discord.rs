@@ -29,14 +29,17 @@ fn carol() -> TestUser {
     TestUser::new(300_000_000_000_000_003, "carol")
 }
 
-struct Bot {
-    fake: FakeDiscord,
+/// The bot binary on a fresh database file, against its own fake Discord.
+pub(crate) struct Bot {
+    pub(crate) fake: FakeDiscord,
     _process: BotProcess,
-    db: String,
+    pub(crate) db: String,
     _dir: tempfile::TempDir,
 }
 
-async fn start_with(guild: bool, extra: &[(&str, &str)]) -> Bot {
+/// The bot, registering its commands in the test server when `guild`, with `extra` settings,
+/// once its commands are registered.
+pub(crate) async fn start_with(guild: bool, extra: &[(&str, &str)]) -> Bot {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = format!("sqlite://{}", dir.path().join("bot.db").display());
     let fake = FakeDiscord::start().await;
@@ -69,7 +72,8 @@ fn is_ephemeral(v: &Value) -> bool {
 }
 
 impl Bot {
-    async fn slash(&self, b: InteractionBuilder) -> Value {
+    /// Sends a slash command and returns the bot's answer to it.
+    pub(crate) async fn slash(&self, b: InteractionBuilder) -> Value {
         let sent = self.fake.send_interaction(b).await;
         self.fake.callback_for(sent.id).await
     }
@@ -129,7 +133,8 @@ impl Bot {
             .expect("open the bot's database")
     }
 
-    fn finish(&self) {
+    /// Every request the bot made met Discord's spec, and the fake saw nothing amiss.
+    pub(crate) fn finish(&self) {
         self.fake.assert_spec_ok();
         self.fake.assert_no_problems();
     }

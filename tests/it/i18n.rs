@@ -362,42 +362,25 @@ fn the_console_takes_its_language_from_the_environment_unless_told() {
 /// the server's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discord_answers_a_member_in_theirs_and_the_channel_in_the_servers_language() {
-    use crate::common::fake_discord::{
-        BotProcess, FakeDiscord, InteractionBuilder, TestUser, GUILD_ID,
-    };
+    use crate::common::fake_discord::{InteractionBuilder, TestUser};
     use serde_json::json;
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let fake = FakeDiscord::start().await;
-    let guild = GUILD_ID.to_string();
-    let env = [
-        ("DATABASE_URL", db.as_str()),
-        ("DISCORD_GUILD_ID", guild.as_str()),
-    ];
-    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
-    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let bot = crate::discord::start_with(true, &[]).await;
     let alice = TestUser::new(310_000_000_000_000_001, "alice");
     let bob = TestUser::new(310_000_000_000_000_002, "bob");
-    let send = |b: InteractionBuilder| {
-        let fake = &fake;
-        async move {
-            let sent = fake.send_interaction(b).await;
-            fake.callback_for(sent.id).await
-        }
-    };
 
     // A Spanish server: the challenge everyone sees is in Spanish, whatever alice's language.
-    let reply = send(
-        InteractionBuilder::slash("challenge")
-            .by(&alice)
-            .user("opponent", &bob)
-            .string("size", "6x6")
-            .integer("color", 0)
-            .locale("en-US")
-            .set("guild_locale", json!("es-ES")),
-    )
-    .await;
+    let reply = bot
+        .slash(
+            InteractionBuilder::slash("challenge")
+                .by(&alice)
+                .user("opponent", &bob)
+                .string("size", "6x6")
+                .integer("color", 0)
+                .locale("en-US")
+                .set("guild_locale", json!("es-ES")),
+        )
+        .await;
     let content = reply["data"]["content"].as_str().unwrap();
     assert!(
         content.ends_with("alice te desafía a una partida de Breakthrough."),
@@ -412,43 +395,35 @@ async fn discord_answers_a_member_in_theirs_and_the_channel_in_the_servers_langu
     );
 
     // An English server: bob, who reads Discord in Spanish, is refused in Spanish, privately.
-    let refusal = send(
-        InteractionBuilder::slash("move")
-            .by(&bob)
-            .string("move", "e2-e3")
-            .locale("es-419"),
-    )
-    .await;
+    let refusal = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&bob)
+                .string("move", "e2-e3")
+                .locale("es-419"),
+        )
+        .await;
     assert_eq!(
         refusal["data"]["content"],
         "no tienes ninguna partida en curso en este canal"
     );
     assert_ne!(refusal["data"]["flags"].as_u64().unwrap_or(0) & (1 << 6), 0);
-    fake.assert_spec_ok();
-    fake.assert_no_problems();
+    bot.finish();
 }
 
 /// The clock's posts, which answer no interaction, speak the server's language as the gateway
 /// told it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discord_posts_the_clocks_news_in_the_servers_language() {
-    use crate::common::fake_discord::{BotProcess, FakeDiscord, CHANNEL_ID, GUILD_ID};
+    use crate::common::fake_discord::{CHANNEL_ID, GUILD_ID};
     use crate::common::overdue;
     use breakthrough_bot::game::{ChallengeRef, Member, Place};
     use breakthrough_bot::store::Store;
     use serde_json::json;
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let fake = FakeDiscord::start().await;
+    let bot = crate::discord::start_with(true, &[("SWEEP_INTERVAL_SECS", "1")]).await;
+    let (fake, db) = (&bot.fake, &bot.db);
     let guild = GUILD_ID.to_string();
-    let env = [
-        ("DATABASE_URL", db.as_str()),
-        ("DISCORD_GUILD_ID", guild.as_str()),
-        ("SWEEP_INTERVAL_SECS", "1"),
-    ];
-    let _bot = BotProcess::spawn(env!("CARGO_BIN_EXE_breakthrough-bot"), &fake, &env);
-    fake.wait_for_commands(Some(GUILD_ID)).await;
     fake.wait_ready().await;
     fake.dispatch(
         "GUILD_CREATE",
@@ -468,7 +443,7 @@ async fn discord_posts_the_clocks_news_in_the_servers_language() {
     // Time for the bot to read it before the sweep finds anything to post.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     // A game whose clock ran out before either side moved: the sweep aborts it and posts that.
-    let store = Store::open(&db).await.unwrap();
+    let store = Store::open(db).await.unwrap();
     let games = overdue::games_back_then(&store);
     let here = Place::new(GUILD_ID, CHANNEL_ID);
     let (zelda, yusuf) = (Member::new(9101, "zelda"), Member::new(9102, "yusuf"));
@@ -485,8 +460,7 @@ async fn discord_posts_the_clocks_news_in_the_servers_language() {
     let text = posted.body.as_ref().unwrap().to_string();
     assert!(text.contains("Anulada: sin resultado"), "{text}");
     assert!(text.contains("Partida #1"), "{text}");
-    fake.assert_spec_ok();
-    fake.assert_no_problems();
+    bot.finish();
 }
 
 /// The English catalogue names each command, option and choice as the code does, so a command is
