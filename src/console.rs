@@ -303,11 +303,15 @@ fn parse_command(command: &str, args: &[String]) -> Result<Command, String> {
 /// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
 /// with them in one line, in `lang`.
 fn parse_command_in(lang: Lang, command: &str, args: &[String]) -> Result<Command, String> {
-    let command = english_command(lang, command);
-    let args: Vec<String> = args
-        .iter()
-        .map(|word| english_option(lang, &command, word))
-        .collect();
+    let line = CommandLine::command();
+    let command = english_command(&line, lang, command);
+    let args: Vec<String> = match line.find_subcommand(&command) {
+        Some(sub) => args
+            .iter()
+            .map(|word| english_option(sub, lang, word))
+            .collect(),
+        None => args.to_vec(),
+    };
     CommandLine::try_parse_from(clap_words(&command, &args))
         .map(|line| line.command)
         .map_err(|e| usage_error(lang, &command, &e))
@@ -316,10 +320,9 @@ fn parse_command_in(lang: Lang, command: &str, args: &[String]) -> Result<Comman
 /// The console's own (English) name of a command typed in `lang`, as Discord shows it to a
 /// member of that language (`desafiar` → `challenge`); any other word as it is. The English
 /// names are understood whatever the language.
-fn english_command(lang: Lang, typed: &str) -> String {
+fn english_command(line: &clap::Command, lang: Lang, typed: &str) -> String {
     let typed_lower = typed.to_lowercase();
-    CommandLine::command()
-        .get_subcommands()
+    line.get_subcommands()
         .map(|c| c.get_name().to_string())
         .find(|name| {
             i18n::lookup(lang, &command_id(name, Part::Name), &[]).is_ok_and(|t| t == typed_lower)
@@ -327,26 +330,20 @@ fn english_command(lang: Lang, typed: &str) -> String {
         .unwrap_or_else(|| typed.to_string())
 }
 
-/// A `name:value` word with the option's name, typed in `lang`, made the console's own
-/// (`tamaño:7x7` → `size:7x7`); any other word as it is.
-fn english_option(lang: Lang, command: &str, word: &str) -> String {
+/// A `name:value` word for the command `sub` with the option's name, typed in `lang`, made the
+/// console's own (`tamaño:7x7` → `size:7x7`); any other word as it is.
+fn english_option(sub: &clap::Command, lang: Lang, word: &str) -> String {
     let Some((name, value)) = word.split_once(':') else {
         return word.to_string();
     };
     let name_lower = name.to_lowercase();
-    let line = CommandLine::command();
-    let Some(sub) = line.find_subcommand(command) else {
-        return word.to_string();
-    };
-    let english = sub
-        .get_arguments()
+    sub.get_arguments()
         .filter_map(clap::Arg::get_long)
         .find(|long| {
-            i18n::lookup(lang, &option_id(command, long, Part::Name), &[])
+            i18n::lookup(lang, &option_id(sub.get_name(), long, Part::Name), &[])
                 .is_ok_and(|t| t == name_lower)
         })
-        .map(|long| format!("{long}:{value}"));
-    english.unwrap_or_else(|| word.to_string())
+        .map_or_else(|| word.to_string(), |long| format!("{long}:{value}"))
 }
 
 /// Whether a word is a `name:value` option (rather than a bare value with a colon in it): its
