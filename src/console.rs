@@ -553,7 +553,7 @@ impl Console {
         };
         let now = self.games.now();
         out.push('\n');
-        out.push_str(&text::title_in(self.lang, game));
+        out.push_str(&text::title(self.lang, game));
         out.push('\n');
         out.push_str(&tr!(
             self.lang,
@@ -568,7 +568,7 @@ impl Console {
             out.push_str(&tr!(self.lang, "console-last-move", move = mv.to_string()));
         }
         out.push('\n');
-        out.push_str(&text::status_in(self.lang, game, now));
+        out.push_str(&text::status(self.lang, game, now));
         if game.is_active() {
             out.push_str(&format!(" (@{})", game.to_move().name));
         }
@@ -768,10 +768,7 @@ impl Console {
                             Some(op) => tr!(self.lang, "console-answer", name = &op.name),
                             None => tr!(self.lang, "console-answer-open"),
                         };
-                        Reply::public(format!(
-                            "{}\n{answer}",
-                            text::challenge_in(self.lang, &c, now)
-                        ))
+                        Reply::public(format!("{}\n{answer}", text::challenge(self.lang, &c, now)))
                     }
                 }
             }
@@ -866,7 +863,7 @@ impl Console {
                 let board = g
                     .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
                     .await?;
-                Reply::public(text::leaderboard_in(self.lang, &board))
+                Reply::public(text::leaderboard(self.lang, &board))
             }
             Command::Rating { user, size } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
@@ -875,7 +872,7 @@ impl Console {
             }
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;
-                Reply::public(text::export_in(self.lang, &h))
+                Reply::public(text::export(self.lang, &h))
             }
         })
     }

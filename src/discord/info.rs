@@ -118,15 +118,15 @@ pub async fn history(
     // An embed description holds 4,096 characters; the file always has everything.
     let shown: String = moves.chars().take(4_000).collect();
     let embed = serenity::CreateEmbed::new()
-        .title(text::title_in(lang, &h.game))
+        .title(text::title(lang, &h.game))
         .description(shown)
         .field(
             tr!(lang, "history-status"),
-            text::status_in(lang, &h.game, ctx.data().games.now()),
+            text::status(lang, &h.game, ctx.data().games.now()),
             false,
         );
     let file = serenity::CreateAttachment::bytes(
-        text::export_in(lang, &h).into_bytes(),
+        text::export(lang, &h).into_bytes(),
         format!("breakthrough-game-{}.txt", h.game.id),
     );
     ctx.send(poise::CreateReply::default().embed(embed).attachment(file))

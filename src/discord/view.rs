@@ -188,7 +188,7 @@ fn mention(id: MemberId) -> String {
 pub fn game(lang: Lang, game: &Game, now: i64) -> View {
     let game = &game.escaped();
     let mut embed = CreateEmbed::new()
-        .title(text::title_in(lang, game))
+        .title(text::title(lang, game))
         .description(render::emoji_board(&game.position, game.last_move))
         .field(
             tr!(lang, "board-black", piece = render::BLACK_PIECE),
@@ -210,7 +210,7 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
         } else {
             tr!(lang, "board-result")
         },
-        text::status_in(lang, game, now),
+        text::status(lang, game, now),
         false,
     );
     if let Some(change) = &game.status.rating_change() {
@@ -232,7 +232,7 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
             Some(id),
         )
     } else {
-        (text::status_in(lang, game, now), None)
+        (text::status(lang, game, now), None)
     };
     View {
         content: Some(content),
@@ -278,7 +278,7 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
     let c = &c.escaped();
     let embed = CreateEmbed::new()
         .title(tr!(lang, "challenge-title", id = c.id.to_string()))
-        .description(text::challenge_in(lang, c, now))
+        .description(text::challenge(lang, c, now))
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
@@ -357,7 +357,7 @@ pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
             "leaderboard-embed-title",
             size = board.size.to_string()
         ))
-        .description(text::leaderboard_in(lang, board))
+        .description(text::leaderboard(lang, board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
         CreateButton::new(

@@ -81,14 +81,9 @@ pub fn place(lang: Lang, place: Place) -> String {
     }
 }
 
-/// [`title_in`] in English.
-pub fn title(game: &Game) -> String {
-    title_in(Lang::En, game)
-}
-
 /// `Game #12 · 8x8 · rated · 1 day per move`, or `Game #12 · 8x8 · vs AI (level 3) · casual ·
 /// 1 day per move` against the AI.
-pub fn title_in(lang: Lang, game: &Game) -> String {
+pub fn title(lang: Lang, game: &Game) -> String {
     let rating = if game.ended_early() {
         "unrated"
     } else if game.rated {
@@ -165,14 +160,9 @@ pub fn unrated_early(lang: Lang) -> String {
     tr!(lang, "unrated-early")
 }
 
-/// [`status_in`] in English.
-pub fn status(game: &Game, now: i64) -> String {
-    status_in(Lang::En, game, now)
-}
-
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
 /// before both sides had moved).
-pub fn status_in(lang: Lang, game: &Game, now: i64) -> String {
+pub fn status(lang: Lang, game: &Game, now: i64) -> String {
     let standing = standing(lang, game, now);
     if game.ended_early() {
         format!("{standing} · {}", unrated_early(lang))
@@ -241,7 +231,7 @@ pub fn games_list(lang: Lang, whom: &Member, games: &[Game], now: i64) -> String
             format!(
                 "{} · {}",
                 game_against(lang, g.id, &opponent.name),
-                status_in(lang, g, now)
+                status(lang, g, now)
             )
         })
         .collect::<Vec<_>>()
@@ -268,13 +258,8 @@ pub fn rating_lines(game: &Game, change: &RatingChange) -> Vec<String> {
         .collect()
 }
 
-/// [`challenge_in`] in English.
-pub fn challenge(c: &Challenge, now: i64) -> String {
-    challenge_in(Lang::En, c, now)
-}
-
 /// A challenge as announced: who, what board, sides, time, rated or not.
-pub fn challenge_in(lang: Lang, c: &Challenge, now: i64) -> String {
+pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> String {
     let challenger = &c.challenger.name;
     let whom = match &c.opponent {
         Some(o) => tr!(
@@ -330,14 +315,9 @@ pub fn move_list(moves: &[String]) -> String {
         .join("\n")
 }
 
-/// [`export_in`] in English.
-pub fn export(h: &History) -> String {
-    export_in(Lang::En, h)
-}
-
 /// A game as a text file: headers, then the numbered move list. The values (the result, rated or
 /// not, the time) are in `lang`; the tags stay as they are, so a program reads every file alike.
-pub fn export_in(lang: Lang, h: &History) -> String {
+pub fn export(lang: Lang, h: &History) -> String {
     let g = &h.game;
     let result = match g.status {
         GameStatus::Finished { winner, reason, .. } => tr!(
@@ -394,13 +374,8 @@ pub fn rating_card(lang: Lang, card: &RatingCard) -> String {
     out
 }
 
-/// [`leaderboard_in`] in English.
-pub fn leaderboard(board: &Leaderboard) -> String {
-    leaderboard_in(Lang::En, board)
-}
-
 /// A leaderboard page as lines.
-pub fn leaderboard_in(lang: Lang, board: &Leaderboard) -> String {
+pub fn leaderboard(lang: Lang, board: &Leaderboard) -> String {
     let mut out = tr!(
         lang,
         "leaderboard-title",

@@ -9,6 +9,7 @@ use breakthrough_bot::game::{
     GameError, GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId,
     Place, RatingValue, TimeControl,
 };
+use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color, MoveError};
 use breakthrough_bot::store::{RatingRow, Store};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
@@ -175,7 +176,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says()
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
     assert_eq!(replayed, game.position);
-    let export = breakthrough_bot::game::text::export(&history);
+    let export = breakthrough_bot::game::text::export(Lang::En, &history);
     assert!(
         export.contains("1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1"),
         "{export}"
@@ -728,7 +729,7 @@ async fn the_casual_note_says_the_daily_limit_in_force() {
         .await
         .unwrap();
     assert_eq!((c.rated, c.casual_by_limit), (false, Some(1)));
-    let text = breakthrough_bot::game::text::challenge(&c, T0);
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, T0);
     assert!(
         text.contains("casual (you have played your rated game against each other today)"),
         "{text}"
@@ -754,7 +755,7 @@ async fn three_rated_games_a_day_per_pair_then_casual() {
         .unwrap();
     assert!(!c.rated);
     assert_eq!(c.casual_by_limit, Some(3));
-    let text = breakthrough_bot::game::text::challenge(&c, T0);
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, T0);
     assert!(
         text.contains("casual (you have played your 3 rated games"),
         "{text}"
@@ -861,7 +862,7 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
         .unwrap();
     assert!(other.standings.is_empty());
     assert_eq!(other.pages, 1);
-    let text = breakthrough_bot::game::text::leaderboard(&page1);
+    let text = breakthrough_bot::game::text::leaderboard(Lang::En, &page1);
     assert!(text.contains("1. p2 1800"), "{text}");
     assert!(text.contains("2 provisional players not shown"), "{text}");
 }
@@ -1005,7 +1006,7 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     assert_eq!((game.black.id, game.white.id), (the_ai().id, alice().id));
     let ai = game.ai.expect("an AI game");
     assert_eq!((ai.color, ai.level.number()), (Color::Black, 1));
-    let title = breakthrough_bot::game::text::title(&game);
+    let title = breakthrough_bot::game::text::title(Lang::En, &game);
     assert!(title.contains("vs AI (level 1)"), "{title}");
     assert!(title.contains("casual"), "{title}");
 
@@ -1400,15 +1401,15 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
         assert_eq!(game.status.state(), GameState::Finished);
         assert_eq!(result(&game).map(|r| r.1), Some(EndReason::Resignation));
         assert_eq!(game.status.rating_change(), None);
-        let status = breakthrough_bot::game::text::status(&game, T0);
+        let status = breakthrough_bot::game::text::status(Lang::En, &game, T0);
         assert!(
             status.ends_with("resigned · unrated: it ended before both sides had moved"),
             "{status}"
         );
         assert!(
-            breakthrough_bot::game::text::title(&game).contains(" · unrated · "),
+            breakthrough_bot::game::text::title(Lang::En, &game).contains(" · unrated · "),
             "{}",
-            breakthrough_bot::game::text::title(&game)
+            breakthrough_bot::game::text::title(Lang::En, &game)
         );
         assert_eq!(w.store.rating_change(id).await.unwrap(), None);
     }
@@ -1430,7 +1431,7 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
         .await
         .unwrap();
     assert!(game.status.rating_change().is_some());
-    assert!(!breakthrough_bot::game::text::status(&game, T0).contains("unrated"));
+    assert!(!breakthrough_bot::game::text::status(Lang::En, &game, T0).contains("unrated"));
     let card = w
         .games
         .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
@@ -1449,7 +1450,7 @@ async fn aborts_and_early_time_outs_say_unrated() {
         .await
         .unwrap();
     assert_eq!(
-        breakthrough_bot::game::text::status(&game, T0),
+        breakthrough_bot::game::text::status(Lang::En, &game, T0),
         "Aborted: no result · unrated: it ended before both sides had moved"
     );
     let id = started(&w).await;
@@ -1457,7 +1458,9 @@ async fn aborts_and_early_time_outs_say_unrated() {
     w.clock.advance(3_600);
     let report = w.games.sweep(w.games.now()).await.unwrap();
     assert_eq!(report.aborted.len(), 1);
-    assert!(breakthrough_bot::game::text::status(&report.aborted[0], T0).contains("unrated"));
+    assert!(
+        breakthrough_bot::game::text::status(Lang::En, &report.aborted[0], T0).contains("unrated")
+    );
     for who in [alice(), bob()] {
         assert_eq!(
             w.store
@@ -2183,7 +2186,7 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
             .map(|s| s.member.name.as_str())
             .collect();
         assert_eq!(names, [name], "server {guild}");
-        let text = breakthrough_bot::game::text::leaderboard(&board);
+        let text = breakthrough_bot::game::text::leaderboard(Lang::En, &board);
         let other = if name == "alice" {
             "Secret Agent"
         } else {
