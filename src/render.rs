@@ -19,10 +19,6 @@ pub const CORNER: &str = "⬛";
 /// Keeps two regional-indicator letters from fusing into a flag.
 const ZERO_WIDTH_SPACE: char = '\u{200B}';
 
-/// One line that explains the emoji grid's symbols.
-pub const EMOJI_LEGEND: &str =
-    "⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from";
-
 const KEYCAPS: [&str; 10] = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"];
 
 /// The arrow drawn on the from-square of the last move, pointing where the piece went.

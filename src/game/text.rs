@@ -445,8 +445,11 @@ Commands:
     }
 
     #[test]
-    fn the_english_legend_is_the_one_render_keeps() {
-        assert_eq!(board_legend(Lang::En), crate::render::EMOJI_LEGEND);
+    fn the_english_legend_reads_word_for_word_as_before() {
+        assert_eq!(
+            board_legend(Lang::En),
+            "⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from"
+        );
     }
 
     #[test]

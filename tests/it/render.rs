@@ -1,7 +1,9 @@
 //! Boards as text, checked against golden files in `tests/it/golden/`.
 //! Set `UPDATE_GOLDEN=1` to rewrite them after a deliberate change, then read the diff.
 
-use breakthrough_bot::render::{emoji_board, text_board, EMOJI_LEGEND};
+use breakthrough_bot::game::text::board_legend;
+use breakthrough_bot::i18n::Lang;
+use breakthrough_bot::render::{emoji_board, text_board};
 use breakthrough_bot::rules::{self, BoardSize, Position};
 
 fn golden(name: &str, actual: &str) {
@@ -56,10 +58,14 @@ fn the_last_move_is_marked_by_arrow_and_heart() {
 /// Discord counts a message's length in UTF-16 code units; 2,000 at most.
 #[test]
 fn every_size_fits_a_discord_message_with_room_for_a_caption() {
+    let legend = Lang::all()
+        .map(|lang| board_legend(lang).encode_utf16().count())
+        .max()
+        .unwrap();
     for size in BoardSize::all() {
         let p = Position::new(size);
         let board = emoji_board(&p, None);
-        let units = board.encode_utf16().count() + EMOJI_LEGEND.encode_utf16().count();
+        let units = board.encode_utf16().count() + legend;
         assert!(units <= 1_500, "{size}: {units} UTF-16 units");
         assert_eq!(board.lines().count(), size.rows() as usize + 1);
         let text = text_board(&p, None);
