@@ -219,13 +219,42 @@ struct CommandLine {
 struct Side(Option<Color>);
 
 fn side(v: &str) -> Result<Side, BadValue> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "random" => Ok(Side(None)),
-        c => c
+    let v = v.trim();
+    if is_word(v, |l| tr!(l, "console-value-random")) {
+        Ok(Side(None))
+    } else if is_word(v, |l| tr!(l, "console-value-black")) {
+        Ok(Side(Some(Color::Black)))
+    } else if is_word(v, |l| tr!(l, "console-value-white")) {
+        Ok(Side(Some(Color::White)))
+    } else {
+        v.to_ascii_lowercase()
             .parse::<Color>()
             .map(|c| Side(Some(c)))
-            .map_err(|_| BadValue::Side(c.to_string())),
+            .map_err(|_| BadValue::Side(v.to_string()))
     }
+}
+
+/// Whether `typed` is the console word `word` gives in some language (`negras`, `black`):
+/// a member may use their own language's or English, with or without accents.
+fn is_word(typed: &str, word: impl Fn(Lang) -> String) -> bool {
+    let typed = fold(typed);
+    Lang::all().any(|lang| fold(&word(lang)) == typed)
+}
+
+/// A word as compared: lower case, without the accents a keyboard may not have (`Sí` → `si`).
+fn fold(word: &str) -> String {
+    word.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' | 'à' => 'a',
+            'é' | 'è' => 'e',
+            'í' | 'ì' => 'i',
+            'ó' | 'ò' => 'o',
+            'ú' | 'ù' | 'ü' => 'u',
+            c => c,
+        })
+        .collect()
 }
 
 /// An option's value the console cannot read, as typed. Said in the console's language by
@@ -321,13 +350,27 @@ fn parse_command_in(lang: Lang, command: &str, args: &[String]) -> Result<Comman
 /// member of that language (`desafiar` → `challenge`); any other word as it is. The English
 /// names are understood whatever the language.
 fn english_command(line: &clap::Command, lang: Lang, typed: &str) -> String {
-    let typed_lower = typed.to_lowercase();
+    let typed_folded = fold(typed);
     line.get_subcommands()
         .map(|c| c.get_name().to_string())
-        .find(|name| {
-            i18n::lookup(lang, &command_id(name, Part::Name), &[]).is_ok_and(|t| t == typed_lower)
-        })
+        .find(|name| fold(&command_name(lang, name)) == typed_folded)
         .unwrap_or_else(|| typed.to_string())
+}
+
+/// A command's name in `lang`, as Discord shows it (`challenge` → `desafiar`).
+fn command_name(lang: Lang, command: &str) -> String {
+    i18n::lookup(lang, &command_id(command, Part::Name), &[])
+        .unwrap_or_else(|_| command.to_string())
+}
+
+/// An option's name in `lang`, as Discord shows it (`size` → `tamaño`); the console's own
+/// `confirm` has a name of its own.
+fn option_name(lang: Lang, command: &str, option: &str) -> String {
+    if option == "confirm" {
+        return tr!(lang, "console-opt-confirm");
+    }
+    i18n::lookup(lang, &option_id(command, option, Part::Name), &[])
+        .unwrap_or_else(|_| option.to_string())
 }
 
 /// A `name:value` word for the command `sub` with the option's name, typed in `lang`, made the
@@ -336,13 +379,10 @@ fn english_option(sub: &clap::Command, lang: Lang, word: &str) -> String {
     let Some((name, value)) = word.split_once(':') else {
         return word.to_string();
     };
-    let name_lower = name.to_lowercase();
+    let name_folded = fold(name);
     sub.get_arguments()
         .filter_map(clap::Arg::get_long)
-        .find(|long| {
-            i18n::lookup(lang, &option_id(sub.get_name(), long, Part::Name), &[])
-                .is_ok_and(|t| t == name_lower)
-        })
+        .find(|long| fold(&option_name(lang, sub.get_name(), long)) == name_folded)
         .map_or_else(|| word.to_string(), |long| format!("{long}:{value}"))
 }
 
@@ -423,37 +463,43 @@ fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
     let takes = if options.is_empty() {
         tr!(lang, "console-no-options")
     } else {
-        options.join(", ")
+        let names: Vec<String> = options
+            .iter()
+            .map(|o| option_name(lang, command, o))
+            .collect();
+        names.join(", ")
     };
+    // What the member reads names the command as they know it; `command` is the console's own.
+    let shown = command_name(lang, command);
     let invalid = match e.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(s)) => Some(s.as_str()),
         Some(ContextValue::Strings(v)) => v.first().map(String::as_str),
         _ => None,
     };
     // `--size=9x99` or `--game <12>` as clap writes it: `size`, `game`.
-    let option_name = |arg: &str| -> Option<String> {
+    let long_name = |arg: &str| -> Option<String> {
         let name = arg.strip_prefix("--")?;
         Some(name.split(['=', ' ']).next().unwrap_or(name).to_string())
     };
     match (e.kind(), invalid) {
-        (ErrorKind::UnknownArgument, Some(arg)) => match option_name(arg) {
+        (ErrorKind::UnknownArgument, Some(arg)) => match long_name(arg) {
             Some(name) => tr!(
                 lang,
                 "console-unknown-option",
                 name = name,
-                command = command,
+                command = &shown,
                 takes = takes
             ),
             None => tr!(
                 lang,
                 "console-too-many-values",
-                command = command,
+                command = &shown,
                 value = arg,
                 takes = takes
             ),
         },
         (ErrorKind::MissingRequiredArgument, Some(arg)) => {
-            let name = option_name(arg).unwrap_or_else(|| arg.to_string());
+            let name = long_name(arg).unwrap_or_else(|| arg.to_string());
             let example = sub
                 .get_arguments()
                 .find(|a| a.get_long() == Some(name.as_str()))
@@ -462,29 +508,22 @@ fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
             let example = if options.first() == Some(&name.as_str()) {
                 example
             } else {
-                format!("{name}:{example}")
+                format!("{}:{example}", option_name(lang, command, &name))
             };
             tr!(
                 lang,
                 "console-needs-value",
-                command = command,
-                name = name,
+                command = &shown,
+                name = option_name(lang, command, &name),
                 example = example
             )
         }
         (ErrorKind::ValueValidation, _) => match std::error::Error::source(e) {
             Some(why) => value_error(lang, why),
-            None => first_line(e),
+            None => tr!(lang, "console-unreadable", command = &shown, takes = takes),
         },
-        _ => first_line(e),
+        _ => tr!(lang, "console-unreadable", command = &shown, takes = takes),
     }
-}
-
-/// Clap's own message, its first line only, without the `error: ` in front.
-fn first_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let line = text.lines().next().unwrap_or_default();
-    line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
 fn game_number(v: &str) -> Result<GameId, BadValue> {
@@ -501,9 +540,15 @@ fn page_number(v: &str) -> Result<usize, BadValue> {
 }
 
 fn yes_or_no(v: &str) -> Result<bool, BadValue> {
+    if is_word(v, |l| tr!(l, "console-value-yes")) {
+        return Ok(true);
+    }
+    if is_word(v, |l| tr!(l, "console-value-no")) {
+        return Ok(false);
+    }
     match v.trim().to_ascii_lowercase().as_str() {
-        "yes" | "true" | "y" | "1" | "on" => Ok(true),
-        "no" | "false" | "n" | "0" | "off" => Ok(false),
+        "true" | "y" | "1" | "on" => Ok(true),
+        "false" | "n" | "0" | "off" => Ok(false),
         _ => Err(BadValue::YesOrNo(v.to_string())),
     }
 }
@@ -615,8 +660,17 @@ impl Console {
         }
         let w = words(line);
         let first = w.first().map(String::as_str).unwrap_or("");
-        match first.to_ascii_lowercase().as_str() {
-            "quit" | "exit" => return None,
+        let word = if is_word(first, |l| tr!(l, "console-word-quit")) || first == "exit" {
+            "quit"
+        } else if is_word(first, |l| tr!(l, "console-word-help")) {
+            "help"
+        } else if is_word(first, |l| tr!(l, "console-word-wait")) {
+            "wait"
+        } else {
+            first
+        };
+        match word {
+            "quit" => return None,
             "help" => {
                 out.push(tr!(self.lang, "console-help"));
                 out.push(text::help(self.lang));

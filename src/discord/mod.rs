@@ -139,6 +139,15 @@ fn click_public_lang(click: &serenity::ComponentInteraction) -> Lang {
     shared_lang(click.guild_locale.as_deref(), &click.locale)
 }
 
+/// Records the language of the channel a command came from, for the posts there that answer no
+/// command. A failure costs only that: it is logged, and the command goes on.
+async fn remember_language(ctx: Context<'_>) {
+    let (place, lang) = (place(ctx), public_lang(ctx));
+    if let Err(e) = ctx.data().games.spoken_in(place, lang).await {
+        warn!(error = ?e, "could not record a channel's language");
+    }
+}
+
 /// The member who sent a command, with the name they show in this server.
 async fn caller(ctx: Context<'_>) -> Member {
     let name = match ctx.author_member().await {
@@ -226,11 +235,14 @@ async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
+            // The parser's own words are English and about types: the log keeps them.
+            warn!(%error, "could not read a command's option");
             let what =
                 input.map_or_else(String::new, |i| format!(" `{}`", crate::rules::shorten(&i)));
-            let lang = private_lang(ctx);
-            let option = tr!(lang, "discord-unreadable-option", what = what);
-            (ctx, format!("{option}: {error}"))
+            (
+                ctx,
+                tr!(private_lang(ctx), "discord-unreadable-option", what = what),
+            )
         }
         poise::FrameworkError::CommandStructureMismatch {
             description, ctx, ..
@@ -239,12 +251,26 @@ async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
             let ctx = poise::Context::Application(ctx);
             (ctx, tr!(private_lang(ctx), "discord-command-changed"))
         }
-        other => {
-            if let Err(e) = poise::builtins::on_error(other).await {
-                error!(error = %e, "while handling an error");
-            }
-            return;
+        poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
+            let payload = payload.as_deref().unwrap_or("(no message)");
+            let command = &ctx.command().qualified_name;
+            error!(%command, %payload, "a command panicked");
+            (ctx, tr!(private_lang(ctx), "error-internal"))
         }
+        // The rest of what the framework refuses before a command runs: none of the commands
+        // asks for it today, but a member still gets a sentence in their language.
+        other => match other.ctx() {
+            Some(ctx) => {
+                warn!(error = %other, "the framework refused a command");
+                (ctx, tr!(private_lang(ctx), "discord-command-refused"))
+            }
+            None => {
+                if let Err(e) = poise::builtins::on_error(other).await {
+                    error!(error = %e, "while handling an error");
+                }
+                return;
+            }
+        },
     };
     let reply = poise::CreateReply::default()
         .content(message)
@@ -264,6 +290,10 @@ async fn on_event(
     {
         let ctx = framework.serenity_context;
         let data = framework.user_data;
+        let here = click_place(click);
+        if let Err(e) = data.games.spoken_in(here, click_public_lang(click)).await {
+            warn!(error = ?e, "could not record a channel's language");
+        }
         if let Err(e) = components(ctx, data, click).await {
             let refusal = serenity::CreateInteractionResponse::Message(
                 serenity::CreateInteractionResponseMessage::new()
@@ -445,6 +475,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
         .options(poise::FrameworkOptions {
             commands,
             command_check: Some(|ctx| Box::pin(rate::check(ctx))),
+            pre_command: |ctx| Box::pin(remember_language(ctx)),
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             // Replies that name no one to ping (refusals, lists, ratings) ping no one.

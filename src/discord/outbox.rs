@@ -84,17 +84,23 @@ pub(super) fn spawn_outbox(
     });
 }
 
-/// The language of a post in `place`: its server's, as the gateway last told it. English in a
-/// direct message (the member's language comes only with their own interactions), and for a
-/// server not seen since start-up.
-fn server_lang(cache: &serenity::Cache, place: Place) -> Lang {
-    if place.is_direct() {
-        return Lang::En;
+/// The language of a post in `place`: in a server, the server's as the gateway last told it;
+/// else (a direct message, or a server the gateway has not mentioned since start-up) the
+/// channel's as its last command showed it; English when neither is known.
+async fn post_lang(cache: &serenity::Cache, games: &Games, place: Place) -> Lang {
+    if !place.is_direct() {
+        let id = serenity::GuildId::new(place.guild.get());
+        if let Some(locale) = cache.guild(id).map(|g| g.preferred_locale.clone()) {
+            return Lang::from_locale(&locale);
+        }
     }
-    let id = serenity::GuildId::new(place.guild.get());
-    cache
-        .guild(id)
-        .map_or(Lang::En, |g| Lang::from_locale(&g.preferred_locale))
+    match games.lang_in(place).await {
+        Ok(lang) => lang.unwrap_or_default(),
+        Err(e) => {
+            warn!(error = ?e, "could not read a channel's language; posting in English");
+            Lang::En
+        }
+    }
 }
 
 /// Renders and posts one announcement, and removes it or puts it off as the answer says.
@@ -110,7 +116,10 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     };
     let now = games.now();
     let message = match games.announcement(announcement).await {
-        Ok(Some(what)) => view::announcement(server_lang(cache, owed.place), &what, now).message(),
+        Ok(Some(what)) => {
+            let lang = post_lang(cache, games, owed.place).await;
+            view::announcement(lang, &what, now).message()
+        }
         // Nothing left to say (a reminder for a move already made).
         Ok(None) => {
             forget(games, &owed).await;

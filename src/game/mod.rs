@@ -6,7 +6,8 @@
 //!
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
-//! ratings, leaderboards), and `decode` (store rows read into the values above).
+//! ratings, leaderboards), `languages` (each channel's, for posts that answer no command), and
+//! `decode` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -16,6 +17,7 @@ mod challenges;
 mod clocks;
 mod decode;
 mod error;
+mod languages;
 mod play;
 mod policy;
 pub mod ratings;
@@ -166,6 +168,8 @@ pub struct Games {
     servers: Servers,
     /// Whether the sweep queues its announcements in the outbox (see [`Games::with_outbox`]).
     outbox: bool,
+    /// The language of each channel as this process last recorded it (see `languages`).
+    spoken: Arc<Mutex<HashMap<ChannelId, crate::i18n::Lang>>>,
 }
 
 impl Games {
@@ -180,6 +184,7 @@ impl Games {
             ai_members: Arc::default(),
             servers: Servers::All,
             outbox: false,
+            spoken: Arc::default(),
         }
     }
 

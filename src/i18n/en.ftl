@@ -82,7 +82,16 @@ challenge-expired = Challenge #{$id} from {$challenger} expired.
 
 ## Ratings and the leaderboard
 
-rating-card = {$name} on {$size}: {$value} (deviation {$deviation}) · {$games} games, {$wins} wins, {$losses} losses
+rating-card = {$name} on {$size}: {$value} (deviation {$deviation}) · { $games ->
+    [one] {$games} game
+   *[other] {$games} games
+  }, { $wins ->
+    [one] {$wins} win
+   *[other] {$wins} wins
+  }, { $losses ->
+    [one] {$losses} loss
+   *[other] {$losses} losses
+  }
 rating-provisional = ? = provisional: a few more rated games settle it
 rating-recent = #{$id} { $won ->
     [yes] won
@@ -180,16 +189,28 @@ size-unsupported = {$columns}x{$rows} is not a supported board: boards have {$mi
 
 ## The console (the terminal front end)
 
-console-welcome = Breakthrough console. Type help, or a line like: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
+# The console's own words, and the values its options take: a member may type them in their
+# language or in English.
+console-word-help = help
+console-word-wait = wait
+console-word-quit = quit
+console-value-black = black
+console-value-white = white
+console-value-random = random
+console-value-yes = yes
+console-value-no = no
+console-opt-confirm = confirm
+
+console-welcome = Breakthrough console. Type { console-word-help }, or a line like: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
 console-players = {$black_piece} Black: {$black} · {$white_piece} White: {$white}
 console-last-move = Last move: {$move}
-console-wait-too-long = wait moves the clock at most a year ({$days}d) at a time
+console-wait-too-long = { console-word-wait } moves the clock at most a year ({$days}d) at a time
 console-clock-moved = (the clock moves on {$duration})
-console-wait-how = wait takes a duration such as 30m, 2h or 1d
+console-wait-how = { console-word-wait } takes a duration such as 30m, 2h or 1d
 console-ai-plays-itself = @{$ai} is the built-in AI: it plays by itself; challenge it with /{ -cmd-challenge } { -opt-opponent }:@{$ai}
 console-command-missing = write a command after the name, like @alice /{ -cmd-help }
 console-private = (to @{$name} only) {$text}
-console-line-how = lines look like `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; type help
+console-line-how = lines look like `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; type { console-word-help }
 console-ai-game = {$name} starts a game against the AI (level {$level}).
 console-answer = @{$name}: answer with /{ -cmd-accept } or /{ -cmd-decline }
 console-answer-open = anyone here may answer with /{ -cmd-accept }
@@ -198,7 +219,7 @@ console-declined = {$name} declined challenge #{$id} from {$challenger}.
 console-cancelled = {$name} cancelled { $count ->
    *[other] challenge
   } {$ids}.
-console-confirm-resign = Resign game #{$id}? Send /{ -cmd-resign } { -opt-game }:{$id} confirm:yes to confirm.
+console-confirm-resign = Resign game #{$id}? Send /{ -cmd-resign } { -opt-game }:{$id} { console-opt-confirm }:{ console-value-yes } to confirm.
 console-aborted = Game #{$id} aborted by {$name}: no result.
 console-games-of = Games of {$name}:
 
@@ -240,6 +261,7 @@ history-status = Status
 discord-unreadable-option = I could not read the option{$what}
 discord-command-changed = this command changed since Discord last saw it; try again in a minute
 discord-dead-button = this button no longer does anything
+discord-command-refused = this command cannot be used here
 
 ## Help, and the board's legend
 
@@ -255,19 +277,20 @@ help =
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
-    `wait 2h` moves the clock forward; `quit` leaves. Lines starting with # are skipped.
+    `{ console-word-wait } 2h` moves the clock forward; `{ console-word-quit }` leaves. Lines starting with # are skipped.
     The built-in AI is @bot: `@alice /{ -cmd-challenge } { -opt-opponent }:@bot { -opt-level }:2 { -opt-size }:6x6` starts a game at once
     (level 1 beginner to 5 strong, default 3; never rated), and the AI answers each of your moves.
 board-legend = ⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from
-console-bad-side = `{$value}` is not a side: choose black, white or random
+console-bad-side = `{$value}` is not a side: choose { console-value-black }, { console-value-white } or { console-value-random }
 console-bad-game-number = `{$value}` is not a game number: write it like 12 or #12
 console-bad-page = `{$value}` is not a page number
-console-bad-yes-or-no = `{$value}`: say yes or no
-console-unknown-command = unknown command /{$command}: type help
+console-bad-yes-or-no = `{$value}`: say { console-value-yes } or { console-value-no }
+console-unknown-command = unknown command /{$command}: type { console-word-help }
 console-no-options = no options
 console-unknown-option = unknown option `{$name}` for /{$command}: it takes {$takes}
 console-too-many-values = too many values for /{$command}: `{$value}` (it takes {$takes})
 console-needs-value = /{$command} needs {$name}: write it like /{$command} {$example}
+console-unreadable = I could not read that /{$command}: it takes {$takes}
 
 ## Slash commands: the names Discord shows, and their descriptions (at most 100 characters).
 ## Names: lowercase letters, digits, - or _, at most 32 characters. Texts that name a command use

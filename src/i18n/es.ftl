@@ -189,16 +189,28 @@ size-unsupported = {$columns}x{$rows} no es un tablero admitido: los tableros ti
 
 ## La consola (la interfaz de terminal)
 
-console-welcome = Consola de Breakthrough. Escribe help, o una línea como: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
+# Las palabras propias de la consola, y los valores de sus opciones: se pueden escribir en
+# español o en inglés.
+console-word-help = ayuda
+console-word-wait = esperar
+console-word-quit = salir
+console-value-black = negras
+console-value-white = blancas
+console-value-random = azar
+console-value-yes = sí
+console-value-no = no
+console-opt-confirm = confirmar
+
+console-welcome = Consola de Breakthrough. Escribe { console-word-help }, o una línea como: @alice /{ -cmd-challenge } { -opt-opponent }:@bob
 console-players = {$black_piece} Negras: {$black} · {$white_piece} Blancas: {$white}
 console-last-move = Última jugada: {$move}
-console-wait-too-long = wait adelanta el reloj como mucho un año ({$days} d) cada vez
+console-wait-too-long = { console-word-wait } adelanta el reloj como mucho un año ({$days} d) cada vez
 console-clock-moved = (el reloj avanza {$duration})
-console-wait-how = wait necesita una duración, como 30m, 2h o 1d
+console-wait-how = { console-word-wait } necesita una duración, como 30m, 2h o 1d
 console-ai-plays-itself = @{$ai} es la IA integrada: juega sola; desafíala con /{ -cmd-challenge } { -opt-opponent }:@{$ai}
 console-command-missing = escribe un comando después del nombre, como @alice /{ -cmd-help }
 console-private = (solo para @{$name}) {$text}
-console-line-how = las líneas son como `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; escribe help
+console-line-how = las líneas son como `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; escribe { console-word-help }
 console-ai-game = {$name} empieza una partida contra la IA (nivel {$level}).
 console-answer = @{$name}: responde con /{ -cmd-accept } o /{ -cmd-decline }
 console-answer-open = cualquiera de aquí puede responder con /{ -cmd-accept }
@@ -208,18 +220,19 @@ console-cancelled = {$name} ha cancelado { $count ->
     [one] el desafío
    *[other] los desafíos
   } {$ids}.
-console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /{ -cmd-resign } { -opt-game }:{$id} confirm:yes para confirmarlo.
+console-confirm-resign = ¿Abandonar la partida #{$id}? Envía /{ -cmd-resign } { -opt-game }:{$id} { console-opt-confirm }:{ console-value-yes } para confirmarlo.
 console-aborted = {$name} ha anulado la partida #{$id}: sin resultado.
 console-games-of = Partidas de {$name}:
-console-bad-side = `{$value}` no es un color: elige black, white o random
+console-bad-side = `{$value}` no es un color: elige { console-value-black }, { console-value-white } o { console-value-random }
 console-bad-game-number = `{$value}` no es un número de partida: escríbelo como 12 o #12
 console-bad-page = `{$value}` no es un número de página
-console-bad-yes-or-no = `{$value}`: di yes o no
-console-unknown-command = comando desconocido /{$command}: escribe help
+console-bad-yes-or-no = `{$value}`: di { console-value-yes } o { console-value-no }
+console-unknown-command = comando desconocido /{$command}: escribe { console-word-help }
 console-no-options = ninguna
 console-unknown-option = opción desconocida `{$name}` para /{$command}; sus opciones: {$takes}
 console-too-many-values = demasiados valores para /{$command}: `{$value}` (sus opciones: {$takes})
 console-needs-value = /{$command} necesita {$name}: escríbelo como /{$command} {$example}
+console-unreadable = no he podido leer /{$command}; sus opciones: {$takes}
 
 ## Discord: tableros, desafíos y botones
 
@@ -260,6 +273,7 @@ history-status = Estado
 discord-unreadable-option = No he podido leer la opción{$what}
 discord-command-changed = este comando ha cambiado desde la última vez que Discord lo vio; vuelve a intentarlo en un minuto
 discord-dead-button = este botón ya no hace nada
+discord-command-refused = este comando no se puede usar aquí
 
 ## La ayuda, y la leyenda del tablero
 
@@ -275,7 +289,7 @@ help =
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
-    `wait 2h` adelanta el reloj; `quit` sale. Las líneas que empiezan por # se ignoran.
+    `{ console-word-wait } 2h` adelanta el reloj; `{ console-word-quit }` sale. Las líneas que empiezan por # se ignoran.
     La IA integrada es @bot: `@alice /{ -cmd-challenge } { -opt-opponent }:@bot { -opt-level }:2 { -opt-size }:6x6` empieza una partida al momento
     (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable), y la IA responde a cada una de tus jugadas.
 board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de mover · flecha: de dónde venía

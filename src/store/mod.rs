@@ -8,8 +8,8 @@
 //! rather than failing mid-way.
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
-//! inside a transaction): `members`, `challenges`, `games`, `moves`, `ratings`, `outbox`. This
-//! file opens the database and holds what they share.
+//! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
+//! `outbox`. This file opens the database and holds what they share.
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
@@ -39,6 +39,7 @@ macro_rules! game_select {
 }
 
 mod challenges;
+mod channels;
 mod games;
 mod members;
 mod moves;

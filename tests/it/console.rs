@@ -88,7 +88,7 @@ fn a_console_script_plays_a_whole_game() {
         "bob: 1500? → 1338? (-162)",
         "(to @alice only) you have no game in progress in this channel",
         "(to @alice only) game #1 is over",
-        "bob on 3x5: 1338? (deviation 290) · 1 games, 0 wins, 1 losses",
+        "bob on 3x5: 1338? (deviation 290) · 1 game, 0 wins, 1 loss",
         "#1 lost against alice (a piece reached the far row) -162",
         "1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1",
         "Leaderboard 3x5 · page 1/1\nNo established ratings yet.\n2 provisional players not shown",

@@ -32,7 +32,7 @@ fn carol() -> TestUser {
 /// The bot binary on a fresh database file, against its own fake Discord.
 pub(crate) struct Bot {
     pub(crate) fake: FakeDiscord,
-    _process: BotProcess,
+    process: BotProcess,
     pub(crate) db: String,
     _dir: tempfile::TempDir,
 }
@@ -53,7 +53,7 @@ pub(crate) async fn start_with(guild: bool, extra: &[(&str, &str)]) -> Bot {
     fake.wait_for_commands(guild.then_some(GUILD_ID)).await;
     Bot {
         fake,
-        _process: process,
+        process,
         db,
         _dir: dir,
     }
@@ -131,6 +131,26 @@ impl Bot {
         Store::open(&self.db)
             .await
             .expect("open the bot's database")
+    }
+
+    /// Stops the bot (as `kill -9` would), leaving its database and fake Discord.
+    pub(crate) fn kill(&self) {
+        self.process.kill();
+    }
+
+    /// Starts the bot again on its database, against the same fake Discord, with `extra`
+    /// settings; returns once it has registered its commands.
+    pub(crate) async fn start_again(&mut self, extra: &[(&str, &str)]) {
+        self.kill();
+        let guild_id = GUILD_ID.to_string();
+        let mut env = vec![
+            ("DATABASE_URL", self.db.as_str()),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+        ];
+        env.extend_from_slice(extra);
+        let process = BotProcess::spawn(BOT, &self.fake, &env);
+        self.process = process;
+        self.fake.wait_for_commands(Some(GUILD_ID)).await;
     }
 
     /// Every request the bot made met Discord's spec, and the fake saw nothing amiss.
@@ -1321,7 +1341,7 @@ async fn a_rejected_token_ends_start_up_saying_what_to_fix() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_bot_on_the_same_database_refuses_and_names_the_first() {
     let first = start().await;
-    let pid = first._process.id();
+    let pid = first.process.id();
     let other_fake = FakeDiscord::start().await;
     let guild_id = GUILD_ID.to_string();
     let second = BotProcess::spawn(
