@@ -130,7 +130,7 @@ error-too-many-games = you already have {$limit} games in progress, the most all
 error-opponent-too-many-games = {$name} already has {$limit} games in progress, the most allowed
 error-not-in-server = challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings
 error-level-without-ai = level is for games against the AI: choose the bot as opponent, or leave level out
-error-rated-ai = games against the AI are never rated: leave rated out, or set it to no
+error-rated-ai = games against the AI are never rated: leave { -opt-rated } out, or set it to no
 error-no-such-challenge = there is no challenge #{$id}
 error-no-challenge-for-you = there is no pending challenge for you here
 error-no-challenge-from = {$name} has no pending challenge for you here
@@ -148,7 +148,7 @@ error-played-elsewhere = game #{$id} is played in {$place}; { $action ->
    *[abort] abort it there
   }
 error-no-active-game = you have no game in progress in this channel
-error-ambiguous-game = you have several games in this channel; say which with game: {$games}
+error-ambiguous-game = you have several games in this channel; say which with { -opt-game }: {$games}
 error-not-a-player = you are not playing in game #{$id}
 error-not-your-turn = it is not your turn: {$name} is to move
 error-game-over = game #{$id} is over

@@ -45,7 +45,7 @@ status-won = Ganan las { $side ->
    *[white] blancas
   } ({$name}): {$reason}
 status-aborted = Anulada: sin resultado
-reason-resigned = {$loser} se ha rendido
+reason-resigned = {$loser} ha abandonado
 reason-timed-out = a {$loser} se le acabó el tiempo
 end-breakthrough = una pieza llegó a la última fila
 end-all-captured = se capturaron todas las piezas rivales
@@ -130,7 +130,7 @@ error-too-many-games = ya tienes {$limit} partidas en curso, el máximo permitid
 error-opponent-too-many-games = {$name} ya tiene {$limit} partidas en curso, el máximo permitido
 error-not-in-server = los desafíos entre miembros se hacen en un canal de un servidor; por mensaje directo puedes jugar contra la IA (elígeme como rival) y consultar partidas y puntuaciones
 error-level-without-ai = el nivel es para partidas contra la IA: elige al bot como rival, o no indiques nivel
-error-rated-ai = las partidas contra la IA nunca son puntuables: no indiques rated, o ponlo en no
+error-rated-ai = las partidas contra la IA nunca son puntuables: no indiques { -opt-rated }, o ponlo en no
 error-no-such-challenge = no existe el desafío #{$id}
 error-no-challenge-for-you = aquí no hay ningún desafío pendiente para ti
 error-no-challenge-from = {$name} no tiene ningún desafío pendiente para ti aquí
@@ -144,15 +144,15 @@ error-decline-open = los desafíos abiertos no se pueden rechazar: ignóralo o d
 error-no-such-game = aquí no existe la partida #{$id}
 error-played-elsewhere = la partida #{$id} se juega en {$place}; { $action ->
     [move] haz allí tu jugada
-    [resign] ríndete allí
+    [resign] abandona allí
    *[abort] anúlala allí
   }
 error-no-active-game = no tienes ninguna partida en curso en este canal
-error-ambiguous-game = tienes varias partidas en este canal; di cuál con game: {$games}
+error-ambiguous-game = tienes varias partidas en este canal; di cuál con { -opt-game }: {$games}
 error-not-a-player = no juegas en la partida #{$id}
 error-not-your-turn = no es tu turno: le toca mover a {$name}
 error-game-over = la partida #{$id} ha terminado
-error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: ríndete en su lugar
+error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: abandona en su lugar
 error-out-of-time = se te acabó el tiempo para esta jugada; la partida termina en la próxima revisión del reloj
 error-position-changed = la posición cambió mientras llegaba tu jugada: mira el tablero y vuelve a intentarlo
 error-too-many-ai-games = ya tienes { $count ->
@@ -304,7 +304,7 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -cmd-cancel = cancelar
 -cmd-move = mover
 -cmd-board = tablero
--cmd-resign = rendirse
+-cmd-resign = abandonar
 -cmd-abort = anular
 -cmd-games = partidas
 -cmd-leaderboard = clasificación
@@ -347,7 +347,7 @@ cmd-challenge-rated-description = Partida puntuable (por defecto sí; las partid
 cmd-challenge-level-name = { -opt-level }
 cmd-challenge-level-description = La fuerza de la IA si me eliges como rival: de 1 (principiante) a 5 (fuerte); por defecto 3
 cmd-accept-name = { -cmd-accept }
-cmd-accept-description = Acepta un desafío (el que tienes aquí, o el de retador)
+cmd-accept-description = Acepta un desafío: el que tienes aquí, o el del retador que indiques
 cmd-accept-challenger-name = { -opt-challenger }
 cmd-accept-challenger-description = De quién es el desafío, si tienes varios
 cmd-decline-name = { -cmd-decline }

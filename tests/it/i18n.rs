@@ -347,7 +347,7 @@ fn the_spanish_console_takes_its_words_and_values_in_spanish_and_answers_in_them
         "@alice /desafiar rival:@bob tamaño:3x5 color:blancas tiempo:1h
 @bob /aceptar
 @bob /mover a4-a3
-@alice /rendirse partida:1 confirmar:sí
+@alice /abandonar partida:1 confirmar:sí
 ayuda
 esperar 2h
 @carol /desafiar rival:@alice color:violeta
@@ -360,7 +360,7 @@ salir
     for want in [
         // color:blancas: alice plays White, so bob moves first.
         "alice juega con blancas",
-        "Ganan las negras (bob): alice se ha rendido",
+        "Ganan las negras (bob): alice ha abandonado",
         "`esperar 2h` adelanta el reloj; `salir` sale.",
         "(el reloj avanza 2 h 0 min)",
         "`violeta` no es un color: elige negras, blancas o azar",
