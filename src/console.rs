@@ -155,10 +155,12 @@ enum Command {
         #[arg(long, value_parser = game_number)]
         game: Option<GameId>,
     },
-    /// Show a board.
+    /// Show a board: to its players from their own side, privately.
     Board {
         #[arg(long, value_parser = game_number)]
         game: Option<GameId>,
+        #[arg(long, value_parser = yes_or_no)]
+        flip: Option<bool>,
     },
     /// Resign, once confirmed.
     Resign {
@@ -591,10 +593,15 @@ impl Console {
     }
 
     fn board(&self, game: &game::Game) -> String {
+        self.board_facing(game, Color::White)
+    }
+
+    /// A board with `bottom`'s pieces at the bottom, and what is said under it.
+    fn board_facing(&self, game: &game::Game, bottom: Color) -> String {
         let mut out = if self.plain {
-            render::text_board(&game.position, game.last_move)
+            render::text_board_facing(&game.position, game.last_move, bottom)
         } else {
-            render::emoji_board(&game.position, game.last_move)
+            render::emoji_board_facing(&game.position, game.last_move, bottom)
         };
         let now = self.games.now();
         out.push('\n');
@@ -873,9 +880,15 @@ impl Console {
                 }
                 reply
             }
-            Command::Board { game } => {
+            Command::Board { game, flip } => {
                 let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;
-                Reply::public(self.board(&game))
+                let seen = game.sight(who.id, flip.unwrap_or(false));
+                let board = self.board_facing(&game, seen.bottom);
+                if seen.private {
+                    Reply::private(board)
+                } else {
+                    Reply::public(board)
+                }
             }
             Command::Resign { game, confirm } => {
                 let which = game_ref(game);
@@ -1051,7 +1064,8 @@ mod tests {
         assert_eq!(
             parse_command("board", &words("game:1 game:2")),
             Ok(Command::Board {
-                game: Some(GameId::new(2))
+                game: Some(GameId::new(2)),
+                flip: None
             })
         );
         assert_eq!(parse_command("help", &[]), Ok(Command::Help));

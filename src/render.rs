@@ -1,8 +1,9 @@
 //! Boards as text: an emoji grid for Discord and a plain grid for terminals and logs. Pure.
 //!
-//! The emoji grid uses Unicode emoji only (custom emoji and shortcodes fail on phones). Black is
-//! on top. The last move's from-square shows an arrow pointing where the piece went, and the piece
-//! that moved is drawn as a heart of its colour.
+//! The emoji grid uses Unicode emoji only (custom emoji and shortcodes fail on phones). Boards
+//! everyone sees have Black on top; a player's own view may turn the board round, their side at
+//! the bottom (`*_facing`). The last move's from-square shows an arrow pointing where the piece
+//! went, as drawn, and the piece that moved is drawn as a heart of its colour.
 
 use std::fmt::Write;
 
@@ -21,10 +22,14 @@ const ZERO_WIDTH_SPACE: char = '\u{200B}';
 
 const KEYCAPS: [&str; 10] = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"];
 
-/// The arrow drawn on the from-square of the last move, pointing where the piece went.
-fn arrow(mv: Move) -> &'static str {
-    let up = mv.to().row() > mv.from().row();
-    match (up, mv.to().col().cmp(&mv.from().col())) {
+/// The arrow drawn on the from-square of the last move, pointing where the piece went on a
+/// board drawn with `bottom` at the bottom (turned round for Black: up is down, left is right).
+fn arrow(mv: Move, bottom: Color) -> &'static str {
+    let turned = bottom == Color::Black;
+    let up = (mv.to().row() > mv.from().row()) != turned;
+    let across = mv.to().col().cmp(&mv.from().col());
+    let across = if turned { across.reverse() } else { across };
+    match (up, across) {
         (true, std::cmp::Ordering::Less) => "↖️",
         (true, std::cmp::Ordering::Equal) => "⬆️",
         (true, std::cmp::Ordering::Greater) => "↗️",
@@ -43,19 +48,36 @@ fn column_letter(col: u8) -> char {
     char::from_u32(0x1F1E6 + col as u32).unwrap_or('?')
 }
 
+/// The rows from top to bottom and the columns from left to right of a board of `rows` x `cols`
+/// drawn with `bottom`'s side at the bottom: White's view has row 1 at the bottom and `a` on the
+/// left, Black's the board turned round.
+fn drawing_order(rows: u8, cols: u8, bottom: Color) -> (Vec<u8>, Vec<u8>) {
+    match bottom {
+        Color::White => ((0..rows).rev().collect(), (0..cols).collect()),
+        Color::Black => ((0..rows).collect(), (0..cols).rev().collect()),
+    }
+}
+
 /// The board as an emoji grid, Black on top, row numbers on the left, column letters below.
 /// `last` is the move that led to `position`, marked when given.
 pub fn emoji_board(position: &Position, last: Option<Move>) -> String {
+    emoji_board_facing(position, last, Color::White)
+}
+
+/// [`emoji_board`] with `bottom`'s pieces at the bottom, the row numbers and column letters in
+/// the order that side sees them.
+pub fn emoji_board_facing(position: &Position, last: Option<Move>, bottom: Color) -> String {
     let size = position.size();
+    let (rows, cols) = drawing_order(size.rows(), size.cols(), bottom);
     let mut out = String::with_capacity(64 * size.squares() as usize);
-    for row in (0..size.rows()).rev() {
+    for &row in &rows {
         out.push_str(KEYCAPS[row as usize]);
-        for col in 0..size.cols() {
+        for &col in &cols {
             let Some(square) = size.square(col, row) else {
                 continue;
             };
             let cell = match (position.piece_at(square), last) {
-                (_, Some(mv)) if mv.from() == square => arrow(mv),
+                (_, Some(mv)) if mv.from() == square => arrow(mv, bottom),
                 (Some(Color::Black), Some(mv)) if mv.to() == square => BLACK_MOVED,
                 (Some(Color::White), Some(mv)) if mv.to() == square => WHITE_MOVED,
                 (Some(Color::Black), _) => BLACK_PIECE,
@@ -68,8 +90,8 @@ pub fn emoji_board(position: &Position, last: Option<Move>) -> String {
         out.push('\n');
     }
     out.push_str(CORNER);
-    for col in 0..size.cols() {
-        if col > 0 {
+    for (i, &col) in cols.iter().enumerate() {
+        if i > 0 {
             out.push(ZERO_WIDTH_SPACE);
         }
         out.push(column_letter(col));
@@ -80,11 +102,18 @@ pub fn emoji_board(position: &Position, last: Option<Move>) -> String {
 /// The board as plain text: `b` black, `w` white, `.` empty; the last move's from-square is `*`
 /// and the piece that moved is a capital letter.
 pub fn text_board(position: &Position, last: Option<Move>) -> String {
+    text_board_facing(position, last, Color::White)
+}
+
+/// [`text_board`] with `bottom`'s pieces at the bottom, the row numbers and column letters in
+/// the order that side sees them.
+pub fn text_board_facing(position: &Position, last: Option<Move>, bottom: Color) -> String {
     let size = position.size();
+    let (rows, cols) = drawing_order(size.rows(), size.cols(), bottom);
     let mut out = String::new();
-    for row in (0..size.rows()).rev() {
+    for &row in &rows {
         let _ = write!(out, "{:>2} ", row + 1);
-        for col in 0..size.cols() {
+        for &col in &cols {
             let Some(square) = size.square(col, row) else {
                 continue;
             };
@@ -103,7 +132,7 @@ pub fn text_board(position: &Position, last: Option<Move>) -> String {
         out.push('\n');
     }
     out.push_str("   ");
-    for col in 0..size.cols() {
+    for &col in &cols {
         out.push(' ');
         out.push((b'a' + col) as char);
     }

@@ -154,22 +154,25 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
 pub async fn board(
     ctx: Context<'_>,
     #[description = "Game number (default: your game here)"] game: Option<i64>,
+    #[description = "Turn the board round (default: your side at the bottom, or White for onlookers)"]
+    flip: Option<bool>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let g = games
-        .find_game(
-            super::member_id(ctx.author().id),
-            place(ctx),
-            game_ref(game),
-        )
-        .await?;
-    let mut v = view::game(public_lang(ctx), &g, games.now());
+    let me = super::member_id(ctx.author().id);
+    let g = games.find_game(me, place(ctx), game_ref(game)).await?;
+    let seen = g.sight(me, flip.unwrap_or(false));
+    let lang = if seen.private {
+        private_lang(ctx)
+    } else {
+        public_lang(ctx)
+    };
+    let mut v = view::game_facing(lang, &g, games.now(), seen.bottom);
     // Looking at a board pings nobody.
     v.mention = None;
     if g.is_active() {
         v.content = None;
     }
-    ctx.send(v.reply(false)).await?;
+    ctx.send(v.reply(seen.private)).await?;
     Ok(())
 }
 

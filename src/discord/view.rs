@@ -186,10 +186,19 @@ fn mention(id: MemberId) -> String {
 
 /// A game's board with its players, turn, move number and time left, or its result.
 pub fn game(lang: Lang, game: &Game, now: i64) -> View {
+    game_facing(lang, game, now, Color::White)
+}
+
+/// [`game`] with `bottom`'s pieces at the bottom of the board: a player's own view.
+pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
     let game = &game.escaped();
     let mut embed = CreateEmbed::new()
         .title(text::title(lang, game))
-        .description(render::emoji_board(&game.position, game.last_move))
+        .description(render::emoji_board_facing(
+            &game.position,
+            game.last_move,
+            bottom,
+        ))
         .field(
             tr!(lang, "board-black", piece = render::BLACK_PIECE),
             mention(game.black.id),

@@ -205,6 +205,18 @@ pub struct Game {
     pub ai: Option<AiPlayer>,
 }
 
+/// How a board is shown to the one who asked for it. A player sees it from their own side, their
+/// pieces at the bottom, and only they see it; anyone else sees it as the channel does, White at
+/// the bottom. Asking to flip turns it round, and a board turned round from the channel's is only
+/// ever shown to the one who asked, so every board the channel sees looks the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSight {
+    /// The side drawn at the bottom.
+    pub bottom: Color,
+    /// Whether only the one who asked sees it.
+    pub private: bool,
+}
+
 impl Game {
     pub fn player(&self, color: Color) -> &Member {
         match color {
@@ -221,6 +233,17 @@ impl Game {
             Some(Color::White)
         } else {
             None
+        }
+    }
+
+    /// How this game's board is shown to `viewer`, who asked for it (see [`BoardSight`]).
+    pub fn sight(&self, viewer: MemberId, flip: bool) -> BoardSight {
+        let own = self.color_of(viewer);
+        let bottom = own.unwrap_or(Color::White);
+        let bottom = if flip { bottom.opposite() } else { bottom };
+        BoardSight {
+            bottom,
+            private: own.is_some() || bottom != Color::White,
         }
     }
 

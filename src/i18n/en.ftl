@@ -272,7 +272,7 @@ help =
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · challenge a member, or anyone here without opponent
     /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
-    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
+    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
@@ -321,6 +321,7 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -opt-game = game
 -opt-user = user
 -opt-page = page
+-opt-flip = flip
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel)
@@ -361,9 +362,11 @@ cmd-move-move-description = Your move, like e7-e6 or d4xe5
 cmd-move-game-name = { -opt-game }
 cmd-move-game-description = Game number, if you have several here
 cmd-board-name = { -cmd-board }
-cmd-board-description = Show a game's board
+cmd-board-description = Show a game's board (to its players, from their own side)
 cmd-board-game-name = { -opt-game }
 cmd-board-game-description = Game number (default: your game here)
+cmd-board-flip-name = { -opt-flip }
+cmd-board-flip-description = Turn the board round (default: your side at the bottom, or White for onlookers)
 cmd-resign-name = { -cmd-resign }
 cmd-resign-description = Resign a game (asks to confirm)
 cmd-resign-game-name = { -opt-game }

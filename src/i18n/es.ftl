@@ -284,7 +284,7 @@ help =
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · desafía a un miembro, o a cualquiera de aquí sin { -opt-opponent }
     /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
-    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
+    /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
@@ -323,6 +323,7 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -opt-game = partida
 -opt-user = miembro
 -opt-page = página
+-opt-flip = girar
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Desafía a un miembro a una partida de Breakthrough (o, sin rival, a cualquiera de este canal)
@@ -363,9 +364,11 @@ cmd-move-move-description = Tu jugada, como e7-e6 o d4xe5
 cmd-move-game-name = { -opt-game }
 cmd-move-game-description = Número de la partida, si tienes varias aquí
 cmd-board-name = { -cmd-board }
-cmd-board-description = Muestra el tablero de una partida
+cmd-board-description = Muestra el tablero de una partida (a sus jugadores, desde su propio lado)
 cmd-board-game-name = { -opt-game }
 cmd-board-game-description = Número de la partida (por defecto, la tuya aquí)
+cmd-board-flip-name = { -opt-flip }
+cmd-board-flip-description = Da la vuelta al tablero (por defecto, tu lado abajo; las blancas abajo para los demás)
 cmd-resign-name = { -cmd-resign }
 cmd-resign-description = Abandona una partida (pide confirmación)
 cmd-resign-game-name = { -opt-game }

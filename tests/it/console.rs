@@ -418,3 +418,30 @@ fn unreadable_commands_get_one_private_line_and_change_nothing() {
         assert!(!out.contains(clap_words), "{out}");
     }
 }
+
+/// `/board` shows a player their own side privately, an onlooker White's side in public, and a
+/// board turned round only to the one who asked.
+#[test]
+fn a_player_sees_their_own_side_and_onlookers_the_channels() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("f.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 3x5 black\n@bob /accept\n@alice /move b4-c3\n\
+         @alice /board\n@carol /board #1\n@carol /board #1 flip:yes\n",
+        true,
+    );
+    // alice (Black) sees row 1 on top and the columns from c to a, to her alone.
+    assert!(
+        out.contains(
+            "(to @alice only)  1  w w w\n 2  w w w\n 3  B . .\n 4  b * b\n 5  b b b\n    c b a"
+        ),
+        "{out}"
+    );
+    // carol sees the channel's board in public, and Black's side only for herself.
+    assert!(
+        out.contains("\n 5  b b b\n 4  b * b\n 3  . . B\n 2  w w w\n 1  w w w\n    a b c\nGame #1"),
+        "{out}"
+    );
+    assert!(out.contains("(to @carol only)  1  w w w"), "{out}");
+}

@@ -1068,6 +1068,70 @@ async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
     bot.finish();
 }
 
+/// `/board` from a player answers them alone, from their own side; an onlooker sees the
+/// channel's board, White at the bottom, in public; a board turned round is only ever private.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_player_sees_the_board_from_their_own_side_and_onlookers_see_whites() {
+    let bot = start().await;
+    // alice has Black, bob White.
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    bot.play(&alice(), "b4-c3").await;
+    let board = |who: TestUser, flip: Option<bool>| {
+        let mut b = InteractionBuilder::slash("board")
+            .by(&who)
+            .integer("game", 1);
+        if let Some(flip) = flip {
+            b = b.boolean("flip", flip);
+        }
+        b
+    };
+    // The first row drawn, and the column letters under the board.
+    let seen = |r: &Value| -> (String, String) {
+        let grid = r["data"]["embeds"][0]["description"].as_str().unwrap();
+        let lines: Vec<&str> = grid.lines().collect();
+        let letters = lines.last().unwrap().replace('\u{200B}', "");
+        (lines[0].to_string(), letters)
+    };
+    let white_view = ("5️⃣⚫⚫⚫".to_string(), "⬛🇦🇧🇨".to_string());
+    let black_view = ("1️⃣⚪⚪⚪".to_string(), "⬛🇨🇧🇦".to_string());
+
+    let r = bot.slash(board(alice(), None)).await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(seen(&r), black_view);
+    // The last move's arrow points the way the piece went as drawn: b4-c3 goes up and left.
+    assert!(
+        r["data"]["embeds"][0]["description"]
+            .as_str()
+            .unwrap()
+            .contains("↖️"),
+        "{r}"
+    );
+    let r = bot.slash(board(bob(), None)).await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(seen(&r), white_view);
+    let r = bot.slash(board(alice(), Some(true))).await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(seen(&r), white_view);
+
+    let r = bot.slash(board(carol(), None)).await;
+    assert!(!is_ephemeral(&r), "{r}");
+    assert_eq!(seen(&r), white_view);
+    assert!(
+        r["data"]["embeds"][0]["description"]
+            .as_str()
+            .unwrap()
+            .contains("↘️"),
+        "{r}"
+    );
+    let r = bot.slash(board(carol(), Some(true))).await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert_eq!(seen(&r), black_view);
+    // The boards posted for moves keep the channel's orientation.
+    let r = bot.play(&bob(), "a2-a3").await;
+    assert_eq!(seen(&r), white_view);
+    bot.finish();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_direct_message_shows_only_the_callers_own_games() {
     let bot = start().await;

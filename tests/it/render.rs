@@ -3,8 +3,8 @@
 
 use breakthrough_bot::game::text::board_legend;
 use breakthrough_bot::i18n::Lang;
-use breakthrough_bot::render::{emoji_board, text_board};
-use breakthrough_bot::rules::{self, BoardSize, Position};
+use breakthrough_bot::render::{emoji_board, emoji_board_facing, text_board, text_board_facing};
+use breakthrough_bot::rules::{self, BoardSize, Color, Position};
 
 fn golden(name: &str, actual: &str) {
     let path = format!("{}/tests/it/golden/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -41,6 +41,47 @@ fn largest_and_smallest_boards() {
     let (p, last) = after("3x5", &["b4-c3"]);
     golden("3x5.emoji.txt", &emoji_board(&p, last));
     golden("3x5.text.txt", &text_board(&p, last));
+}
+
+/// A player's own view, Black at the bottom: the board turned round, rows and columns labelled in
+/// the order Black sees them, the last move's arrow pointing where the piece went as drawn.
+#[test]
+fn boards_from_blacks_side_square_and_not() {
+    let (p, last) = after("8x8", &["e7-e6", "d2-d3", "e6-e5", "d3-d4", "e5xd4"]);
+    golden(
+        "8x8-capture.black.emoji.txt",
+        &emoji_board_facing(&p, last, Color::Black),
+    );
+    golden(
+        "8x8-capture.black.text.txt",
+        &text_board_facing(&p, last, Color::Black),
+    );
+    let (p, last) = after("3x5", &["b4-c3"]);
+    golden(
+        "3x5.black.emoji.txt",
+        &emoji_board_facing(&p, last, Color::Black),
+    );
+    golden(
+        "3x5.black.text.txt",
+        &text_board_facing(&p, last, Color::Black),
+    );
+    // White's side is the board everyone sees.
+    assert_eq!(
+        emoji_board_facing(&p, last, Color::White),
+        emoji_board(&p, last)
+    );
+    assert_eq!(
+        text_board_facing(&p, last, Color::White),
+        text_board(&p, last)
+    );
+    // Turned round: row 1 on top, column c on the left; b4-c3 went down and right for White's
+    // view, so up and left for Black's.
+    let text = text_board_facing(&p, last, Color::Black);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with(" 1 "), "{text}");
+    assert_eq!(lines.last().unwrap().trim(), "c b a");
+    assert!(emoji_board_facing(&p, last, Color::Black).contains("↖️"));
+    assert!(emoji_board(&p, last).contains("↘️"));
 }
 
 #[test]
