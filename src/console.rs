@@ -24,8 +24,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use crate::engine::{Level, LevelError};
 use crate::game::{
     self, text, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
-    Games, Member, MemberId, Opponent, Place, Played, SweepReport, SystemClock, TimeControl,
-    TimeControlError, LOCAL_SERVER,
+    Games, Member, MemberId, Opponent, Place, Played, Rematch, SweepReport, SystemClock,
+    TimeControl, TimeControlError, LOCAL_SERVER,
 };
 use crate::i18n::commands::{command_id, option_id, Part};
 use crate::i18n::{self, Lang};
@@ -168,6 +168,11 @@ enum Command {
         game: Option<GameId>,
         #[arg(long, value_parser = yes_or_no)]
         confirm: Option<bool>,
+    },
+    /// Play a finished game again, colours swapped (by default your game here that ended last).
+    Rematch {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
     },
     /// Abort a game before both sides have moved.
     Abort {
@@ -652,6 +657,35 @@ impl Console {
         out
     }
 
+    /// A game against the AI just started by `who`: its board, and the AI's first move when it
+    /// opens.
+    async fn ai_game_started(&self, who: &Member, game: &game::Game) -> Reply {
+        let level = game.ai.map_or_else(String::new, |ai| ai.level.to_string());
+        let mut reply = Reply::public(format!(
+            "{}\n{}",
+            tr!(
+                self.lang,
+                "console-ai-game",
+                name = &who.name,
+                level = level
+            ),
+            self.board(game)
+        ));
+        if game.ai_to_move() {
+            reply.public.extend(self.ai_turn(game.id).await);
+        }
+        reply
+    }
+
+    /// A challenge just made, and who may answer it.
+    fn challenge_made(&self, c: &game::Challenge, now: i64) -> Reply {
+        let answer = match &c.opponent {
+            Some(op) => tr!(self.lang, "console-answer", name = &op.name),
+            None => tr!(self.lang, "console-answer-open"),
+        };
+        Reply::public(format!("{}\n{answer}", text::challenge(self.lang, c, now)))
+    }
+
     /// Handles one line. `None` means the member asked to quit.
     pub async fn line(&self, line: &str) -> Option<Vec<String>> {
         let line = line.trim();
@@ -806,33 +840,23 @@ impl Console {
                 };
                 match ask.decide()? {
                     Decision::PlayAi(request) => {
-                        let level = request.level;
                         let game = g.challenge_ai(request).await?;
-                        let mut reply = Reply::public(format!(
-                            "{}\n{}",
-                            tr!(
-                                self.lang,
-                                "console-ai-game",
-                                name = &who.name,
-                                level = level.to_string()
-                            ),
-                            self.board(&game)
-                        ));
-                        if game.ai_to_move() {
-                            reply.public.extend(self.ai_turn(game.id).await);
-                        }
-                        reply
+                        self.ai_game_started(who, &game).await
                     }
                     Decision::Challenge(request) => {
-                        let c = g.challenge(request).await?;
-                        let answer = match &c.opponent {
-                            Some(op) => tr!(self.lang, "console-answer", name = &op.name),
-                            None => tr!(self.lang, "console-answer-open"),
-                        };
-                        Reply::public(format!("{}\n{answer}", text::challenge(self.lang, &c, now)))
+                        self.challenge_made(&g.challenge(request).await?, now)
                     }
                 }
             }
+            Command::Rematch { game } => match g.rematch(who, CONSOLE_PLACE, game_ref(game)).await?
+            {
+                Rematch::Challenge(c) => self.challenge_made(&c, now),
+                Rematch::AiGame(game, slot) => {
+                    // The console's AI answers in a turn of its own, which takes the place.
+                    drop(slot);
+                    self.ai_game_started(who, &game).await
+                }
+            },
             Command::Accept { challenger } => {
                 let from = challenger.map(|n| member(&n).id);
                 let game = g

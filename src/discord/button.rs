@@ -18,6 +18,8 @@ pub enum Button {
     Resign(GameId),
     /// No, keep playing it.
     KeepPlaying(GameId),
+    /// Play this finished game again, colours swapped.
+    Rematch(GameId),
     /// A page of a server's leaderboard on one board.
     Leaderboard {
         size: BoardSize,
@@ -33,6 +35,7 @@ impl fmt::Display for Button {
             Button::Cancel(id) => write!(f, "challenge:cancel:{id}"),
             Button::Resign(id) => write!(f, "resign:yes:{id}"),
             Button::KeepPlaying(id) => write!(f, "resign:no:{id}"),
+            Button::Rematch(id) => write!(f, "game:rematch:{id}"),
             Button::Leaderboard { size, page } => write!(f, "leaderboard:{size}:{page}"),
         }
     }
@@ -58,6 +61,7 @@ impl FromStr for Button {
             ["challenge", "cancel", n] => Button::Cancel(id(n)?),
             ["resign", "yes", n] => Button::Resign(id(n)?),
             ["resign", "no", n] => Button::KeepPlaying(id(n)?),
+            ["game", "rematch", n] => Button::Rematch(id(n)?),
             ["leaderboard", size, page] => Button::Leaderboard {
                 size: size.parse().map_err(|_| UnknownButton)?,
                 page: page.parse().map_err(|_| UnknownButton)?,
@@ -83,6 +87,7 @@ mod tests {
             (Button::Cancel(ChallengeId::new(12)), "challenge:cancel:12"),
             (Button::Resign(GameId::new(7)), "resign:yes:7"),
             (Button::KeepPlaying(GameId::new(7)), "resign:no:7"),
+            (Button::Rematch(GameId::new(7)), "game:rematch:7"),
             (Button::Leaderboard { size, page: 3 }, "leaderboard:7x7:3"),
         ];
         for (button, text) in all {
@@ -101,6 +106,8 @@ mod tests {
             "challenge:accept:1:2",
             "challenge:eat:1",
             "resign:maybe:1",
+            "game:rematch:",
+            "game:again:1",
             "leaderboard:99x99:1",
             "leaderboard:8x8:-1",
             "other:1",

@@ -6,7 +6,8 @@ use super::button::Button;
 use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, Member, Opponent, TimeControl,
+    AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member, Opponent,
+    Rematch, TimeControl,
 };
 use crate::rules::{BoardSize, Color};
 use crate::tr;
@@ -194,6 +195,62 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
         ids = ids.join(", ")
     );
     ctx.send(view::View::text(text).reply(true)).await?;
+    Ok(())
+}
+
+/// Play a finished game again, colours swapped (by default your game here that ended last).
+#[poise::command(slash_command)]
+pub async fn rematch(
+    ctx: Context<'_>,
+    #[description = "Game number (default: your game here that ended last)"] game: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let which = game.map_or(GameRef::Only, |id| GameRef::Id(GameId::new(id)));
+    match games.rematch(&caller(ctx).await, place(ctx), which).await? {
+        Rematch::Challenge(c) => {
+            ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
+                .await?;
+        }
+        Rematch::AiGame(game, Some(slot)) if game.ai_to_move() => {
+            super::play::answer_ai(ctx, &game, slot).await?;
+        }
+        Rematch::AiGame(game, _) => {
+            ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Rematch on a finished game's message: a new challenge message, or against the AI the new
+/// game's board (after the AI's first move when it now has Black).
+pub async fn on_rematch(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    id: GameId,
+) -> Result<(), BotError> {
+    let games = &data.games;
+    let lang = super::click_public_lang(click);
+    let v = match games
+        .rematch(who, super::click_place(click), GameRef::Id(id))
+        .await?
+    {
+        Rematch::Challenge(c) => view::challenge(lang, &c, games.now()),
+        Rematch::AiGame(game, Some(slot)) if game.ai_to_move() => {
+            let defer = serenity::CreateInteractionResponse::Defer(
+                serenity::CreateInteractionResponseMessage::new(),
+            );
+            click.create_response(&ctx.http, defer).await?;
+            let v = super::play::after_ai(games, lang, &game, slot).await?;
+            click.edit_response(&ctx.http, v.edit()).await?;
+            return Ok(());
+        }
+        Rematch::AiGame(game, _) => view::game(lang, &game, games.now()),
+    };
+    let message = serenity::CreateInteractionResponse::Message(v.interaction_message(false));
+    click.create_response(&ctx.http, message).await?;
     Ok(())
 }
 

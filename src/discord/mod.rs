@@ -191,6 +191,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         challenge::accept(),
         challenge::decline(),
         challenge::cancel(),
+        challenge::rematch(),
         play::play_move(),
         play::board(),
         play::resign(),
@@ -330,6 +331,7 @@ async fn components(
             challenge::on_button(ctx, data, click, &who, button).await
         }
         Button::Resign(id) => play::on_resign(ctx, data, click, &who, id).await,
+        Button::Rematch(id) => challenge::on_rematch(ctx, data, click, &who, id).await,
         Button::KeepPlaying(_) => {
             let text = tr!(click_lang(click), "resign-kept-playing");
             update(ctx, click, view::View::text(text), true).await

@@ -4,7 +4,8 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, Played};
+use crate::i18n::Lang;
 use crate::tr;
 
 /// Discord shows at most 25 autocomplete choices.
@@ -123,19 +124,7 @@ async fn late_move(
 /// the board after its move. A reply lost on the way is left to the sweeper.
 pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
-    let games = &ctx.data().games;
-    let v = match games.ai_reply_with(slot).await {
-        Ok(Some(played)) => view::ai_move(public_lang(ctx), &played, games.now()),
-        // Another reply (the sweeper's) got there first: show the game as it stands.
-        Ok(None) => view::game(public_lang(ctx), &games.game(game.id).await?, games.now()),
-        Err(e) => {
-            tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
-            let mut v = view::game(public_lang(ctx), game, games.now());
-            v.content = Some(tr!(public_lang(ctx), "ai-failed"));
-            v.mention = None;
-            v
-        }
-    };
+    let v = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
     match ctx {
         poise::Context::Application(app) => {
             app.interaction
@@ -147,6 +136,28 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The board once the AI has replied in `game` with its place in the queue: its move, the game
+/// as it stands when another reply got there first, or an apology (logged) when it could not.
+pub async fn after_ai(
+    games: &Games,
+    lang: Lang,
+    game: &Game,
+    slot: AiSlot,
+) -> Result<view::View, BotError> {
+    Ok(match games.ai_reply_with(slot).await {
+        Ok(Some(played)) => view::ai_move(lang, &played, games.now()),
+        // Another reply (the sweeper's) got there first: show the game as it stands.
+        Ok(None) => view::game(lang, &games.game(game.id).await?, games.now()),
+        Err(e) => {
+            tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
+            let mut v = view::game(lang, game, games.now());
+            v.content = Some(tr!(lang, "ai-failed"));
+            v.mention = None;
+            v
+        }
+    })
 }
 
 /// Show a game's board.

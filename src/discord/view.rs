@@ -243,10 +243,20 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
     } else {
         (text::status(lang, game, now), None)
     };
+    // Once a game is over, either player may ask to play it again.
+    let components = if game.is_active() {
+        Vec::new()
+    } else {
+        vec![CreateActionRow::Buttons(vec![CreateButton::new(
+            Button::Rematch(game.id).to_string(),
+        )
+        .label(tr!(lang, "button-rematch"))
+        .style(ButtonStyle::Primary)])]
+    };
     View {
         content: Some(content),
         embed: Some(embed.colour(colour)),
-        components: Vec::new(),
+        components,
         mention: ping,
     }
 }

@@ -75,6 +75,17 @@ impl Games {
     /// first and its queue is full; [`GameError::StorageFull`] when the disk is full,
     /// [`GameError::Internal`] when the database fails.
     pub async fn challenge_ai_with_slot(&self, req: AiRequest) -> Result<(Game, Option<AiSlot>)> {
+        self.challenge_ai_as(req, None).await
+    }
+
+    /// [`Games::challenge_ai_with_slot`], as the rematch of game `rematch_of` when given:
+    /// recorded in the same write, and refused with [`GameError::RematchTaken`] when that
+    /// rematch was already offered.
+    pub(super) async fn challenge_ai_as(
+        &self,
+        req: AiRequest,
+        rematch_of: Option<GameId>,
+    ) -> Result<(Game, Option<AiSlot>)> {
         let now = self.now();
         if req.ai.id == req.challenger.id {
             return Err(GameError::SelfChallenge);
@@ -95,6 +106,11 @@ impl Games {
         .await?;
         tx.upsert_member(req.place.guild, req.ai.id, &req.ai.name, true, now)
             .await?;
+        if let Some(game) = rematch_of {
+            if !tx.claim_rematch(game, now).await? {
+                return Err(GameError::RematchTaken(game));
+            }
+        }
         let color = color_or_drawn(req.color);
         let (black, white) = match color {
             Color::Black => (req.challenger.id, req.ai.id),

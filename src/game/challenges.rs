@@ -5,8 +5,8 @@ use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 
 use super::policy::color_or_drawn;
 use super::{
-    Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game, GameError, Games,
-    GuildId, Member, MemberId, Place, Result, DAY, HOUR,
+    Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game, GameError,
+    GameId, Games, GuildId, Member, MemberId, Place, Result, DAY, HOUR,
 };
 
 impl Games {
@@ -22,6 +22,16 @@ impl Games {
     /// [`GameError::TooManyChallenges`] or [`GameError::TooManyGames`]; [`GameError::StorageFull`]
     /// when the disk is full, [`GameError::Internal`] when the database fails.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
+        self.challenge_as(req, None).await
+    }
+
+    /// [`Games::challenge`], as the rematch of game `rematch_of` when given: recorded in the same
+    /// write, and refused with [`GameError::RematchTaken`] when that rematch was already offered.
+    pub(super) async fn challenge_as(
+        &self,
+        req: ChallengeRequest,
+        rematch_of: Option<GameId>,
+    ) -> Result<Challenge> {
         let now = self.now();
         if req.place.is_direct() {
             return Err(GameError::NotInServer);
@@ -83,6 +93,11 @@ impl Games {
             created_at: now,
             expires_at: now + self.limits.challenge_ttl,
         };
+        if let Some(game) = rematch_of {
+            if !tx.claim_rematch(game, now).await? {
+                return Err(GameError::RematchTaken(game));
+            }
+        }
         let id = match tx.insert_challenge(&new).await {
             Ok(id) => id,
             Err(StoreError::Conflict(_)) => {

@@ -63,6 +63,12 @@ pub enum GameError {
     /// The caller's games in the channel, each with its opponent's name.
     AmbiguousGame(Vec<(GameId, String)>),
     NotAPlayer(GameId),
+    /// A rematch asked for while the game is still in progress.
+    RematchTooEarly(GameId),
+    /// The game's rematch was already offered.
+    RematchTaken(GameId),
+    /// A rematch asked for with no game over to play again.
+    NothingToRematch,
     NotYourTurn(String),
     GameOver(GameId),
     AbortTooLate,
@@ -175,6 +181,9 @@ impl GameError {
                 tr!(lang, "error-ambiguous-game", games = games.join(", "))
             }
             E::NotAPlayer(id) => tr!(lang, "error-not-a-player", id = id.to_string()),
+            E::RematchTooEarly(id) => tr!(lang, "error-rematch-too-early", id = id.to_string()),
+            E::RematchTaken(id) => tr!(lang, "error-rematch-taken", id = id.to_string()),
+            E::NothingToRematch => tr!(lang, "error-nothing-to-rematch"),
             E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = name),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),

@@ -6,7 +6,7 @@
 //!
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
-//! ratings, leaderboards), `languages` (each channel's, for posts that answer no command), and
+//! ratings, leaderboards), `rematch`, `languages` (each channel's, for posts that answer no command), and
 //! `decode` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
@@ -21,6 +21,7 @@ mod languages;
 mod play;
 mod policy;
 pub mod ratings;
+mod rematch;
 mod standings;
 pub mod text;
 mod types;
@@ -35,6 +36,7 @@ pub use ai::AiSlot;
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
 pub use policy::{ChallengeAsk, Decision, Opponent};
+pub use rematch::Rematch;
 pub use types::*;
 
 use error::corrupt;

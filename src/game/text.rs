@@ -429,7 +429,7 @@ mod tests {
     }
 
     #[test]
-    fn the_english_help_reads_as_it_did_word_for_word() {
+    fn the_english_help_reads_word_for_word() {
         let before = "\
 Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; \
 capture diagonally forward only. Reach the far row, or take every enemy piece, to win. Black moves first.
@@ -437,8 +437,8 @@ Moves: e7-e6, or d4xe5 for a capture (e7e6 and e7 e6 work too; e6 alone when onl
 Commands:
 /challenge [opponent] [size] [color] [time] [rated] · challenge a member, or anyone here without opponent
 /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
-/accept [challenger] · /decline [challenger] · /cancel
-/move move:<e7-e6> [game] · /board [game] · /resign [game] · /abort [game]
+/accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
+/move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));

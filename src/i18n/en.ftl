@@ -150,6 +150,9 @@ error-played-elsewhere = game #{$id} is played in {$place}; { $action ->
 error-no-active-game = you have no game in progress in this channel
 error-ambiguous-game = you have several games in this channel; say which with { -opt-game }: {$games}
 error-not-a-player = you are not playing in game #{$id}
+error-rematch-too-early = game #{$id} is still in progress: a rematch can be asked for once it is over
+error-rematch-taken = the rematch of game #{$id} has already been offered
+error-nothing-to-rematch = you have no finished game in this channel to play again
 error-not-your-turn = it is not your turn: {$name} is to move
 error-game-over = game #{$id} is over
 error-abort-too-late = a game can only be aborted before both players have moved: resign instead
@@ -245,6 +248,7 @@ button-decline = Decline
 button-cancel = Cancel
 button-resign = Resign
 button-keep-playing = Keep playing
+button-rematch = Rematch
 button-previous = Previous
 button-next = Next
 resign-confirm = Resign game #{$id}? Your opponent wins.
@@ -271,7 +275,7 @@ help =
     Commands:
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · challenge a member, or anyone here without opponent
     /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
-    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (or the Rematch button under a finished game: colours swapped)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
@@ -300,6 +304,7 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -cmd-accept = accept
 -cmd-decline = decline
 -cmd-cancel = cancel
+-cmd-rematch = rematch
 -cmd-move = move
 -cmd-board = board
 -cmd-resign = resign
@@ -355,6 +360,10 @@ cmd-decline-challenger-name = { -opt-challenger }
 cmd-decline-challenger-description = Whose challenge, if you have several
 cmd-cancel-name = { -cmd-cancel }
 cmd-cancel-description = Cancel your pending challenges in this server
+cmd-rematch-name = { -cmd-rematch }
+cmd-rematch-description = Play a finished game again, colours swapped
+cmd-rematch-game-name = { -opt-game }
+cmd-rematch-game-description = Game number (default: your game here that ended last)
 cmd-move-name = { -cmd-move }
 cmd-move-description = Play a move, like e7-e6 or d4xe5
 cmd-move-move-name = { -opt-move }

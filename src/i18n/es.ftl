@@ -150,6 +150,9 @@ error-played-elsewhere = la partida #{$id} se juega en {$place}; { $action ->
 error-no-active-game = no tienes ninguna partida en curso en este canal
 error-ambiguous-game = tienes varias partidas en este canal; di cuál con { -opt-game }: {$games}
 error-not-a-player = no juegas en la partida #{$id}
+error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine
+error-rematch-taken = la revancha de la partida #{$id} ya se ha ofrecido
+error-nothing-to-rematch = no tienes ninguna partida terminada en este canal para jugar la revancha
 error-not-your-turn = no es tu turno: le toca mover a {$name}
 error-game-over = la partida #{$id} ha terminado
 error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: abandona en su lugar
@@ -257,6 +260,7 @@ button-decline = Rechazar
 button-cancel = Cancelar
 button-resign = Abandonar
 button-keep-playing = Seguir jugando
+button-rematch = Revancha
 button-previous = Anterior
 button-next = Siguiente
 resign-confirm = ¿Abandonar la partida #{$id}? Gana tu rival.
@@ -283,7 +287,7 @@ help =
     Comandos:
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · desafía a un miembro, o a cualquiera de aquí sin { -opt-opponent }
     /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
-    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
@@ -302,6 +306,7 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -cmd-accept = aceptar
 -cmd-decline = rechazar
 -cmd-cancel = cancelar
+-cmd-rematch = revancha
 -cmd-move = mover
 -cmd-board = tablero
 -cmd-resign = abandonar
@@ -357,6 +362,10 @@ cmd-decline-challenger-name = { -opt-challenger }
 cmd-decline-challenger-description = De quién es el desafío, si tienes varios
 cmd-cancel-name = { -cmd-cancel }
 cmd-cancel-description = Cancela tus desafíos pendientes en este servidor
+cmd-rematch-name = { -cmd-rematch }
+cmd-rematch-description = Juega otra vez una partida terminada, con los colores cambiados
+cmd-rematch-game-name = { -opt-game }
+cmd-rematch-game-description = Número de la partida (por defecto, tu última partida terminada aquí)
 cmd-move-name = { -cmd-move }
 cmd-move-description = Haz una jugada, como e7-e6 o d4xe5
 cmd-move-move-name = { -opt-move }

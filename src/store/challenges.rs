@@ -60,6 +60,20 @@ impl Store {
 }
 
 impl WriteTx {
+    /// Records that game `game`'s rematch is offered at `now`; `false` (and nothing written)
+    /// when it already was.
+    pub async fn claim_rematch(&mut self, game: GameId, now: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO rematches (game_id, offered_at) VALUES (?, ?)
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game)
+        .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Inserts a pending challenge. A second pending challenge between the same pair (or a
     /// second open one in a channel) is a [`StoreError::Conflict`](super::StoreError::Conflict).
     pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<ChallengeId> {

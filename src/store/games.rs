@@ -137,6 +137,23 @@ impl Store {
         .await?)
     }
 
+    /// The game of `member` in `channel` that ended last, if any.
+    pub async fn last_ended_game(
+        &self,
+        member: MemberId,
+        channel: crate::domain::ChannelId,
+    ) -> Result<Option<GameId>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM games
+             WHERE state <> 'active' AND (black_id = ?1 OR white_id = ?1) AND channel_id = ?2
+             ORDER BY finished_at DESC, id DESC LIMIT 1",
+        )
+        .bind(member)
+        .bind(channel)
+        .fetch_optional(&self.read)
+        .await?)
+    }
+
     /// Active games against the AI where the AI is to move and has been since `turn_began_by`
     /// or earlier (its turn began when its deadline was set: `deadline - time_limit`), in
     /// `servers`. Oldest first. Black moves at even plies, White at odd ones.

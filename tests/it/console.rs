@@ -445,3 +445,32 @@ fn a_player_sees_their_own_side_and_onlookers_the_channels() {
     );
     assert!(out.contains("(to @carol only)  1  w w w"), "{out}");
 }
+
+/// `/rematch` after a game: a challenge to the other player with the colours swapped, once;
+/// against the AI the new game at once.
+#[test]
+fn rematch_challenges_the_other_player_with_colours_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("m.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 3x5 black 1h\n@bob /accept\n@bob /rematch\n@bob /rematch #1\n\
+         @alice /move a4-a3\n@bob /move c2-c3\n@alice /move a3xb2\n@bob /move c3xb4\n\
+         @alice /move b2xa1\n@bob /rematch\n@alice /rematch #1\n@alice /accept\n\
+         @carol /challenge @bot 5x5 black\n@carol /resign confirm:yes\n@carol /rematch\n",
+        true,
+    );
+    for want in [
+        "(to @bob only) you have no finished game in this channel to play again",
+        "(to @bob only) game #1 is still in progress: a rematch can be asked for once it is over",
+        "Challenge #2: bob challenges alice · 3x5 · bob plays black · 1 hour per move · rated",
+        "(to @alice only) the rematch of game #1 has already been offered",
+        "alice accepted: the game begins.",
+        // carol had Black against the AI: in the rematch the AI has it, and opens.
+        "carol starts a game against the AI (level 3).",
+        "Game #4 · 5x5 · vs AI (level 3)",
+        "The AI (level 3) played",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+}

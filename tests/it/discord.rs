@@ -198,6 +198,7 @@ async fn commands_register_in_the_guild_with_their_options() {
             "leaderboard",
             "move",
             "rating",
+            "rematch",
             "resign"
         ]
     );
@@ -215,6 +216,8 @@ async fn commands_register_in_the_guild_with_their_options() {
             .and_then(|o| o.iter().find(|o| o["name"] == name).cloned())
             .unwrap_or_else(|| panic!("no option {name} in {c}"))
     };
+    assert_eq!(option(&command("board"), "flip")["type"], 5);
+    assert_eq!(option(&command("rematch"), "game")["type"], 4);
     let challenge = command("challenge");
     assert_eq!(option(&challenge, "opponent")["type"], 6);
     assert_eq!(option(&challenge, "size")["autocomplete"], true);
@@ -325,7 +328,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 13);
+    assert_eq!(bot.fake.commands(None).len(), 14);
     bot.finish();
 }
 
@@ -1065,6 +1068,123 @@ async fn a_game_is_acted_on_in_its_channel_and_seen_only_from_its_server() {
     let store = bot.store().await;
     let game = store.game(GameId::new(1)).await.unwrap().unwrap();
     assert_eq!((game.state, game.ply), (GameState::Active, 0));
+    bot.finish();
+}
+
+/// A finished game's message carries a Rematch button: pressed by either player it posts a
+/// challenge to the other, colours swapped, with the usual buttons; pressed again it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rematch_button_challenges_the_other_player_once() {
+    let bot = start().await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    for (mv, by) in [
+        ("a4-a3", alice()),
+        ("c2-c3", bob()),
+        ("a3xb2", alice()),
+        ("c3xb4", bob()),
+    ] {
+        bot.play(&by, mv).await;
+    }
+    let last = bot.play(&alice(), "b2xa1").await;
+    let row = &last["data"]["components"][0]["components"][0];
+    assert_eq!(
+        (row["custom_id"].as_str(), row["label"].as_str()),
+        (Some("game:rematch:1"), Some("Rematch"))
+    );
+
+    let (posted, _) = bot.click(&bob(), "game:rematch:1").await;
+    assert_eq!(posted["type"], 4, "{posted}");
+    assert!(!is_ephemeral(&posted));
+    let content = posted["data"]["content"].as_str().unwrap();
+    assert!(content.starts_with(&alice().mention()), "{content}");
+    assert_eq!(
+        posted["data"]["allowed_mentions"]["users"],
+        serde_json::json!([alice().id.to_string()])
+    );
+    let text = embed_text(&posted["data"]);
+    // bob had White: now he has Black. Same board, time and rating.
+    assert!(
+        text.contains(
+            "Challenge #2: bob challenges alice · 3x5 · bob plays black · 1 day per move · rated"
+        ),
+        "{text}"
+    );
+    let buttons: Vec<&str> = posted["data"]["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str())
+        .collect();
+    assert_eq!(
+        buttons,
+        [
+            "challenge:accept:2",
+            "challenge:decline:2",
+            "challenge:cancel:2"
+        ]
+    );
+
+    // alice presses it too, and later asks with the command: one rematch.
+    let (again, _) = bot.click(&alice(), "game:rematch:1").await;
+    assert!(is_ephemeral(&again), "{again}");
+    assert_eq!(
+        again["data"]["content"],
+        "the rematch of game #1 has already been offered"
+    );
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("rematch")
+                .by(&alice())
+                .integer("game", 1),
+        )
+        .await;
+    assert_eq!(
+        r["data"]["content"],
+        "the rematch of game #1 has already been offered"
+    );
+    let store = bot.store().await;
+    assert!(store
+        .challenge(ChallengeId::new(3))
+        .await
+        .unwrap()
+        .is_none());
+    bot.finish();
+}
+
+/// Against the AI the rematch is the game itself; when the AI now has Black it opens, in a
+/// deferred response completed with its move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_against_the_ai_starts_at_once_and_the_ai_opens() {
+    let bot = start().await;
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("challenge")
+                .by(&alice())
+                .user("opponent", &the_bot())
+                .string("size", "5x5")
+                .integer("color", 0),
+        )
+        .await;
+    assert_eq!(r["type"], 4, "{r}");
+    bot.slash(InteractionBuilder::slash("resign").by(&alice()))
+        .await;
+    let (_, resigned) = bot.click(&alice(), "resign:yes:1").await;
+    // The board of the game resigned, posted for the channel, carries the button.
+    bot.fake.wait_followups(&resigned.token, 1).await;
+    let (deferred, click) = bot.click(&alice(), "game:rematch:1").await;
+    assert_eq!(deferred["type"], 5, "{deferred}");
+    let edit = bot.fake.wait_original_edit(&click.token).await;
+    let body = edit.body.clone().expect("a body");
+    assert!(
+        body["content"]
+            .as_str()
+            .unwrap()
+            .contains("The AI (level 3) played"),
+        "{body}"
+    );
+    let text = embed_text(&body);
+    assert!(text.contains("Game #2 · 5x5 · vs AI (level 3)"), "{text}");
+    assert!(text.contains("Move 1 · White to move: alice"), "{text}");
     bot.finish();
 }
 

@@ -1,0 +1,79 @@
+//! Rematches: a finished game played again, colours swapped.
+
+use super::{
+    AiRequest, AiSlot, Challenge, ChallengeRequest, Game, GameError, GameRef, Games, Member, Place,
+    Result,
+};
+
+/// What a rematch started.
+#[derive(Debug)]
+pub enum Rematch {
+    /// A challenge to the other player, to be answered as any other.
+    Challenge(Challenge),
+    /// Against the AI, the new game itself; with the AI's place in the queue when it has Black
+    /// and opens (pass it to [`Games::ai_reply_with`]).
+    AiGame(Game, Option<AiSlot>),
+}
+
+impl Games {
+    /// The rematch of a game (by default `who`'s game in `at` that ended last), asked for by
+    /// `who`, one of its players, from `at`: the same
+    /// board, time per move and rated choice (a game the daily limit made casual is rematched
+    /// casual), the colours swapped. Between members it is a
+    /// challenge to the other player, under every limit a challenge has; against the AI the new
+    /// game starts at once, at the same level. Each game is rematched once: a second press, or
+    /// both players pressing at once, is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchGame`] for a game `at` may not see, [`GameError::NothingToRematch`]
+    /// when `who` has no game over in `at`, [`GameError::NotAPlayer`],
+    /// [`GameError::RematchTooEarly`] while the game is still in progress,
+    /// [`GameError::RematchTaken`] when its rematch was already offered; the refusals of
+    /// [`Games::challenge`] and [`Games::challenge_ai_with_slot`] (each limit says which);
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn rematch(&self, who: &Member, at: Place, which: GameRef) -> Result<Rematch> {
+        let id = match which {
+            GameRef::Id(id) => id,
+            GameRef::Only => self
+                .store
+                .last_ended_game(who.id, at.channel)
+                .await?
+                .ok_or(GameError::NothingToRematch)?,
+        };
+        let old = self.game(id).await?;
+        if !at.sees(old.place) {
+            return Err(GameError::NoSuchGame(id));
+        }
+        let side = old.color_of(who.id).ok_or(GameError::NotAPlayer(id))?;
+        if old.is_active() {
+            return Err(GameError::RematchTooEarly(id));
+        }
+        let other = old.player(side.opposite()).clone();
+        // The colours swapped: who had Black now has White.
+        let color = Some(side.opposite());
+        if let Some(ai) = old.ai {
+            let req = AiRequest {
+                place: old.place,
+                challenger: who.clone(),
+                ai: other,
+                level: ai.level,
+                size: old.size,
+                color,
+                time: old.time,
+            };
+            let (game, slot) = self.challenge_ai_as(req, Some(id)).await?;
+            return Ok(Rematch::AiGame(game, slot));
+        }
+        let req = ChallengeRequest {
+            place: old.place,
+            challenger: who.clone(),
+            opponent: Some(other),
+            size: old.size,
+            color,
+            time: old.time,
+            rated: old.rated,
+        };
+        Ok(Rematch::Challenge(self.challenge_as(req, Some(id)).await?))
+    }
+}
