@@ -50,6 +50,9 @@ pub struct BotConfig {
     /// move against the AI is refused with "try again in a moment". The searches run one per core.
     #[arg(long, env = "AI_QUEUE", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub ai_queue: u64,
+    /// Days of vacation (clocks paused with `/vacation`) a member may take in any 365 days.
+    #[arg(long, env = "VACATION_DAYS_PER_YEAR", default_value_t = 21, value_parser = clap::value_parser!(i64).range(0..=366))]
+    pub vacation_days_per_year: i64,
     /// Milliseconds a post of an announcement (a time-out, a reminder, ...) may take before it is
     /// given up and tried again later.
     #[arg(long, env = "POST_TIMEOUT_MS", default_value_t = 10_000)]
@@ -62,6 +65,7 @@ impl BotConfig {
         Limits {
             ai_games: self.ai_games_per_member,
             ai_queue: usize::try_from(self.ai_queue).unwrap_or(usize::MAX),
+            vacation_days: self.vacation_days_per_year,
             ..Limits::default()
         }
     }
@@ -88,6 +92,7 @@ impl std::fmt::Debug for BotConfig {
             .field("rate_limit_period_secs", &self.rate_limit_period_secs)
             .field("ai_games_per_member", &self.ai_games_per_member)
             .field("ai_queue", &self.ai_queue)
+            .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("post_timeout_ms", &self.post_timeout_ms)
             .finish()
     }

@@ -203,6 +203,11 @@ enum Command {
         #[arg(long, value_parser = game_number, value_name = "12", required = true)]
         game: GameId,
     },
+    /// Pause your clocks in all your games for some days (0 ends your vacation).
+    Vacation {
+        #[arg(long, value_name = "3", required = true)]
+        days: i64,
+    },
     /// Rules, notation and commands.
     Help,
 }
@@ -847,6 +852,34 @@ impl Console {
                         self.challenge_made(&g.challenge(request).await?, now)
                     }
                 }
+            }
+            Command::Vacation { days } => {
+                let change = g.vacation(who, days).await?;
+                let mut reply = Reply::private(if change.started {
+                    tr!(
+                        self.lang,
+                        "vacation-started",
+                        until = text::utc_time(change.until),
+                        games = change.games.len(),
+                        left = change.days_left
+                    )
+                } else {
+                    tr!(self.lang, "vacation-ended", left = change.days_left)
+                });
+                if change.started {
+                    // Each opponent (but the AI) is told, in the game's channel.
+                    for game in change.games.iter().filter(|g| g.ai.is_none()) {
+                        let Some(side) = game.color_of(who.id) else {
+                            continue;
+                        };
+                        reply.public.push(format!(
+                            "@{}: {}",
+                            game.player(side.opposite()).name,
+                            text::vacation_told(self.lang, game, who.id, change.until)
+                        ));
+                    }
+                }
+                reply
             }
             Command::Rematch { game } => match g.rematch(who, CONSOLE_PLACE, game_ref(game)).await?
             {

@@ -1,4 +1,4 @@
-//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`.
+//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`, `/vacation`.
 
 use poise::serenity_prelude as serenity;
 
@@ -157,5 +157,35 @@ pub async fn on_page(
     let board = data.games.leaderboard(guild, size, page).await?;
     let lang = super::click_public_lang(click);
     super::update(ctx, click, view::leaderboard(lang, &board), false).await?;
+    Ok(())
+}
+
+/// Pause your clocks in all your games for some days (0 ends your vacation).
+#[poise::command(slash_command)]
+pub async fn vacation(
+    ctx: Context<'_>,
+    #[description = "Days away, up to what is left of the year's allowance; 0 to come back"]
+    #[min = 0]
+    #[max = 366]
+    days: i64,
+) -> Result<(), BotError> {
+    let change = ctx.data().games.vacation(&caller(ctx).await, days).await?;
+    let lang = super::private_lang(ctx);
+    let said = if change.started {
+        tr!(
+            lang,
+            "vacation-started",
+            until = text::utc_time(change.until),
+            games = change.games.len(),
+            left = change.days_left
+        )
+    } else {
+        tr!(lang, "vacation-ended", left = change.days_left)
+    };
+    // The opponents are told in each game's channel, through the outbox.
+    if change.started {
+        ctx.data().outbox.notify_one();
+    }
+    ctx.send(view::View::text(said).reply(true)).await?;
     Ok(())
 }

@@ -31,6 +31,8 @@ use button::Button;
 pub struct Data {
     pub games: Games,
     pub rate: rate::RateLimit,
+    /// Tells the outbox something was queued, for a command whose change announces itself.
+    pub outbox: Arc<tokio::sync::Notify>,
 }
 
 /// Why a command or a click did not go through.
@@ -200,6 +202,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         info::leaderboard(),
         info::rating(),
         info::history(),
+        info::vacation(),
         info::help(),
     ]
 }
@@ -374,8 +377,8 @@ fn spawn_clock_tasks(
     games: Games,
     every: Duration,
     post_timeout: Duration,
+    wake: Arc<tokio::sync::Notify>,
 ) {
-    let wake = Arc::new(tokio::sync::Notify::new());
     outbox::spawn_outbox(http, cache, games.clone(), wake.clone(), post_timeout);
     spawn_sweeper(games.clone(), every, wake.clone());
     spawn_ai_answers(games, every, wake);
@@ -473,6 +476,8 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     startup::prepare(&http, &commands, config.guild_id).await?;
 
     let setup_games = games.clone();
+    let wake = Arc::new(tokio::sync::Notify::new());
+    let setup_wake = wake.clone();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -490,6 +495,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
                 Ok(Data {
                     games: setup_games,
                     rate: rate::RateLimit::new(burst, rate_period),
+                    outbox: setup_wake,
                 })
             })
         })
@@ -507,6 +513,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
         games.clone(),
         sweep_every,
         post_timeout,
+        wake,
     );
 
     let shards = client.shard_manager.clone();

@@ -289,6 +289,23 @@ pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
             ..View::default()
         },
         Announced::AiMoved(played) => ai_move(lang, played, now),
+        Announced::Vacation {
+            game,
+            member,
+            until,
+        } => {
+            let game = &game.escaped();
+            let opponent = game.color_of(*member).map(|c| game.player(c.opposite()).id);
+            let said = text::vacation_told(lang, game, *member, *until);
+            View {
+                content: Some(match opponent {
+                    Some(id) => format!("{}, {said}", mention(id)),
+                    None => said,
+                }),
+                mention: opponent,
+                ..View::default()
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use crate::rules::{Color, Position};
 use crate::store::NewGame;
 
 use super::policy::color_or_drawn;
+use super::vacation::turn_deadline;
 use super::{
     AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, MemberId, Played,
     Result,
@@ -116,6 +117,8 @@ impl Games {
             Color::Black => (req.challenger.id, req.ai.id),
             Color::White => (req.ai.id, req.challenger.id),
         };
+        // Black moves first; on vacation, their clock starts when they are back.
+        let black_back = tx.away_until(black).await?;
         let id = tx
             .insert_game(&NewGame {
                 guild_id: req.place.guild,
@@ -126,7 +129,7 @@ impl Games {
                 time_limit: req.time,
                 rated: false,
                 position: Position::new(req.size),
-                deadline: now + req.time.seconds(),
+                deadline: turn_deadline(now, req.time, black_back),
                 created_at: now,
                 ai_level: Some(req.level),
             })

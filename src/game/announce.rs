@@ -28,6 +28,12 @@ pub enum Announcement {
     },
     /// The AI moved in `game`, reaching ply `ply`: a reply a restart had left waiting.
     AiMoved { game: GameId, ply: u32 },
+    /// `member`, a player of `game`, went on vacation until `until`: for their opponent.
+    Vacation {
+        game: GameId,
+        member: MemberId,
+        until: i64,
+    },
 }
 
 impl Announcement {
@@ -84,6 +90,12 @@ pub enum Announced {
     },
     /// The AI's move, and the game just after it.
     AiMoved(Played),
+    /// A player of the game, on vacation until `until`.
+    Vacation {
+        game: Game,
+        member: MemberId,
+        until: i64,
+    },
 }
 
 impl Games {
@@ -154,6 +166,23 @@ impl Games {
                 let game = self.game(game).await?;
                 (game.status.deadline() == Some(deadline) && game.to_move().id == member)
                     .then_some(Announced::Reminder { game, member })
+            }
+            Announcement::Vacation {
+                game,
+                member,
+                until,
+            } => {
+                let game = self.game(game).await?;
+                // Nothing to say once the game is over or the vacation ended.
+                (game.is_active()
+                    && game
+                        .color_of(member)
+                        .is_some_and(|c| game.away_until(c, self.now()).is_some()))
+                .then_some(Announced::Vacation {
+                    game,
+                    member,
+                    until,
+                })
             }
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;

@@ -4,6 +4,7 @@ use crate::rules::{Color, Position};
 use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 
 use super::policy::color_or_drawn;
+use super::vacation::turn_deadline;
 use super::{
     Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game, GameError,
     GameId, Games, GuildId, Member, MemberId, Place, Result, DAY, HOUR,
@@ -67,6 +68,11 @@ impl Games {
             now,
         )
         .await?;
+        // Allowed, but said: the opponent's clocks wait for them until they are back.
+        let opponent_away_until = match &req.opponent {
+            Some(o) => tx.away_until(o.id).await?.filter(|&t| t > now),
+            None => None,
+        };
         let mut rated = req.rated;
         let mut casual_by_limit = None;
         if let Some(o) = &req.opponent {
@@ -119,6 +125,7 @@ impl Games {
             time: req.time,
             rated,
             casual_by_limit,
+            opponent_away_until,
             state: ChallengeState::Pending,
             expires_at: new.expires_at,
             game: None,
@@ -280,6 +287,8 @@ impl Games {
             Color::Black => (row.challenger_id, who.id),
             Color::White => (who.id, row.challenger_id),
         };
+        // Black moves first; on vacation, their clock starts when they are back.
+        let black_back = tx.away_until(black).await?;
         let game_id = tx
             .insert_game(&NewGame {
                 guild_id: row.guild_id,
@@ -290,7 +299,7 @@ impl Games {
                 time_limit: row.time_limit,
                 rated,
                 position: Position::new(row.size),
-                deadline: now + row.time_limit.seconds(),
+                deadline: turn_deadline(now, row.time_limit, black_back),
                 created_at: now,
                 ai_level: None,
             })
@@ -436,6 +445,7 @@ impl Games {
             time: row.time_limit,
             rated: row.rated,
             casual_by_limit: None,
+            opponent_away_until: None,
             state: row.state,
             expires_at: row.expires_at,
             game: row.game_id,

@@ -103,6 +103,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         ply: row.ply,
         last_move,
         ai,
+        away_until: [row.black_away_until, row.white_away_until],
     })
 }
 

@@ -69,6 +69,15 @@ pub enum GameError {
     RematchTaken(GameId),
     /// A rematch asked for with no game over to play again.
     NothingToRematch,
+    /// A vacation longer than the days left of the year's allowance (or negative).
+    VacationDays {
+        asked: i64,
+        left: i64,
+    },
+    /// A vacation asked for while on one, which ends at the given moment.
+    AlreadyOnVacation(i64),
+    /// A vacation ended by someone not on one.
+    NotOnVacation,
     NotYourTurn(String),
     GameOver(GameId),
     AbortTooLate,
@@ -184,6 +193,15 @@ impl GameError {
             E::RematchTooEarly(id) => tr!(lang, "error-rematch-too-early", id = id.to_string()),
             E::RematchTaken(id) => tr!(lang, "error-rematch-taken", id = id.to_string()),
             E::NothingToRematch => tr!(lang, "error-nothing-to-rematch"),
+            E::VacationDays { asked, left } => {
+                tr!(lang, "error-vacation-days", asked = *asked, left = *left)
+            }
+            E::AlreadyOnVacation(until) => tr!(
+                lang,
+                "error-already-on-vacation",
+                until = super::text::utc_time(*until)
+            ),
+            E::NotOnVacation => tr!(lang, "error-not-on-vacation"),
             E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = name),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),

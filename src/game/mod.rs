@@ -6,7 +6,7 @@
 //!
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
-//! ratings, leaderboards), `rematch`, `languages` (each channel's, for posts that answer no command), and
+//! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that answer no command), and
 //! `decode` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
@@ -25,6 +25,7 @@ mod rematch;
 mod standings;
 pub mod text;
 mod types;
+mod vacation;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -38,6 +39,7 @@ pub use error::{GameError, InternalError};
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
 pub use types::*;
+pub use vacation::VacationChange;
 
 use error::corrupt;
 
@@ -113,6 +115,8 @@ pub struct Limits {
     pub challenges_per_pair_per_hour: i64,
     /// Seconds after a declined challenge before its challenger may challenge that member again.
     pub decline_pause: i64,
+    /// Days of vacation a member may take in any 365.
+    pub vacation_days: i64,
 }
 
 impl Default for Limits {
@@ -128,6 +132,7 @@ impl Default for Limits {
             ai_queue: 8,
             challenges_per_pair_per_hour: 5,
             decline_pause: 3_600,
+            vacation_days: 21,
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::store::{
 use super::ai::AiSlot;
 use super::decode::{game_of, position_of, row_place};
 use super::standings::rating_now;
+use super::vacation::turn_deadline;
 use super::{
     ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
     Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
@@ -144,6 +145,18 @@ impl Games {
         let mv = syntax
             .resolve(&position)
             .map_err(|e| GameError::Move(e.into()))?;
+        // A member on vacation who moves is back.
+        let back = match color {
+            Color::Black => row.black_away_until,
+            Color::White => row.white_away_until,
+        };
+        if back.is_some_and(|b| b > now) {
+            match self.vacation(who, 0).await {
+                // Ended meanwhile, by another command of theirs: back all the same.
+                Ok(_) | Err(GameError::NotOnVacation) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let game_goes_on = position.play(mv).is_ok_and(|next| next.outcome().is_none());
         let slot = match row.ai_level {
             Some(_) if game_goes_on => Some(self.ai_slot(who.id, id)?),
@@ -166,7 +179,11 @@ impl Games {
     ) -> Result<Played> {
         let id = row.id;
         let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
-        let deadline = now + row.time_limit.seconds();
+        let next_back = match next.turn() {
+            Color::Black => row.black_away_until,
+            Color::White => row.white_away_until,
+        };
+        let deadline = turn_deadline(now, row.time_limit, next_back);
 
         let write = MoveWrite {
             game: id,

@@ -13,7 +13,7 @@ use crate::tr;
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, History, Leaderboard, Member,
-    Place, Played, RatingCard, RatingChange, RatingValue, TimeControl,
+    MemberId, Place, Played, RatingCard, RatingChange, RatingValue, TimeControl,
 };
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
@@ -161,14 +161,61 @@ pub fn unrated_early(lang: Lang) -> String {
 }
 
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
-/// before both sides had moved).
+/// before both sides had moved); while it goes on, who of its players is on vacation.
 pub fn status(lang: Lang, game: &Game, now: i64) -> String {
-    let standing = standing(lang, game, now);
+    let mut standing = standing(lang, game, now);
     if game.ended_early() {
-        format!("{standing} · {}", unrated_early(lang))
-    } else {
-        standing
+        standing = format!("{standing} · {}", unrated_early(lang));
     }
+    if game.is_active() {
+        for color in [Color::Black, Color::White] {
+            if let Some(until) = game.away_until(color, now) {
+                let name = &game.player(color).name;
+                standing = format!("{standing} · {}", away(lang, name, until));
+            }
+        }
+    }
+    standing
+}
+
+/// `bob is on vacation until 2026-12-01 18:00 UTC`.
+pub fn away(lang: Lang, name: &str, until: i64) -> String {
+    tr!(lang, "vacation-away", name = name, until = utc_time(until))
+}
+
+/// What an opponent is told when `member` goes on vacation: `alice is on vacation until …: in
+/// game #12 her clock waits for her; yours runs as usual.`
+pub fn vacation_told(lang: Lang, game: &Game, member: MemberId, until: i64) -> String {
+    let name = game
+        .color_of(member)
+        .map_or("", |c| game.player(c).name.as_str());
+    tr!(
+        lang,
+        "vacation-told",
+        name = name,
+        id = game.id.to_string(),
+        until = utc_time(until)
+    )
+}
+
+/// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
+pub fn utc_time(unix: i64) -> String {
+    let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3_600,
+        secs % 3_600 / 60
+    )
 }
 
 fn standing(lang: Lang, game: &Game, now: i64) -> String {
@@ -292,7 +339,7 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> String {
         ),
         other => challenge_state(lang, other),
     };
-    tr!(
+    let said = tr!(
         lang,
         "challenge",
         id = c.id.to_string(),
@@ -302,7 +349,13 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> String {
         time = time_control(lang, c.time),
         rating = rating,
         state = state
-    )
+    );
+    match (&c.opponent, c.opponent_away_until) {
+        (Some(o), Some(until)) if c.state == ChallengeState::Pending => {
+            format!("{said} · {}", away(lang, &o.name, until))
+        }
+        _ => said,
+    }
 }
 
 /// The move list numbered in pairs: `1. e7-e6 d2-d3  2. …`, one move number per line.
@@ -419,6 +472,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn moments_read_as_utc_dates() {
+        assert_eq!(utc_time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_time(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
+        assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
+        assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
+    }
+
+    #[test]
     fn durations_read_naturally() {
         let duration = |s| duration(Lang::En, s);
         assert_eq!(duration(30), "less than a minute");
@@ -439,7 +501,7 @@ Commands:
 /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
 /accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
-/games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
+/vacation days:<0-21> · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
     }

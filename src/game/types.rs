@@ -114,6 +114,8 @@ pub struct Challenge {
     /// Asked rated, but the pair has had its rated games for the day (this many, the limit in
     /// force): played casual.
     pub casual_by_limit: Option<i64>,
+    /// When the opponent is back, if they are on vacation as the challenge is made.
+    pub opponent_away_until: Option<i64>,
     pub state: ChallengeState,
     pub expires_at: i64,
     pub game: Option<GameId>,
@@ -203,6 +205,9 @@ pub struct Game {
     pub last_move: Option<Move>,
     /// The AI's side and level in a game against it; `None` between members.
     pub ai: Option<AiPlayer>,
+    /// When each player's (Black's, White's) latest vacation ends or ended, if they took one:
+    /// see [`Game::away_until`].
+    pub away_until: [Option<i64>; 2],
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their
@@ -245,6 +250,15 @@ impl Game {
             bottom,
             private: own.is_some() || bottom != Color::White,
         }
+    }
+
+    /// When `color`'s player is back, if they are on vacation at `now`.
+    pub fn away_until(&self, color: Color, now: i64) -> Option<i64> {
+        let until = match color {
+            Color::Black => self.away_until[0],
+            Color::White => self.away_until[1],
+        };
+        until.filter(|&t| t > now)
     }
 
     /// Who is to move (meaningful while active).

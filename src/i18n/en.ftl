@@ -34,6 +34,8 @@ game-rating = { $rating ->
 ai-played = The AI (level {$level}) played {$move}.
 move-played = {$move} was played.
 reminder = your move in game #{$id}: {$left} left.
+vacation-away = {$name} is on vacation until {$until}
+vacation-told = {$name} is on vacation until {$until}: in game #{$id} their clock waits for them; yours runs as usual.
 played-late = Your move {$move} in game #{$id} is played; the board is posted in the channel.
 unrated-early = unrated: it ended before both sides had moved
 status-active = Move {$number} · { $side ->
@@ -153,6 +155,13 @@ error-not-a-player = you are not playing in game #{$id}
 error-rematch-too-early = game #{$id} is still in progress: a rematch can be asked for once it is over
 error-rematch-taken = the rematch of game #{$id} has already been offered
 error-nothing-to-rematch = you have no finished game in this channel to play again
+error-vacation-days = { $left ->
+    [0] you have no vacation days left this year (a year is the last 365 days)
+    [one] you have 1 vacation day left this year; ask for 1
+   *[other] you have {$left} vacation days left this year; ask for 1 to {$left}
+  }
+error-already-on-vacation = you are on vacation until {$until}; end it with { -opt-days }:0 first
+error-not-on-vacation = you are not on vacation
 error-not-your-turn = it is not your turn: {$name} is to move
 error-game-over = game #{$id} is over
 error-abort-too-late = a game can only be aborted before both players have moved: resign instead
@@ -277,7 +286,7 @@ help =
     /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (or the Rematch button under a finished game: colours swapped)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -327,6 +336,8 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -opt-user = user
 -opt-page = page
 -opt-flip = flip
+-opt-days = days
+-cmd-vacation = vacation
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel)
@@ -406,3 +417,18 @@ cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Game number
 cmd-help-name = { -cmd-help }
 cmd-help-description = Rules, notation and commands
+cmd-vacation-name = { -cmd-vacation }
+cmd-vacation-description = Pause your clocks in all your games for some days (0 ends your vacation)
+cmd-vacation-days-name = { -opt-days }
+cmd-vacation-days-description = Days away, up to what is left of the year's allowance; 0 to come back
+vacation-started = You are on vacation until {$until}: your clocks wait for you in { $games ->
+    [one] your game in progress
+   *[other] your {$games} games in progress
+  }, and your opponents are told. Moving in any game ends it. { $left ->
+    [one] 1 day
+   *[other] {$left} days
+  } left this year.
+vacation-ended = Welcome back: your vacation is over and your clocks run again. { $left ->
+    [one] 1 day
+   *[other] {$left} days
+  } left this year.

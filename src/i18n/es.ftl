@@ -34,6 +34,8 @@ game-rating = { $rating ->
 ai-played = La IA (nivel {$level}) ha jugado {$move}.
 move-played = Se ha jugado {$move}.
 reminder = te toca mover en la partida #{$id}: quedan {$left}.
+vacation-away = {$name} está de vacaciones hasta el {$until}
+vacation-told = {$name} está de vacaciones hasta el {$until}: en la partida #{$id} su reloj espera a su vuelta; el tuyo corre como siempre.
 played-late = Tu jugada {$move} en la partida #{$id} está hecha; el tablero se ha publicado en el canal.
 unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
 status-active = Jugada {$number} · juegan las { $side ->
@@ -153,6 +155,13 @@ error-not-a-player = no juegas en la partida #{$id}
 error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine
 error-rematch-taken = la revancha de la partida #{$id} ya se ha ofrecido
 error-nothing-to-rematch = no tienes ninguna partida terminada en este canal para jugar la revancha
+error-vacation-days = { $left ->
+    [0] no te quedan días de vacaciones este año (un año son los últimos 365 días)
+    [one] te queda 1 día de vacaciones este año; pide 1
+   *[other] te quedan {$left} días de vacaciones este año; pide de 1 a {$left}
+  }
+error-already-on-vacation = estás de vacaciones hasta el {$until}; termínalas antes con { -opt-days }:0
+error-not-on-vacation = no estás de vacaciones
 error-not-your-turn = no es tu turno: le toca mover a {$name}
 error-game-over = la partida #{$id} ha terminado
 error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: abandona en su lugar
@@ -289,7 +298,7 @@ help =
     /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -329,6 +338,8 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -opt-user = miembro
 -opt-page = página
 -opt-flip = girar
+-opt-days = días
+-cmd-vacation = vacaciones
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Desafía a un miembro a una partida de Breakthrough (o, sin rival, a cualquiera de este canal)
@@ -408,3 +419,18 @@ cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Número de la partida
 cmd-help-name = { -cmd-help }
 cmd-help-description = Reglas, notación y comandos
+cmd-vacation-name = { -cmd-vacation }
+cmd-vacation-description = Detén tus relojes en todas tus partidas durante unos días (0 termina las vacaciones)
+cmd-vacation-days-name = { -opt-days }
+cmd-vacation-days-description = Días fuera, hasta lo que te quede de este año; 0 para volver
+vacation-started = Estás de vacaciones hasta el {$until}: tus relojes te esperan en { $games ->
+    [one] tu partida en curso
+   *[other] tus {$games} partidas en curso
+  }, y se avisa a tus rivales. Si juegas en cualquier partida, terminan. { $left ->
+    [one] Te queda 1 día
+   *[other] Te quedan {$left} días
+  } este año.
+vacation-ended = Has vuelto: se acabaron tus vacaciones y tus relojes vuelven a correr. { $left ->
+    [one] Te queda 1 día
+   *[other] Te quedan {$left} días
+  } este año.

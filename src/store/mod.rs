@@ -9,7 +9,7 @@
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
-//! `outbox`. This file opens the database and holds what they share.
+//! `outbox`, `vacations`. This file opens the database and holds what they share.
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
@@ -29,7 +29,12 @@ macro_rules! game_select {
             "SELECT g.*,
                     COALESCE(bn.name, 'member ' || g.black_id) AS black_name,
                     COALESCE(wn.name, 'member ' || g.white_id) AS white_name,
-                    b.is_bot AS black_is_bot, w.is_bot AS white_is_bot FROM games g
+                    b.is_bot AS black_is_bot, w.is_bot AS white_is_bot,
+                    (SELECT max(ends_at) FROM vacations WHERE member_id = g.black_id)
+                        AS black_away_until,
+                    (SELECT max(ends_at) FROM vacations WHERE member_id = g.white_id)
+                        AS white_away_until
+             FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              LEFT JOIN member_names bn ON bn.guild_id = g.guild_id AND bn.member_id = g.black_id
              LEFT JOIN member_names wn ON wn.guild_id = g.guild_id AND wn.member_id = g.white_id ",
@@ -45,6 +50,7 @@ mod members;
 mod moves;
 mod outbox;
 mod ratings;
+mod vacations;
 
 use std::str::FromStr;
 use std::sync::Arc;

@@ -89,6 +89,9 @@ pub struct GameRow {
     /// Whether each side is played by a bot (the AI).
     pub black_is_bot: bool,
     pub white_is_bot: bool,
+    /// When each player's latest vacation ends (or ended), if they ever took one.
+    pub black_away_until: Option<i64>,
+    pub white_away_until: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, FromRow)]

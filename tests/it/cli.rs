@@ -163,7 +163,7 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
 // ----- the newcomer's path: a copied .env.example ----------------------------------------------
 
 /// Every variable the binary reads, removed from the test's own environment.
-const SETTINGS: [&str; 11] = [
+const SETTINGS: [&str; 12] = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
     "DISCORD_API_BASE",
@@ -173,6 +173,7 @@ const SETTINGS: [&str; 11] = [
     "RATE_LIMIT_PERIOD_SECS",
     "AI_GAMES_PER_MEMBER",
     "AI_QUEUE",
+    "VACATION_DAYS_PER_YEAR",
     "POST_TIMEOUT_MS",
     "RUST_LOG",
 ];

@@ -474,3 +474,29 @@ fn rematch_challenges_the_other_player_with_colours_swapped() {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
     }
 }
+
+/// `/vacation` in the console: the member is answered privately, each opponent told in public,
+/// and moving brings the member back.
+#[test]
+fn a_vacation_in_the_console_is_told_to_the_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("v.db").display());
+    let out = run_script(
+        &db,
+        "@alice /challenge @bob 3x5 black 1h\n@bob /accept\n@alice /vacation 3\n\
+         wait 2h\n@bob /games\n@alice /move a4-a3\n@alice /vacation 0\n@alice /vacation 30\n",
+        true,
+    );
+    for want in [
+        "(to @alice only) You are on vacation until ",
+        "@bob: alice is on vacation until ",
+        "in game #1 their clock waits for them; yours runs as usual.",
+        " · alice is on vacation until ",
+        "(to @alice only) you are not on vacation",
+        "(to @alice only) you have 20 vacation days left this year; ask for 1 to 20",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    // Two hours on, with an hour per move, alice had not lost: her clock waited.
+    assert!(!out.contains("ran out of time"), "{out}");
+}

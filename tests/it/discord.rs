@@ -199,7 +199,8 @@ async fn commands_register_in_the_guild_with_their_options() {
             "move",
             "rating",
             "rematch",
-            "resign"
+            "resign",
+            "vacation"
         ]
     );
     assert!(bot.fake.commands(None).is_empty());
@@ -328,7 +329,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 14);
+    assert_eq!(bot.fake.commands(None).len(), 15);
     bot.finish();
 }
 
@@ -1185,6 +1186,70 @@ async fn a_rematch_against_the_ai_starts_at_once_and_the_ai_opens() {
     let text = embed_text(&body);
     assert!(text.contains("Game #2 · 5x5 · vs AI (level 3)"), "{text}");
     assert!(text.contains("Move 1 · White to move: alice"), "{text}");
+    bot.finish();
+}
+
+/// `/vacation` answers the member privately, tells each opponent once in the game's channel,
+/// and the board says whose clock waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_is_confirmed_privately_and_told_to_the_opponent() {
+    let bot = start().await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("vacation")
+                .by(&alice())
+                .integer("days", 2),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    let said = r["data"]["content"].as_str().unwrap();
+    assert!(said.starts_with("You are on vacation until "), "{said}");
+    assert!(
+        said.contains("your game in progress, and your opponents are told"),
+        "{said}"
+    );
+    assert!(said.ends_with("19 days left this year."), "{said}");
+    let told = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let body = told.body.as_ref().unwrap();
+    let content = body["content"].as_str().unwrap();
+    assert!(content.starts_with(&bob().mention()), "{content}");
+    assert!(
+        content.contains("alice is on vacation until ")
+            && content.contains("in game #1 their clock waits for them; yours runs as usual."),
+        "{content}"
+    );
+    assert_eq!(
+        body["allowed_mentions"]["users"],
+        serde_json::json!([bob().id.to_string()])
+    );
+    let board = bot
+        .slash(
+            InteractionBuilder::slash("board")
+                .by(&carol())
+                .integer("game", 1),
+        )
+        .await;
+    assert!(
+        embed_text(&board["data"]).contains("alice is on vacation until "),
+        "{board}"
+    );
+    // A second vacation while on one is refused, privately.
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("vacation")
+                .by(&alice())
+                .integer("days", 1),
+        )
+        .await;
+    assert!(is_ephemeral(&r));
+    assert!(
+        r["data"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("you are on vacation until "),
+        "{r}"
+    );
     bot.finish();
 }
 

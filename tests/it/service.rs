@@ -2475,3 +2475,148 @@ async fn a_rematch_against_the_ai_starts_the_game_at_once() {
         "{twice:?}"
     );
 }
+
+const DAY: i64 = 86_400;
+const HOUR: i64 = 3_600;
+
+fn deadline(game: &Game) -> i64 {
+    game.status.deadline().expect("an active game")
+}
+
+/// A vacation pauses the member's clocks in every game, and only theirs; a turn reaching them
+/// meanwhile gets its full time from their return; moving ends it and gives back the days not
+/// taken.
+#[tokio::test]
+async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it() {
+    let w = world().await;
+    // alice (Black) is to move against bob; carol (Black) is to move against alice.
+    let first = started(&w).await;
+    let second = started_between(&w, &carol(), &alice()).await;
+    w.clock.advance(600);
+    let before = deadline(&w.games.game(first).await.unwrap());
+    let change = w.games.vacation(&alice(), 3).await.unwrap();
+    let back = T0 + 600 + 3 * DAY;
+    assert!(change.started);
+    assert_eq!((change.until, change.days_left), (back, 18));
+    assert_eq!(change.games.len(), 2);
+    let g = w.games.game(first).await.unwrap();
+    assert_eq!(deadline(&g), before + 3 * DAY);
+    assert!(
+        breakthrough_bot::game::text::status(Lang::En, &g, w.games.now())
+            .ends_with("alice is on vacation until 2027-01-18 08:10 UTC"),
+        "{}",
+        breakthrough_bot::game::text::status(Lang::En, &g, w.games.now())
+    );
+    // carol's clock runs as usual: two hours on, she has lost on time; alice has not.
+    w.clock.advance(2 * HOUR);
+    let report = w.games.sweep(w.games.now()).await.unwrap();
+    let ended: Vec<GameId> = report
+        .timed_out
+        .iter()
+        .chain(&report.aborted)
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(ended, [second]);
+    assert!(w.games.game(first).await.unwrap().is_active());
+
+    // alice moves: she is back, a day begun counts as taken, and bob has his usual hour.
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(first), "a4-a3")
+        .await
+        .unwrap();
+    let g = w.games.game(first).await.unwrap();
+    assert_eq!(g.away_until(Color::Black, w.games.now()), None);
+    assert_eq!(deadline(&g), w.games.now() + HOUR);
+    let again = w.games.vacation(&alice(), 0).await;
+    assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
+
+    // bob goes away; alice's move hands him a turn that starts when he is back.
+    w.games.vacation(&bob(), 1).await.unwrap();
+    let bob_back = w.games.now() + DAY;
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(first), "c2-c3")
+        .await
+        .unwrap();
+    // bob moved, so he is back at once: alice's turn runs as usual.
+    let g = w.games.game(first).await.unwrap();
+    assert_eq!(deadline(&g), w.games.now() + HOUR);
+    w.games.vacation(&bob(), 1).await.unwrap();
+    let bob_back_again = w.games.now() + DAY;
+    assert!(bob_back_again >= bob_back);
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(first), "a3xb2")
+        .await
+        .unwrap();
+    let g = w.games.game(first).await.unwrap();
+    assert_eq!(deadline(&g), bob_back_again + HOUR);
+    // bob ends it early: his deadline comes back by the time not taken.
+    w.clock.advance(HOUR);
+    let change = w.games.vacation(&bob(), 0).await.unwrap();
+    assert!(!change.started);
+    // The first vacation, ended by his move the moment it began, took nothing; this one a day.
+    assert_eq!(change.days_left, 21 - 1);
+    let g = w.games.game(first).await.unwrap();
+    assert_eq!(deadline(&g), w.games.now() + HOUR);
+}
+
+/// The year's allowance, and the refusals: each says why and changes nothing.
+#[tokio::test]
+async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly() {
+    let w = world().await;
+    let id = started(&w).await;
+    let before = deadline(&w.games.game(id).await.unwrap());
+    let refused = w.games.vacation(&alice(), 22).await;
+    assert!(
+        matches!(
+            refused,
+            Err(GameError::VacationDays {
+                asked: 22,
+                left: 21
+            })
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "you have 21 vacation days left this year; ask for 1 to 21"
+    );
+    let refused = w.games.vacation(&alice(), -1).await;
+    assert!(
+        matches!(refused, Err(GameError::VacationDays { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(deadline(&w.games.game(id).await.unwrap()), before);
+
+    w.games.vacation(&alice(), 20).await.unwrap();
+    let refused = w.games.vacation(&alice(), 1).await;
+    assert!(
+        matches!(refused, Err(GameError::AlreadyOnVacation(_))),
+        "{refused:?}"
+    );
+    // Back after two and a half days: three are taken, eighteen given back.
+    w.clock.advance(2 * DAY + 12 * HOUR);
+    let change = w.games.vacation(&alice(), 0).await.unwrap();
+    assert_eq!(change.days_left, 18);
+    let refused = w.games.vacation(&alice(), 19).await;
+    assert!(
+        matches!(
+            refused,
+            Err(GameError::VacationDays {
+                asked: 19,
+                left: 18
+            })
+        ),
+        "{refused:?}"
+    );
+    // A year after the first, its days are free again.
+    w.clock.advance(365 * DAY);
+    assert_eq!(w.games.vacation(&alice(), 21).await.unwrap().days_left, 0);
+    // A challenge to a member on vacation is allowed, and says so.
+    let c = w
+        .games
+        .challenge(request(&carol(), Some(&alice()), "3x5"))
+        .await
+        .unwrap();
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, w.games.now());
+    assert!(text.contains(" · alice is on vacation until "), "{text}");
+}
