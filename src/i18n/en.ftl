@@ -322,6 +322,7 @@ help =
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -356,6 +357,7 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -cmd-leaderboard = leaderboard
 -cmd-rating = rating
 -cmd-history = history
+-cmd-analyze = analyze
 -cmd-help = help
 
 -opt-opponent = opponent
@@ -440,5 +442,9 @@ cmd-history-name = { -cmd-history }
 cmd-history-description = A game's move list, with a text file to keep
 cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Game number
+cmd-analyze-name = { -cmd-analyze }
+cmd-analyze-description = The engine's look back at a game: the worst moves, where it was decided, and a file
+cmd-analyze-game-name = { -opt-game }
+cmd-analyze-game-description = Game number
 cmd-help-name = { -cmd-help }
 cmd-help-description = Rules, notation and commands

@@ -334,6 +334,7 @@ help =
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel }
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -358,6 +359,7 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -cmd-leaderboard = clasificación
 -cmd-rating = puntuación
 -cmd-history = historial
+-cmd-analyze = analizar
 -cmd-help = ayuda
 
 -opt-opponent = rival
@@ -442,5 +444,9 @@ cmd-history-name = { -cmd-history }
 cmd-history-description = La lista de jugadas de una partida, con un archivo de texto para guardar
 cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Número de la partida
+cmd-analyze-name = { -cmd-analyze }
+cmd-analyze-description = El análisis del motor de una partida: las peores jugadas, dónde se decidió y un archivo
+cmd-analyze-game-name = { -opt-game }
+cmd-analyze-game-description = Número de la partida
 cmd-help-name = { -cmd-help }
 cmd-help-description = Reglas, notación y comandos
