@@ -1,5 +1,6 @@
 //! `breakthrough-bot bench`: many games at once through the whole `game` API, on a fresh SQLite
 //! file with the production durability settings, reporting moves per second and move latency.
+//! `bench --analyze`: the time `/analyze` takes over whole games the AI played against itself.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -8,10 +9,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use crate::engine::{self, Level};
 use crate::game::{
     ChallengeRef, ChallengeRequest, GameRef, Games, Limits, Member, Place, SystemClock, TimeControl,
 };
-use crate::rules::BoardSize;
+use crate::rules::{BoardSize, Position};
 use crate::store::Store;
 
 /// What a run measured.
@@ -156,4 +158,77 @@ pub async fn run(
         p99: pick(0.99),
         max: lat.last().copied().unwrap_or_default(),
     })
+}
+
+/// What `bench --analyze` measured: each game's plies and analysis time.
+#[derive(Debug, Clone)]
+pub struct AnalysisBenchReport {
+    pub size: BoardSize,
+    pub level: Level,
+    /// Per game: plies, positions searched, and the time its analysis took.
+    pub games: Vec<(usize, u64, Duration)>,
+}
+
+impl std::fmt::Display for AnalysisBenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = |d: Duration| d.as_secs_f64();
+        let mut times: Vec<Duration> = self.games.iter().map(|g| g.2).collect();
+        times.sort();
+        let median = times.get(times.len() / 2).copied().unwrap_or_default();
+        let max = times.last().copied().unwrap_or_default();
+        let plies: usize = self.games.iter().map(|g| g.0).sum();
+        let nodes: u64 = self.games.iter().map(|g| g.1).sum();
+        let total: Duration = times.iter().sum();
+        for (i, (p, n, t)) in self.games.iter().enumerate() {
+            writeln!(
+                f,
+                "game {}: {p} plies, {n} positions searched, {:.2} s",
+                i + 1,
+                secs(*t)
+            )?;
+        }
+        write!(
+            f,
+            "games: {} ({}, level {} against itself)\nplies: {plies} ({:.1} per game)\npositions searched per ply: {:.0}\nanalysis median: {:.2} s\nanalysis max: {:.2} s\nper ply: {:.1} ms",
+            self.games.len(),
+            self.size,
+            self.level,
+            plies as f64 / self.games.len().max(1) as f64,
+            nodes as f64 / plies.max(1) as f64,
+            secs(median),
+            secs(max),
+            secs(total) * 1000.0 / plies.max(1) as f64
+        )
+    }
+}
+
+/// Plays `games` games of `size` between the AI at `level` and itself (a different seed each game,
+/// as the AI plays on a fast machine: [`engine::think_unhurried`]), and times the analysis of
+/// each, one after the other on one thread, as `/analyze` does its work.
+pub fn analysis(games: usize, size: BoardSize, level: Level, seed: u64) -> AnalysisBenchReport {
+    let mut out = Vec::with_capacity(games);
+    for g in 0..games as u64 {
+        let start = Position::new(size);
+        let mut at = start;
+        let mut moves = Vec::new();
+        while let Some(t) = engine::think_unhurried(
+            &at,
+            level,
+            seed.wrapping_mul(1_000_003) ^ (g << 16) ^ moves.len() as u64,
+        ) {
+            let Ok(next) = at.play(t.best) else { break };
+            moves.push(t.best);
+            at = next;
+        }
+        let began = Instant::now();
+        let Ok(review) = engine::analysis::analyze(&start, &moves) else {
+            continue;
+        };
+        out.push((moves.len(), review.nodes, began.elapsed()));
+    }
+    AnalysisBenchReport {
+        size,
+        level,
+        games: out,
+    }
 }

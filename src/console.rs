@@ -208,6 +208,11 @@ enum Command {
         #[arg(long, value_name = "3", required = true)]
         days: i64,
     },
+    /// The engine's look back at a game: the summary, then every move's evaluation.
+    Analyze {
+        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
+        game: GameId,
+    },
     /// Rules, notation and commands.
     Help,
 }
@@ -997,6 +1002,10 @@ impl Console {
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;
                 Reply::public(text::export(self.lang, &h))
+            }
+            Command::Analyze { game } => {
+                let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
+                Reply::public(game::analysis::export(self.lang, &done))
             }
         })
     }

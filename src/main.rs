@@ -64,11 +64,12 @@ enum Command {
         lang: Option<Lang>,
     },
     /// Play many games at once through the game service on a fresh temporary database, and
-    /// report moves per second and move latency.
+    /// report moves per second and move latency; with --analyze, time the analysis of whole games
+    /// the AI played against itself.
     Bench {
-        /// Games to play.
-        #[arg(long, default_value_t = 400)]
-        games: usize,
+        /// Games to play (default 400; 10 with --analyze).
+        #[arg(long)]
+        games: Option<usize>,
         /// Games in flight at once.
         #[arg(long, default_value_t = 32)]
         concurrency: usize,
@@ -78,6 +79,13 @@ enum Command {
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Time `/analyze` instead: the AI plays each game against itself, then every position
+        /// is judged as `/analyze` does; prints each game's time, the median and the maximum.
+        #[arg(long)]
+        analyze: bool,
+        /// The AI's level in the games --analyze plays.
+        #[arg(long, default_value_t = Level::DEFAULT, requires = "analyze")]
+        level: Level,
     },
     /// Print the AI's move for the position after MOVEs from the start.
     Bestmove {
@@ -171,10 +179,24 @@ fn main() -> ExitCode {
         }
         Command::Bench {
             games,
+            size,
+            seed,
+            analyze: true,
+            level,
+            ..
+        } => {
+            let report = breakthrough_bot::bench::analysis(games.unwrap_or(10), size, level, seed);
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Command::Bench {
+            games,
             concurrency,
             size,
             seed,
+            ..
         } => run_async(async move {
+            let games = games.unwrap_or(400);
             let report = breakthrough_bot::bench::run(games, concurrency, size, seed).await?;
             println!("{report}");
             Ok(())

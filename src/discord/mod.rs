@@ -1,6 +1,7 @@
 //! The Discord front end: poise slash commands and buttons over the `game` API. Thin: read the
 //! interaction, call `game`, build the message (`view`), reply.
 
+mod analyze;
 mod button;
 mod challenge;
 mod info;
@@ -203,6 +204,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         info::rating(),
         info::history(),
         info::vacation(),
+        analyze::analyze(),
         info::help(),
     ]
 }

@@ -23,8 +23,17 @@ use super::{
 pub struct AiSlot {
     game: GameId,
     member: MemberId,
-    members: Arc<Mutex<HashMap<MemberId, GameId>>>,
+    work: Work,
+    members: Arc<Mutex<HashMap<MemberId, (GameId, Work)>>>,
     _place: tokio::sync::OwnedSemaphorePermit,
+}
+
+/// What a place in the AI's queue is for: a reply in a game against the AI, or the analysis of
+/// a game (see `analysis`). A member has one of either at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Work {
+    Reply,
+    Analysis,
 }
 
 impl AiSlot {
@@ -37,7 +46,7 @@ impl AiSlot {
 impl Drop for AiSlot {
     fn drop(&mut self) {
         let mut members = self.members.lock().unwrap_or_else(PoisonError::into_inner);
-        if members.get(&self.member) == Some(&self.game) {
+        if members.get(&self.member) == Some(&(self.game, self.work)) {
             members.remove(&self.member);
         }
     }
@@ -146,22 +155,31 @@ impl Games {
     /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
     /// refused when the member already has a search queued or running, or when the queue is full.
     pub(super) fn ai_slot(&self, member: MemberId, game: GameId) -> Result<AiSlot> {
+        self.ai_slot_for(member, game, Work::Reply)
+    }
+
+    /// [`Games::ai_slot`] for `work`: refused with what the member's place is already held for.
+    pub(super) fn ai_slot_for(&self, member: MemberId, game: GameId, work: Work) -> Result<AiSlot> {
         let mut members = self
             .ai_members
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(&busy) = members.get(&member) {
-            return Err(GameError::AiBusyForYou(busy));
+        if let Some(&(busy, held_for)) = members.get(&member) {
+            return Err(match held_for {
+                Work::Reply => GameError::AiBusyForYou(busy),
+                Work::Analysis => GameError::AnalysisBusyForYou(busy),
+            });
         }
         let place = self
             .ai_queue
             .clone()
             .try_acquire_owned()
             .map_err(|_| GameError::AiQueueFull)?;
-        members.insert(member, game);
+        members.insert(member, (game, work));
         Ok(AiSlot {
             game,
             member,
+            work,
             members: self.ai_members.clone(),
             _place: place,
         })

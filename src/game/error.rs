@@ -86,6 +86,10 @@ pub enum GameError {
     TooManyAiGames(i64),
     AiBusyForYou(GameId),
     AiQueueFull,
+    /// A game between members still being played: the engine would help a player during play.
+    AnalysisInProgress(GameId),
+    /// The member's place in the AI's queue is taken by their analysis of this game.
+    AnalysisBusyForYou(GameId),
     Move(MoveError),
     Size(SizeError),
     Time(TimeControlError),
@@ -210,6 +214,12 @@ impl GameError {
             E::TooManyAiGames(count) => tr!(lang, "error-too-many-ai-games", count = *count),
             E::AiBusyForYou(id) => tr!(lang, "error-ai-busy-for-you", id = id.to_string()),
             E::AiQueueFull => tr!(lang, "error-ai-queue-full"),
+            E::AnalysisInProgress(id) => {
+                tr!(lang, "error-analysis-in-progress", id = id.to_string())
+            }
+            E::AnalysisBusyForYou(id) => {
+                tr!(lang, "error-analysis-busy-for-you", id = id.to_string())
+            }
             E::Move(e) => move_error(lang, e),
             E::Size(e) => size_error(lang, e),
             E::Time(TimeControlError(given)) => tr!(lang, "error-time-control", text = given),

@@ -6,12 +6,14 @@
 //!
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
-//! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that answer no command), and
+//! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
+//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), and
 //! `decode` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
 mod ai;
+pub mod analysis;
 mod announce;
 mod challenges;
 mod clocks;
@@ -34,6 +36,7 @@ use std::sync::{Arc, Mutex};
 use crate::store::{Servers, Store};
 
 pub use ai::AiSlot;
+pub use analysis::{GameAnalysis, QueuedAnalysis};
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
 pub use policy::{ChallengeAsk, Decision, Opponent};
@@ -170,7 +173,7 @@ pub struct Games {
     /// waiting, so only their holders ever wait for `thinkers`, and that wait is bounded.
     ai_queue: Arc<tokio::sync::Semaphore>,
     /// The member each queued or running search answers, with its game: one per member.
-    ai_members: Arc<Mutex<HashMap<MemberId, GameId>>>,
+    ai_members: Arc<Mutex<HashMap<MemberId, (GameId, ai::Work)>>>,
     /// The servers whose clocks and AI replies this service looks after.
     servers: Servers,
     /// Whether the sweep queues its announcements in the outbox (see [`Games::with_outbox`]).

@@ -501,7 +501,8 @@ Commands:
 /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
 /accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
-/vacation days:<0-21> · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help";
+/vacation days:<0-21> · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+/analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
     }

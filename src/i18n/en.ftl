@@ -173,6 +173,8 @@ error-too-many-ai-games = you already have {$count} { $count ->
   } against the AI in progress, the most allowed: finish or resign one first
 error-ai-busy-for-you = the AI is still answering your move in game #{$id}: wait for its reply, then try again
 error-ai-queue-full = the AI is busy answering other players: try again in a moment
+error-analysis-in-progress = game #{$id} is still being played: a game between members can be analysed once it is over, so that the engine helps no one during play
+error-analysis-busy-for-you = the AI is still analysing game #{$id} for you: wait for it, then try again
 error-storage-full = the bot's storage is full, so nothing was changed: please tell the server's admin, and try again later
 error-internal = something went wrong on our side; please try again
 error-time-control = `{$text}` is not a time control: choose 10m, 1h, 1d, 3d or 7d
@@ -276,6 +278,52 @@ discord-command-changed = this command changed since Discord last saw it; try ag
 discord-dead-button = this button no longer does anything
 discord-command-refused = this command cannot be used here
 
+## The engine's look back at a game (/analyze). Chances are those of the side named (or of the
+## side that moved); 0% and 100% only when the engine proves the result.
+
+analysis-title = Analysis of game #{$id}
+analysis-players = {$black} (Black) against {$white} (White) · {$size} · { $plies ->
+    [one] {$plies} move
+   *[other] {$plies} moves
+  }
+analysis-no-moves = No moves to analyse yet.
+analysis-decided = Decided by move {$number}, {$move} by { $mover ->
+    [black] Black
+   *[white] White
+  }: from there { $side ->
+    [black] Black
+   *[white] White
+  } wins in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }.
+analysis-decided-start = Decided from the start: { $side ->
+    [black] Black
+   *[white] White
+  } wins in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  } with best play.
+analysis-undecided = The engine proved no forced win in these moves.
+analysis-worst-title = { $side ->
+    [black] Black's
+   *[white] White's
+  } worst moves (chances before → after, and the engine's move):
+analysis-worst = {$number}. {$move}: {$before} → {$after}, better {$best}
+analysis-no-mistakes = none: no move gave away {$percent}% or more
+analysis-no-move = none
+analysis-chance = {$percent}%
+analysis-won = won
+analysis-lost = lost
+analysis-wins-in = wins in {$moves}
+analysis-loses-in = loses in {$moves}
+analysis-scale = Chances are the engine's: a side three pieces ahead has about 73%; 0% and 100% only when it proves the result.
+analysis-file-header = ply · side · move · chances of the side that moved, before → after · the engine's move
+analysis-file-line = {$ply} · { $side ->
+    [black] Black
+   *[white] White
+  } · {$move} · {$before} → {$after} · {$best}
+
 ## Help, and the board's legend
 
 help =
@@ -287,6 +335,7 @@ help =
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (or the Rematch button under a finished game: colours swapped)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -322,6 +371,7 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -cmd-leaderboard = leaderboard
 -cmd-rating = rating
 -cmd-history = history
+-cmd-analyze = analyze
 -cmd-help = help
 
 -opt-opponent = opponent
@@ -415,6 +465,10 @@ cmd-history-name = { -cmd-history }
 cmd-history-description = A game's move list, with a text file to keep
 cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Game number
+cmd-analyze-name = { -cmd-analyze }
+cmd-analyze-description = The engine's look back at a game: the worst moves, where it was decided, and a file
+cmd-analyze-game-name = { -opt-game }
+cmd-analyze-game-description = Game number
 cmd-help-name = { -cmd-help }
 cmd-help-description = Rules, notation and commands
 cmd-vacation-name = { -cmd-vacation }

@@ -173,6 +173,8 @@ error-too-many-ai-games = ya tienes { $count ->
   } en curso contra la IA, el máximo permitido: termina o abandona alguna primero
 error-ai-busy-for-you = la IA todavía está respondiendo a tu jugada en la partida #{$id}: espera su respuesta y vuelve a intentarlo
 error-ai-queue-full = la IA está ocupada respondiendo a otros jugadores: vuelve a intentarlo en un momento
+error-analysis-in-progress = la partida #{$id} todavía se está jugando: una partida entre miembros solo se puede analizar cuando ha terminado, para que el motor no ayude a nadie mientras se juega
+error-analysis-busy-for-you = la IA todavía está analizando la partida #{$id} para ti: espera a que termine y vuelve a intentarlo
 error-storage-full = el almacenamiento del bot está lleno, así que no se ha cambiado nada: avisa al administrador del servidor y vuelve a intentarlo más tarde
 error-internal = algo ha fallado por nuestra parte; vuelve a intentarlo
 error-time-control = `{$text}` no es un ritmo de juego: elige 10m, 1h, 1d, 3d o 7d
@@ -288,6 +290,52 @@ discord-command-changed = este comando ha cambiado desde la última vez que Disc
 discord-dead-button = este botón ya no hace nada
 discord-command-refused = este comando no se puede usar aquí
 
+## El análisis del motor de una partida (/analizar). Las probabilidades son las del bando que se
+## nombra (o del que movió); 0 % y 100 % solo cuando el motor demuestra el resultado.
+
+analysis-title = Análisis de la partida #{$id}
+analysis-players = {$black} (negras) contra {$white} (blancas) · {$size} · { $plies ->
+    [one] {$plies} jugada
+   *[other] {$plies} jugadas
+  }
+analysis-no-moves = Todavía no hay jugadas que analizar.
+analysis-decided = La partida se decidió en la jugada {$number}, {$move} de las { $mover ->
+    [black] negras
+   *[white] blancas
+  }: desde ahí ganan las { $side ->
+    [black] negras
+   *[white] blancas
+  } en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }.
+analysis-decided-start = La partida estaba decidida desde el principio: con el mejor juego ganan las { $side ->
+    [black] negras
+   *[white] blancas
+  } en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }.
+analysis-undecided = El motor no ha demostrado ninguna victoria forzada en estas jugadas.
+analysis-worst-title = Las peores jugadas de las { $side ->
+    [black] negras
+   *[white] blancas
+  } (sus probabilidades antes → después, y la jugada del motor):
+analysis-worst = {$number}. {$move}: {$before} → {$after}, mejor {$best}
+analysis-no-mistakes = ninguna: ninguna jugada perdió un {$percent} % o más
+analysis-no-move = ninguna
+analysis-chance = {$percent} %
+analysis-won = ganada
+analysis-lost = perdida
+analysis-wins-in = gana en {$moves}
+analysis-loses-in = pierde en {$moves}
+analysis-scale = Las probabilidades son las del motor: un bando con tres piezas de ventaja tiene alrededor del 73 %; 0 % y 100 % solo cuando demuestra el resultado.
+analysis-file-header = n.º · bando · jugada · probabilidades del bando que movió, antes → después · la jugada del motor
+analysis-file-line = {$ply} · { $side ->
+    [black] negras
+   *[white] blancas
+  } · {$move} · {$before} → {$after} · {$best}
+
 ## La ayuda, y la leyenda del tablero
 
 help =
@@ -299,6 +347,7 @@ help =
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -324,6 +373,7 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -cmd-leaderboard = clasificación
 -cmd-rating = puntuación
 -cmd-history = historial
+-cmd-analyze = analizar
 -cmd-help = ayuda
 
 -opt-opponent = rival
@@ -417,6 +467,10 @@ cmd-history-name = { -cmd-history }
 cmd-history-description = La lista de jugadas de una partida, con un archivo de texto para guardar
 cmd-history-game-name = { -opt-game }
 cmd-history-game-description = Número de la partida
+cmd-analyze-name = { -cmd-analyze }
+cmd-analyze-description = El análisis del motor de una partida: las peores jugadas, dónde se decidió y un archivo
+cmd-analyze-game-name = { -opt-game }
+cmd-analyze-game-description = Número de la partida
 cmd-help-name = { -cmd-help }
 cmd-help-description = Reglas, notación y comandos
 cmd-vacation-name = { -cmd-vacation }

@@ -500,3 +500,65 @@ fn a_vacation_in_the_console_is_told_to_the_opponent() {
     // Two hours on, with an hour per move, alice had not lost: her clock waited.
     assert!(!out.contains("ran out of time"), "{out}");
 }
+
+#[test]
+fn the_console_analyses_a_finished_game_and_refuses_one_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("c.db").display());
+    let script = "\
+@alice /challenge opponent:@bob size:3x5 color:black time:1h
+@bob /accept
+@alice /move a4-a3
+@carol /analyze 1
+@bob /move c2-c3
+@alice /move a3xb2
+@bob /move c3xb4
+@alice /move b2xa1
+@carol /analyze game:1
+@carol /analyze #2
+";
+    let out = run_script(&db, script, true);
+    let expect = [
+        "(to @carol only) game #1 is still being played: a game between members can be analysed once it is over, so that the engine helps no one during play",
+        "Analysis of game #1",
+        "alice (Black) against bob (White) · 3x5 · 5 moves",
+        "Black's worst moves (chances before → after, and the engine's move):",
+        "ply · side · move · chances of the side that moved, before → after · the engine's move",
+        "1 · Black · a4-a3 · ",
+        "5 · Black · b2xa1 · wins in 1 → won · ",
+        "(to @carol only) there is no game #2 here",
+    ];
+    let mut rest = out.as_str();
+    for line in expect {
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("missing, or out of order: {line}\n---\n{out}"));
+        rest = &rest[at + line.len()..];
+    }
+    // In Spanish, by the command's Spanish name and option.
+    let mut cmd = bin();
+    cmd.args(["console", "--db", &db, "--plain", "--lang", "es"]);
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start console");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"@carol /analizar partida:1\n")
+        .expect("write script");
+    let out = child.wait_with_output().expect("console ends");
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.contains("Análisis de la partida #1"), "{out}");
+    assert!(
+        out.contains("alice (negras) contra bob (blancas) · 3x5 · 5 jugadas"),
+        "{out}"
+    );
+    assert!(
+        out.contains("5 · negras · b2xa1 · gana en 1 → ganada · "),
+        "{out}"
+    );
+}

@@ -120,3 +120,71 @@ fn the_top_level_reports_a_deep_search() {
     assert!(t.depth >= 6, "depth {}", t.depth);
     assert!(t.nodes > 100_000, "nodes {}", t.nodes);
 }
+
+/// Black, to move, wins in two (d3 runs home and nothing can stop it) but plays e5-e4 instead;
+/// White's b3 then runs home first, and nothing of Black's can take it on the way.
+#[test]
+fn the_analysis_finds_the_blunder_that_threw_a_win_away_and_the_move_that_decided() {
+    use engine::analysis::{analyze, judge, Decided, Eval};
+
+    let start = position("4b/5/1w1b1/5/w4 b");
+    let moves: Vec<_> = ["e5-e4", "b3-b4", "d3-d2", "b4-b5"]
+        .iter()
+        .scan(start, |at, text| {
+            let mv = at.parse_move(text).expect("a legal move");
+            *at = at.play(mv).expect("legal");
+            Some(mv)
+        })
+        .collect();
+    let review = analyze(&start, &moves).expect("the moves are legal");
+    assert_eq!(review.plies.len(), 4);
+
+    let blunder = review.plies[0];
+    assert_eq!(blunder.side, Color::Black);
+    assert_eq!(blunder.before, Eval::Wins(2), "{review:?}");
+    assert_eq!(blunder.after, Eval::Loses(2), "{review:?}");
+    assert_eq!(blunder.loss(), 1.0);
+    // Black's worst move is that one, and the engine's move there keeps the win.
+    let worst = review.worst(Color::Black, 3);
+    assert_eq!(worst.len(), 1, "{worst:?}");
+    assert_eq!(worst[0].played.to_string(), "e5-e4");
+    let better = worst[0].best.expect("a better move");
+    assert_ne!(better, worst[0].played);
+    let after_better = start.play(better).expect("the engine's move is legal");
+    assert!(
+        matches!(judge(&after_better).eval, Eval::Loses(_)),
+        "{better} should leave White lost"
+    );
+    // White played the engine's moves: no mistake.
+    assert!(review.worst(Color::White, 3).is_empty(), "{review:?}");
+    // The game was decided by the blunder, not at the start where Black's win was thrown away.
+    assert_eq!(
+        review.decided,
+        Some(Decided {
+            ply: 1,
+            winner: Color::White,
+            moves: 2
+        })
+    );
+    // The last move won on the board.
+    assert_eq!(review.plies[3].after, Eval::Wins(0));
+    assert_eq!(review.plies[3].before, Eval::Wins(1));
+}
+
+/// An unfinished game ends in a judged position, and analysing twice gives the same result.
+#[test]
+fn the_analysis_of_a_game_in_progress_is_the_same_every_time() {
+    use engine::analysis::analyze;
+
+    let size = "5x5".parse().unwrap();
+    let (_, moves) =
+        breakthrough_bot::rules::replay(size, ["a4-a3", "b2-b3", "e4-e3", "d2xe3"]).unwrap();
+    let start = Position::new(size);
+    let first = analyze(&start, &moves).unwrap();
+    assert_eq!(first, analyze(&start, &moves).unwrap());
+    assert_eq!(first.plies.len(), 4);
+    for (i, p) in first.plies.iter().enumerate() {
+        assert_eq!(p.ply as usize, i + 1);
+        assert!(p.best.is_some());
+    }
+}

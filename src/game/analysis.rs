@@ -1,0 +1,260 @@
+//! `/analyze`: the engine's look back at a game, run in the AI's queue under its limits, and its
+//! words for every front end.
+//!
+//! A game between members can be analysed once it is over (the engine must not help a player
+//! during play); a game against the AI at any time. Each position is judged on the blocking
+//! thread pool, one at a time, each holding one of the AI's thinkers only while it is judged, so
+//! replies the AI owes other members take their turn between two positions.
+
+use crate::engine::analysis::{self, Analysis, Decided, Eval, Judged, PlyReview};
+use crate::i18n::Lang;
+use crate::rules::{replay, Color, Position};
+use crate::tr;
+
+use super::ai::Work;
+use super::error::corrupt;
+use super::{AiSlot, Game, GameError, GameId, Games, InternalError, MemberId, Place, Result};
+
+/// How many of each side's worst moves the summary names.
+pub const WORST_PER_SIDE: usize = 3;
+
+/// A game cleared for analysis, with the place in the AI's queue it holds until it is analysed
+/// (or dropped).
+#[derive(Debug)]
+pub struct QueuedAnalysis {
+    game: Game,
+    moves: Vec<crate::rules::Move>,
+    _slot: AiSlot,
+}
+
+impl QueuedAnalysis {
+    /// The game to be analysed.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+}
+
+/// A game and the engine's look back at it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    pub game: Game,
+    pub analysis: Analysis,
+}
+
+impl Games {
+    /// Clears game `id` for analysis by `who`, asked from `at`, and takes `who`'s place in the
+    /// AI's queue for it, without waiting. Nothing is written.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::NoSuchGame`] for a game that does not exist or is not seen from `at` (as
+    /// [`Games::history`]); [`GameError::AnalysisInProgress`] for a game between members still
+    /// being played; [`GameError::AiBusyForYou`] or [`GameError::AnalysisBusyForYou`] while the
+    /// member's AI reply or analysis is on its way, [`GameError::AiQueueFull`] when the queue is
+    /// full; [`GameError::Internal`] when the database fails.
+    pub async fn queue_analysis(
+        &self,
+        who: MemberId,
+        at: Place,
+        id: GameId,
+    ) -> Result<QueuedAnalysis> {
+        let game = self.game(id).await?;
+        if !at.sees(game.place) {
+            return Err(GameError::NoSuchGame(id));
+        }
+        if game.is_active() && game.ai.is_none() {
+            return Err(GameError::AnalysisInProgress(id));
+        }
+        let notation: Vec<String> = self
+            .store
+            .moves(id)
+            .await?
+            .into_iter()
+            .map(|m| m.notation)
+            .collect();
+        let (_, moves) = replay(game.size, notation.iter().map(String::as_str))
+            .map_err(|(i, e)| corrupt(format!("game {id} move {}: {e}", i + 1)))?;
+        let slot = self.ai_slot_for(who, id, Work::Analysis)?;
+        Ok(QueuedAnalysis {
+            game,
+            moves,
+            _slot: slot,
+        })
+    }
+
+    /// Analyses a queued game: every position judged by the engine, one after the other on the
+    /// blocking thread pool. Gives the place in the AI's queue back when done.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the engine's thread fails.
+    pub async fn analyze_queued(&self, queued: QueuedAnalysis) -> Result<GameAnalysis> {
+        let engine_error = |e: String| GameError::Internal(InternalError::Engine(e));
+        let start = Position::new(queued.game.size);
+        let positions = analysis::positions(&start, &queued.moves)
+            .map_err(|(i, e)| corrupt(format!("game {} move {}: {e}", queued.game.id, i + 1)))?;
+        let mut judged: Vec<Judged> = Vec::with_capacity(positions.len());
+        for &position in &positions {
+            let permit = self
+                .thinkers
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|e| engine_error(e.to_string()))?;
+            let one = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                analysis::judge(&position)
+            })
+            .await
+            .map_err(|e| engine_error(e.to_string()))?;
+            judged.push(one);
+        }
+        let analysis = Analysis::from_judged(&positions, &judged, &queued.moves);
+        Ok(GameAnalysis {
+            game: queued.game,
+            analysis,
+        })
+    }
+
+    /// [`Games::queue_analysis`], then [`Games::analyze_queued`].
+    ///
+    /// # Errors
+    ///
+    /// As those two.
+    pub async fn analyze(&self, who: MemberId, at: Place, id: GameId) -> Result<GameAnalysis> {
+        let queued = self.queue_analysis(who, at, id).await?;
+        self.analyze_queued(queued).await
+    }
+}
+
+/// The move number players see for a ply (1-based): Black's and White's moves share one.
+fn move_number(ply: u32) -> u32 {
+    ply.saturating_sub(1) / 2 + 1
+}
+
+/// An evaluation as a player reads it, for the side it is for: a winning chance, or a proven
+/// result. Unproven chances stay between 1% and 99%, so 0% and 100% always mean proven.
+pub fn eval(lang: Lang, e: Eval) -> String {
+    match e {
+        Eval::Score(_) => {
+            let percent = (e.win_chance() * 100.0).round().clamp(1.0, 99.0) as i64;
+            tr!(lang, "analysis-chance", percent = percent)
+        }
+        Eval::Wins(0) => tr!(lang, "analysis-won"),
+        Eval::Loses(0) => tr!(lang, "analysis-lost"),
+        Eval::Wins(n) => tr!(lang, "analysis-wins-in", moves = n),
+        Eval::Loses(n) => tr!(lang, "analysis-loses-in", moves = n),
+    }
+}
+
+fn best_move(lang: Lang, review: &PlyReview) -> String {
+    review
+        .best
+        .map_or_else(|| tr!(lang, "analysis-no-move"), |m| m.to_string())
+}
+
+/// Where the game was decided, in a sentence.
+fn decided(lang: Lang, a: &Analysis) -> String {
+    let Some(Decided { ply, winner, moves }) = a.decided else {
+        return tr!(lang, "analysis-undecided");
+    };
+    let played = ply
+        .checked_sub(1)
+        .and_then(|i| a.plies.get(usize::try_from(i).ok()?));
+    match played {
+        Some(p) => tr!(
+            lang,
+            "analysis-decided",
+            number = move_number(p.ply),
+            move = p.played.to_string(),
+            mover = p.side.name(),
+            side = winner.name(),
+            moves = moves
+        ),
+        None => tr!(
+            lang,
+            "analysis-decided-start",
+            side = winner.name(),
+            moves = moves
+        ),
+    }
+}
+
+/// One side's worst moves, a heading and a line each.
+fn worst(lang: Lang, a: &Analysis, side: Color) -> String {
+    let mut out = tr!(lang, "analysis-worst-title", side = side.name());
+    let worst = a.worst(side, WORST_PER_SIDE);
+    if worst.is_empty() {
+        out.push('\n');
+        let percent = (analysis::MISTAKE * 100.0).round() as i64;
+        out.push_str(&tr!(lang, "analysis-no-mistakes", percent = percent));
+    }
+    for p in worst {
+        out.push('\n');
+        out.push_str(&tr!(
+            lang,
+            "analysis-worst",
+            number = move_number(p.ply),
+            move = p.played.to_string(),
+            before = eval(lang, p.before),
+            after = eval(lang, p.after),
+            best = best_move(lang, &p)
+        ));
+    }
+    out
+}
+
+/// The title of an analysis.
+pub fn title(lang: Lang, a: &GameAnalysis) -> String {
+    tr!(lang, "analysis-title", id = a.game.id.to_string())
+}
+
+/// The summary: who played, where the game was decided, each side's worst moves, and how to read
+/// the chances.
+pub fn summary(lang: Lang, a: &GameAnalysis) -> String {
+    let g = &a.game;
+    let plies = a.analysis.plies.len();
+    if plies == 0 {
+        return tr!(lang, "analysis-no-moves");
+    }
+    [
+        tr!(
+            lang,
+            "analysis-players",
+            black = &g.black.name,
+            white = &g.white.name,
+            size = g.size.to_string(),
+            plies = plies
+        ),
+        decided(lang, &a.analysis),
+        worst(lang, &a.analysis, Color::Black),
+        worst(lang, &a.analysis, Color::White),
+        tr!(lang, "analysis-scale"),
+    ]
+    .join("\n\n")
+}
+
+/// Every move's evaluation as a text file: the summary, then one line per move (ply, side, move,
+/// the chances of the side that moved before and after it, the engine's move).
+pub fn export(lang: Lang, a: &GameAnalysis) -> String {
+    let mut out = format!(
+        "{}\n\n{}\n\n{}\n",
+        title(lang, a),
+        summary(lang, a),
+        tr!(lang, "analysis-file-header")
+    );
+    for p in &a.analysis.plies {
+        out.push_str(&tr!(
+            lang,
+            "analysis-file-line",
+            ply = p.ply,
+            side = p.side.name(),
+            move = p.played.to_string(),
+            before = eval(lang, p.before),
+            after = eval(lang, p.after),
+            best = best_move(lang, p)
+        ));
+        out.push('\n');
+    }
+    out
+}
