@@ -203,6 +203,11 @@ enum Command {
         #[arg(long, value_parser = game_number, value_name = "12", required = true)]
         game: GameId,
     },
+    /// Be told by direct message when it is your turn (`dm:yes`/`dm:no`; left out, the setting).
+    Notify {
+        #[arg(long, value_parser = yes_or_no)]
+        dm: Option<bool>,
+    },
     /// Pause your clocks in all your games for some days (0 ends your vacation).
     Vacation {
         #[arg(long, value_name = "3", required = true)]
@@ -663,6 +668,7 @@ impl Console {
                 g.to_move().name,
                 text::reminder(self.lang, g, self.games.now())
             ));
+            out.extend(self.turn_dm(g, true));
         }
         out
     }
@@ -685,6 +691,20 @@ impl Console {
             reply.public.extend(self.ai_turn(game.id).await);
         }
         reply
+    }
+
+    /// The direct message a player who asked for turn notifications gets when it is their turn
+    /// in `game` (or, with `reminder`, their time runs short), as the console shows it.
+    fn turn_dm(&self, game: &game::Game, reminder: bool) -> Option<String> {
+        let to_move = game.to_move();
+        (game.is_active() && game.notifies(game.position.turn())).then(|| {
+            tr!(
+                self.lang,
+                "console-dm",
+                name = &to_move.name,
+                text = text::your_turn(self.lang, game, to_move.id, reminder, self.games.now())
+            )
+        })
     }
 
     /// A challenge just made, and who may answer it.
@@ -900,11 +920,16 @@ impl Console {
                 let game = g
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
-                Reply::public(format!(
+                let mut reply = Reply::public(format!(
                     "{}\n{}",
                     tr!(self.lang, "console-accepted", name = &who.name),
                     self.board(&game)
-                ))
+                ));
+                // The challenger, to move first, is told; the one accepting is here already.
+                if game.to_move().id != who.id {
+                    reply.public.extend(self.turn_dm(&game, false));
+                }
+                reply
             }
             Command::Decline { challenger } => {
                 let from = challenger.map(|n| member(&n).id);
@@ -937,10 +962,25 @@ impl Console {
                     .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
                     .await?;
                 let mut reply = Reply::public(self.board(&played.game));
+                reply.public.extend(self.turn_dm(&played.game, false));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
                 }
                 reply
+            }
+            Command::Notify { dm } => {
+                let on = match dm {
+                    Some(on) => {
+                        g.set_turn_dms(who.id, on, self.lang).await?;
+                        on
+                    }
+                    None => g.turn_dms(who.id).await?,
+                };
+                Reply::private(if on {
+                    tr!(self.lang, "notify-on")
+                } else {
+                    tr!(self.lang, "notify-off")
+                })
             }
             Command::Board { game, flip } => {
                 let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;

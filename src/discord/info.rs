@@ -1,4 +1,4 @@
-//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`, `/vacation`.
+//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`, `/vacation`, `/notify`.
 
 use poise::serenity_prelude as serenity;
 
@@ -186,6 +186,31 @@ pub async fn vacation(
     if change.started {
         ctx.data().outbox.notify_one();
     }
+    ctx.send(view::View::text(said).reply(true)).await?;
+    Ok(())
+}
+
+/// Be told by direct message when it is your turn (and when your time runs short).
+#[poise::command(slash_command)]
+pub async fn notify(
+    ctx: Context<'_>,
+    #[description = "On or off (leave out to see the setting)"] dm: Option<bool>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let me = super::member_id(ctx.author().id);
+    let lang = super::private_lang(ctx);
+    let on = match dm {
+        Some(on) => {
+            games.set_turn_dms(me, on, lang).await?;
+            on
+        }
+        None => games.turn_dms(me).await?,
+    };
+    let said = if on {
+        tr!(lang, "notify-on")
+    } else {
+        tr!(lang, "notify-off")
+    };
     ctx.send(view::View::text(said).reply(true)).await?;
     Ok(())
 }

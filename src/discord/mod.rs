@@ -151,6 +151,22 @@ async fn remember_language(ctx: Context<'_>) {
     }
 }
 
+/// After a command: tells its member, once and privately, that their turn notifications went off
+/// because Discord would not deliver them (their direct messages are closed).
+async fn tell_closed_dms(ctx: Context<'_>) {
+    let me = member_id(ctx.author().id);
+    match ctx.data().games.take_dm_refusal(me).await {
+        Ok(true) => {
+            let said = tr!(private_lang(ctx), "notify-refused");
+            if let Err(e) = ctx.send(view::View::text(said).reply(true)).await {
+                warn!(error = %e, "could not tell a member their notifications went off");
+            }
+        }
+        Ok(false) => {}
+        Err(e) => warn!(error = ?e, "could not read a member's notification setting"),
+    }
+}
+
 /// The member who sent a command, with the name they show in this server.
 async fn caller(ctx: Context<'_>) -> Member {
     let name = match ctx.author_member().await {
@@ -204,6 +220,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         info::rating(),
         info::history(),
         info::vacation(),
+        info::notify(),
         analyze::analyze(),
         info::help(),
     ]
@@ -485,6 +502,7 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
             commands,
             command_check: Some(|ctx| Box::pin(rate::check(ctx))),
             pre_command: |ctx| Box::pin(remember_language(ctx)),
+            post_command: |ctx| Box::pin(tell_closed_dms(ctx)),
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             // Replies that name no one to ping (refusals, lists, ratings) ping no one.

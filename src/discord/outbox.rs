@@ -15,7 +15,7 @@ use serenity::http::{LightMethod, Request, Route};
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Games, Owed, Place};
+use crate::game::{Announced, Games, Owed, Place};
 use crate::i18n::Lang;
 
 use super::view;
@@ -115,10 +115,26 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         }
     };
     let now = games.now();
-    let message = match games.announcement(announcement).await {
+    let (message, dm_to, board_of) = match games.announcement(announcement).await {
         Ok(Some(what)) => {
+            // A turn told by direct message goes to its member, in their language (the view
+            // knows it); the rest to the game's channel, in the channel's.
+            let dm_to = match &what {
+                Announced::YourTurn { member, .. } => Some(*member),
+                _ => None,
+            };
+            // A board posted in the channel: the message a turn's direct message links to.
+            let board_of = match &what {
+                Announced::TimedOut(g) => Some(g.id),
+                Announced::AiMoved(p) => Some(p.game.id),
+                _ => None,
+            };
             let lang = post_lang(cache, games, owed.place).await;
-            view::announcement(lang, &what, now).message()
+            (
+                view::announcement(lang, &what, now).message(),
+                dm_to,
+                board_of,
+            )
         }
         // Nothing left to say (a reminder for a move already made).
         Ok(None) => {
@@ -140,8 +156,32 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     let message = message
         .nonce(serenity::Nonce::String(format!("outbox-{}", owed.id)))
         .enforce_nonce(true);
-    match poster.post(channel, &message).await {
-        Ok(()) => forget(games, &owed).await,
+    let target = match dm_to {
+        None => Ok(channel),
+        Some(member) => poster.open_dm(member.get()).await,
+    };
+    let posted = match target {
+        Ok(channel) => poster.post(channel, &message).await,
+        Err(e) => Err(e),
+    };
+    match posted {
+        Ok(message_id) => {
+            if let (Some(game), Some(message_id)) = (board_of, message_id) {
+                if let Err(e) = games.board_posted(game, message_id).await {
+                    warn!(outbox = owed.id, error = ?e, "could not record a board's message");
+                }
+            }
+            forget(games, &owed).await;
+        }
+        Err(Failure::DmClosed(why)) => {
+            warn!(outbox = owed.id, %why, "a member's direct messages are closed; their turn notifications are off");
+            if let Some(member) = dm_to {
+                if let Err(e) = games.turn_dms_refused(member).await {
+                    error!(outbox = owed.id, error = ?e, "could not turn off refused notifications");
+                }
+            }
+            forget(games, &owed).await;
+        }
         Err(Failure::Never(why)) => {
             warn!(
                 outbox = owed.id,
@@ -205,6 +245,9 @@ fn unix_ms() -> i64 {
 enum Failure {
     /// Discord will never take it.
     Never(String),
+    /// The member takes no direct messages from the bot (code 50007): never, and their turn
+    /// notifications go off.
+    DmClosed(String),
     /// It may go through later; `after`: how long Discord asked to wait.
     Later {
         why: String,
@@ -241,13 +284,40 @@ impl Poster {
         })
     }
 
-    async fn post(&self, channel: u64, message: &serenity::CreateMessage) -> Result<(), Failure> {
+    /// Posts `message` in `channel`; the new message's id, when Discord's answer says it.
+    async fn post(
+        &self,
+        channel: u64,
+        message: &serenity::CreateMessage,
+    ) -> Result<Option<u64>, Failure> {
         let channel_id = std::num::NonZeroU64::new(channel)
             .map(serenity::ChannelId::from)
             .ok_or_else(|| Failure::Never("no channel".into()))?;
         let body = serde_json::to_vec(message).map_err(|e| Failure::Never(e.to_string()))?;
         let request =
             Request::new(Route::ChannelMessages { channel_id }, LightMethod::Post).body(Some(body));
+        let answer = self.send(request).await?;
+        Ok(answer
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| id.parse().ok()))
+    }
+
+    /// The direct-message channel with member `user` (Discord makes it on first use).
+    async fn open_dm(&self, user: u64) -> Result<u64, Failure> {
+        let body = serde_json::to_vec(&serde_json::json!({ "recipient_id": user.to_string() }))
+            .map_err(|e| Failure::Never(e.to_string()))?;
+        let request = Request::new(Route::UserMeDmChannels, LightMethod::Post).body(Some(body));
+        let answer = self.send(request).await?;
+        answer
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(|| Failure::later("no channel in Discord's answer"))
+    }
+
+    /// Sends `request` with the time limit; Discord's answer as JSON (`null` when it has none).
+    async fn send(&self, request: Request<'_>) -> Result<Value, Failure> {
         let send = async {
             match &self.http.ratelimiter {
                 // In production: serenity keeps the rate limits, and waits out a 429 itself.
@@ -265,7 +335,13 @@ impl Poster {
             .map_err(|_| Failure::later("no answer in time"))??;
         let status = response.status().as_u16();
         if response.status().is_success() {
-            return Ok(());
+            let body = tokio::time::timeout(self.timeout, response.bytes())
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                .unwrap_or(Value::Null);
+            return Ok(body);
         }
         let header_wait = response
             .headers()
@@ -299,6 +375,8 @@ fn classify(status: u16, body: &Value, header_wait: Option<f64>) -> Failure {
                 .map(|d| d.min(MAX_BACKOFF)),
             why,
         },
+        // The member takes no direct messages from the bot.
+        (403, Some(50007)) => Failure::DmClosed(why),
         // Missing Access, Missing Permissions, Unknown Channel: it will not get better.
         (403, Some(50001 | 50013)) | (404, Some(10003)) => Failure::Never(why),
         // Discord's trouble, or the token's (which a restart with a good one fixes).

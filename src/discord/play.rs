@@ -81,8 +81,22 @@ pub async fn play_move(
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         return answer_ai(ctx, &played.game, slot).await;
     }
-    ctx.send(view::game(public_lang(ctx), &played.game, games.now()).reply(false))
+    let reply = ctx
+        .send(view::game(public_lang(ctx), &played.game, games.now()).reply(false))
         .await?;
+    // The member to move next is told by direct message, with a link to this board.
+    let next = played.game.position.turn();
+    if played.game.is_active() && played.game.notifies(next) {
+        match reply.message().await {
+            Ok(message) => {
+                if let Err(e) = games.board_posted(played.game.id, message.id.get()).await {
+                    tracing::warn!(error = ?e, "could not record a board's message");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not read back a board's message"),
+        }
+        ctx.data().outbox.notify_one();
+    }
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use serenity::{
 
 use crate::game::{
     text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
-    Played, RatingCard,
+    Place, Played, RatingCard,
 };
 use crate::i18n::Lang;
 use crate::render;
@@ -289,6 +289,13 @@ pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
             ..View::default()
         },
         Announced::AiMoved(played) => ai_move(lang, played, now),
+        Announced::YourTurn {
+            game,
+            member,
+            reminder,
+            lang,
+            message,
+        } => turn_dm(*lang, game, *member, *reminder, *message, now),
         Announced::Vacation {
             game,
             member,
@@ -306,6 +313,45 @@ pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
                 ..View::default()
             }
         }
+    }
+}
+
+/// A turn told by direct message: what happened, the time left and a link to the game's
+/// message (its channel when no message is known), with the board from the member's side.
+pub fn turn_dm(
+    lang: Lang,
+    game: &Game,
+    member: MemberId,
+    reminder: bool,
+    message: Option<u64>,
+    now: i64,
+) -> View {
+    let game = &game.escaped();
+    let bottom = game.color_of(member).unwrap_or(Color::White);
+    let mut v = game_facing(lang, game, now, bottom);
+    let link = game_link(game.place, message);
+    v.content = Some(format!(
+        "{}\n{}",
+        text::your_turn(lang, game, member, reminder, now),
+        tr!(lang, "dm-go-to-game", link = link)
+    ));
+    v.mention = None;
+    v
+}
+
+/// The address of a game's message (or of its channel, with no message known).
+pub fn game_link(place: Place, message: Option<u64>) -> String {
+    let server = if place.is_direct() {
+        "@me".to_string()
+    } else {
+        place.guild.to_string()
+    };
+    match message {
+        Some(m) => format!(
+            "https://discord.com/channels/{server}/{}/{m}",
+            place.channel
+        ),
+        None => format!("https://discord.com/channels/{server}/{}", place.channel),
     }
 }
 

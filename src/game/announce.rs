@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Lang;
 use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
@@ -28,6 +29,14 @@ pub enum Announcement {
     },
     /// The AI moved in `game`, reaching ply `ply`: a reply a restart had left waiting.
     AiMoved { game: GameId, ply: u32 },
+    /// It became `member`'s turn in `game` at ply `ply` (or, with `reminder`, their time is
+    /// running short): for the member, by direct message, who asked for it.
+    YourTurn {
+        game: GameId,
+        member: MemberId,
+        ply: u32,
+        reminder: bool,
+    },
     /// `member`, a player of `game`, went on vacation until `until`: for their opponent.
     Vacation {
         game: GameId,
@@ -90,6 +99,15 @@ pub enum Announced {
     },
     /// The AI's move, and the game just after it.
     AiMoved(Played),
+    /// `member`'s turn in the game, told by direct message in `lang`; `message`: the latest
+    /// message known to show the game's board, to link to.
+    YourTurn {
+        game: Game,
+        member: MemberId,
+        reminder: bool,
+        lang: Lang,
+        message: Option<u64>,
+    },
     /// A player of the game, on vacation until `until`.
     Vacation {
         game: Game,
@@ -167,6 +185,28 @@ impl Games {
                 (game.status.deadline() == Some(deadline) && game.to_move().id == member)
                     .then_some(Announced::Reminder { game, member })
             }
+            Announcement::YourTurn {
+                game,
+                member,
+                ply,
+                reminder,
+            } => {
+                let game = self.game(game).await?;
+                let (on, lang) = self.store.dm_setting(member).await?;
+                // Nothing to say once the move is made, or to a member who turned it off.
+                if !on || !game.is_active() || game.ply != ply || game.to_move().id != member {
+                    return Ok(None);
+                }
+                let lang = lang.and_then(|code| code.parse().ok()).unwrap_or_default();
+                let message = self.store.game_message(game.id).await?;
+                Some(Announced::YourTurn {
+                    game,
+                    member,
+                    reminder,
+                    lang,
+                    message,
+                })
+            }
             Announcement::Vacation {
                 game,
                 member,
@@ -232,5 +272,59 @@ impl Games {
         tx.set_last_seen(self.servers, now).await?;
         tx.commit().await?;
         Ok(away)
+    }
+}
+
+impl Games {
+    /// Turns `member`'s turn notifications by direct message on or off, the messages to be in
+    /// `lang`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn set_turn_dms(&self, member: MemberId, on: bool, lang: Lang) -> Result<()> {
+        Ok(self
+            .store
+            .set_dm_setting(member, on, lang.code(), self.now())
+            .await?)
+    }
+
+    /// Whether `member` gets a direct message on their turn.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn turn_dms(&self, member: MemberId) -> Result<bool> {
+        Ok(self.store.dm_setting(member).await?.0)
+    }
+
+    /// Turns `member`'s turn notifications off because their direct messages are closed, for
+    /// them to be told once at their next command ([`Games::take_dm_refusal`]).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn turn_dms_refused(&self, member: MemberId) -> Result<()> {
+        Ok(self.store.refuse_dms(member).await?)
+    }
+
+    /// Whether `member` is still to be told their turn notifications were turned off: `true`
+    /// once.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn take_dm_refusal(&self, member: MemberId) -> Result<bool> {
+        Ok(self.store.take_dm_refusal(member).await?)
+    }
+
+    /// Records `message` as the latest message showing game `game`'s board, for the links in
+    /// turn notifications.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn board_posted(&self, game: GameId, message: u64) -> Result<()> {
+        Ok(self.store.set_game_message(game, message).await?)
     }
 }

@@ -6,8 +6,8 @@ use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game, GameError,
-    GameId, Games, GuildId, Member, MemberId, Place, Result, DAY, HOUR,
+    Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game,
+    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, DAY, HOUR,
 };
 
 impl Games {
@@ -304,6 +304,20 @@ impl Games {
                 ai_level: None,
             })
             .await?;
+        // Black, to move first, asked to be told their turn (unless they are the one accepting).
+        if black != who.id && tx.notifies_dm(black).await? {
+            let told = Announcement::YourTurn {
+                game: game_id,
+                member: black,
+                ply: 0,
+                reminder: false,
+            };
+            let place = Place {
+                guild: row.guild_id,
+                channel: row.channel_id,
+            };
+            tx.insert_outbox(&told.row(place, now)?).await?;
+        }
         if !tx
             .resolve_challenge(id, ChallengeState::Accepted, now, Some(game_id))
             .await?

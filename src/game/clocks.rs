@@ -47,6 +47,15 @@ impl Games {
                     deadline: r.deadline,
                 };
                 tx.insert_outbox(&a.row(place, now)?).await?;
+                if tx.notifies_dm(r.to_move).await? {
+                    let dm = Announcement::YourTurn {
+                        game: r.id,
+                        member: r.to_move,
+                        ply: r.ply,
+                        reminder: true,
+                    };
+                    tx.insert_outbox(&dm.row(place, now)?).await?;
+                }
             }
         }
         tx.commit().await?;

@@ -196,12 +196,28 @@ impl Games {
         let status = match next.outcome() {
             // Most moves: one statement, grouped with the moves of other games.
             None => {
-                let applied = match &announce {
-                    None => self.store.apply_move(write).await?,
-                    Some(a) => {
-                        let queued = a.row(row_place(&row), now)?;
-                        self.store.apply_move_announced(write, &queued).await?
-                    }
+                let mut queued = Vec::new();
+                if let Some(a) = &announce {
+                    queued.push(a.row(row_place(&row), now)?);
+                }
+                // The next mover asked to be told their turn by direct message.
+                let next_mover = match next.turn() {
+                    Color::Black => (row.black_id, row.black_notify_dm),
+                    Color::White => (row.white_id, row.white_notify_dm),
+                };
+                if let (member, true) = next_mover {
+                    let told = Announcement::YourTurn {
+                        game: id,
+                        member,
+                        ply: row.ply + 1,
+                        reminder: false,
+                    };
+                    queued.push(told.row(row_place(&row), now)?);
+                }
+                let applied = if queued.is_empty() {
+                    self.store.apply_move(write).await?
+                } else {
+                    self.store.apply_move_announced(write, &queued).await?
                 };
                 if !applied {
                     return Err(GameError::PositionChanged);

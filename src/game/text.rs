@@ -198,6 +198,40 @@ pub fn vacation_told(lang: Lang, game: &Game, member: MemberId, until: i64) -> S
     )
 }
 
+/// A turn told by direct message to `member`: `Your move in game #12 against bob: bob played
+/// e7-e6. 9h 59m left.`, or with `reminder` that their time runs short.
+pub fn your_turn(lang: Lang, game: &Game, member: MemberId, reminder: bool, now: i64) -> String {
+    let opponent = game
+        .color_of(member)
+        .map_or("", |c| game.player(c.opposite()).name.as_str());
+    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+    let id = game.id.to_string();
+    match (reminder, game.last_move) {
+        (true, _) => tr!(
+            lang,
+            "dm-reminder",
+            id = id,
+            opponent = opponent,
+            left = left
+        ),
+        (false, Some(mv)) => tr!(
+            lang,
+            "dm-your-move",
+            id = id,
+            opponent = opponent,
+            move = mv.to_string(),
+            left = left
+        ),
+        (false, None) => tr!(
+            lang,
+            "dm-first-move",
+            id = id,
+            opponent = opponent,
+            left = left
+        ),
+    }
+}
+
 /// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
 pub fn utc_time(unix: i64) -> String {
     let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
@@ -501,7 +535,7 @@ Commands:
 /challenge opponent:<the bot> [level] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
 /accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
-/vacation days:<0-21> · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
+/vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
 /analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));

@@ -208,6 +208,9 @@ pub struct Game {
     /// When each player's (Black's, White's) latest vacation ends or ended, if they took one:
     /// see [`Game::away_until`].
     pub away_until: [Option<i64>; 2],
+    /// Whether each player (Black, White) gets a direct message on their turn: see
+    /// [`Game::notifies`].
+    pub notify_dm: [bool; 2],
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their
@@ -249,6 +252,14 @@ impl Game {
         BoardSight {
             bottom,
             private: own.is_some() || bottom != Color::White,
+        }
+    }
+
+    /// Whether `color`'s player gets a direct message on their turn.
+    pub fn notifies(&self, color: Color) -> bool {
+        match color {
+            Color::Black => self.notify_dm[0],
+            Color::White => self.notify_dm[1],
         }
     }
 

@@ -36,6 +36,13 @@ move-played = {$move} was played.
 reminder = your move in game #{$id}: {$left} left.
 vacation-away = {$name} is on vacation until {$until}
 vacation-told = {$name} is on vacation until {$until}: in game #{$id} their clock waits for them; yours runs as usual.
+dm-your-move = Your move in game #{$id} against {$opponent}: {$opponent} played {$move}. {$left} left.
+dm-first-move = Your move in game #{$id} against {$opponent}: the game has begun and you have the first move. {$left} left.
+dm-reminder = Your time is running short in game #{$id} against {$opponent}: {$left} left.
+dm-go-to-game = Go to the game: {$link}
+notify-on = Turn notifications by direct message are on: I will message you each time it is your turn, and when your time runs short. /{ -cmd-notify } { -opt-dm }:False turns them off.
+notify-off = Turn notifications by direct message are off. /{ -cmd-notify } { -opt-dm }:True turns them on.
+notify-refused = Your turn notifications are off: Discord would not deliver my direct messages to you. Allow direct messages from this server's members, then turn them on again with /{ -cmd-notify } { -opt-dm }:True.
 played-late = Your move {$move} in game #{$id} is played; the board is posted in the channel.
 unrated-early = unrated: it ended before both sides had moved
 status-active = Move {$number} · { $side ->
@@ -224,6 +231,7 @@ console-wait-how = { console-word-wait } takes a duration such as 30m, 2h or 1d
 console-ai-plays-itself = @{$ai} is the built-in AI: it plays by itself; challenge it with /{ -cmd-challenge } { -opt-opponent }:@{$ai}
 console-command-missing = write a command after the name, like @alice /{ -cmd-help }
 console-private = (to @{$name} only) {$text}
+console-dm = (direct message to @{$name}) {$text}
 console-line-how = lines look like `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; type { console-word-help }
 console-ai-game = {$name} starts a game against the AI (level {$level}).
 console-answer = @{$name}: answer with /{ -cmd-accept } or /{ -cmd-decline }
@@ -334,7 +342,7 @@ help =
     /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (or the Rematch button under a finished game: colours swapped)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
@@ -387,6 +395,8 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -opt-page = page
 -opt-flip = flip
 -opt-days = days
+-cmd-notify = notify
+-opt-dm = dm
 -cmd-vacation = vacation
 
 cmd-challenge-name = { -cmd-challenge }
@@ -486,3 +496,7 @@ vacation-ended = Welcome back: your vacation is over and your clocks run again. 
     [one] 1 day
    *[other] {$left} days
   } left this year.
+cmd-notify-name = { -cmd-notify }
+cmd-notify-description = Be told by direct message when it is your turn and when your time runs short
+cmd-notify-dm-name = { -opt-dm }
+cmd-notify-dm-description = On or off (leave out to see the setting)

@@ -36,6 +36,13 @@ move-played = Se ha jugado {$move}.
 reminder = te toca mover en la partida #{$id}: quedan {$left}.
 vacation-away = {$name} está de vacaciones hasta el {$until}
 vacation-told = {$name} está de vacaciones hasta el {$until}: en la partida #{$id} su reloj espera a su vuelta; el tuyo corre como siempre.
+dm-your-move = Te toca mover en la partida #{$id} contra {$opponent}: {$opponent} ha jugado {$move}. Quedan {$left}.
+dm-first-move = Te toca mover en la partida #{$id} contra {$opponent}: la partida ha empezado y mueves tú primero. Quedan {$left}.
+dm-reminder = Se te acaba el tiempo en la partida #{$id} contra {$opponent}: quedan {$left}.
+dm-go-to-game = Ir a la partida: {$link}
+notify-on = Los avisos de turno por mensaje directo están activados: te escribiré cada vez que te toque mover y cuando se te acabe el tiempo. /{ -cmd-notify } { -opt-dm }:False los desactiva.
+notify-off = Los avisos de turno por mensaje directo están desactivados. /{ -cmd-notify } { -opt-dm }:True los activa.
+notify-refused = Tus avisos de turno se han desactivado: Discord no me deja enviarte mensajes directos. Permite los mensajes directos de los miembros de este servidor y vuelve a activarlos con /{ -cmd-notify } { -opt-dm }:True.
 played-late = Tu jugada {$move} en la partida #{$id} está hecha; el tablero se ha publicado en el canal.
 unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
 status-active = Jugada {$number} · juegan las { $side ->
@@ -224,6 +231,7 @@ console-wait-how = { console-word-wait } necesita una duración, como 30m, 2h o 
 console-ai-plays-itself = @{$ai} es la IA integrada: juega sola; desafíala con /{ -cmd-challenge } { -opt-opponent }:@{$ai}
 console-command-missing = escribe un comando después del nombre, como @alice /{ -cmd-help }
 console-private = (solo para @{$name}) {$text}
+console-dm = (mensaje directo a @{$name}) {$text}
 console-line-how = las líneas son como `@alice /{ -cmd-challenge } { -opt-opponent }:@bob`; escribe { console-word-help }
 console-ai-game = {$name} empieza una partida contra la IA (nivel {$level}).
 console-answer = @{$name}: responde con /{ -cmd-accept } o /{ -cmd-decline }
@@ -346,7 +354,7 @@ help =
     /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
@@ -389,6 +397,8 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -opt-page = página
 -opt-flip = girar
 -opt-days = días
+-cmd-notify = avisos
+-opt-dm = md
 -cmd-vacation = vacaciones
 
 cmd-challenge-name = { -cmd-challenge }
@@ -488,3 +498,7 @@ vacation-ended = Has vuelto: se acabaron tus vacaciones y tus relojes vuelven a 
     [one] Te queda 1 día
    *[other] Te quedan {$left} días
   } este año.
+cmd-notify-name = { -cmd-notify }
+cmd-notify-description = Recibe un mensaje directo cuando te toque mover y cuando se te acabe el tiempo
+cmd-notify-dm-name = { -opt-dm }
+cmd-notify-dm-description = Activar o desactivar (sin indicarlo, muestra cómo está)

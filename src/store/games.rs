@@ -358,7 +358,7 @@ impl WriteTx {
                AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
                AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
                    AND m.id = iif(games.ply % 2 = 0, games.black_id, games.white_id))
-             RETURNING id, guild_id, channel_id, deadline,
+             RETURNING id, guild_id, channel_id, deadline, ply,
                        iif(ply % 2 = 0, black_id, white_id) AS to_move",
         )
         .bind(now)

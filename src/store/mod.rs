@@ -9,7 +9,7 @@
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
-//! `outbox`, `vacations`. This file opens the database and holds what they share.
+//! `outbox`, `settings`, `vacations`. This file opens the database and holds what they share.
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
@@ -33,7 +33,11 @@ macro_rules! game_select {
                     (SELECT max(ends_at) FROM vacations WHERE member_id = g.black_id)
                         AS black_away_until,
                     (SELECT max(ends_at) FROM vacations WHERE member_id = g.white_id)
-                        AS white_away_until
+                        AS white_away_until,
+                    COALESCE((SELECT notify_dm FROM member_settings WHERE member_id = g.black_id), 0)
+                        AS black_notify_dm,
+                    COALESCE((SELECT notify_dm FROM member_settings WHERE member_id = g.white_id), 0)
+                        AS white_notify_dm
              FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              LEFT JOIN member_names bn ON bn.guild_id = g.guild_id AND bn.member_id = g.black_id
@@ -50,6 +54,7 @@ mod members;
 mod moves;
 mod outbox;
 mod ratings;
+mod settings;
 mod vacations;
 
 use std::str::FromStr;

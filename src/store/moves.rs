@@ -169,10 +169,10 @@ impl Store {
         )
     }
 
-    /// Records a move like [`Store::apply_move`], and queues its announcement in the same write
+    /// Records a move like [`Store::apply_move`], and queues its announcements in the same write
     /// transaction: for the few moves that are announced later (the AI's answers the sweeper
-    /// makes), off the grouped path of members' moves.
-    pub async fn apply_move_announced(&self, m: MoveWrite, announce: &NewOutbox) -> Result<bool> {
+    /// makes, a turn told by direct message), off the grouped path of members' moves.
+    pub async fn apply_move_announced(&self, m: MoveWrite, announce: &[NewOutbox]) -> Result<bool> {
         let mut tx = self.write.begin().await?;
         let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
             Ok(done) => done.rows_affected() == 1,
@@ -183,7 +183,14 @@ impl Store {
             }
         };
         let done = if applied {
-            match insert_outbox(tx.conn(), announce).await {
+            let mut queued = Ok(());
+            for row in announce {
+                queued = insert_outbox(tx.conn(), row).await;
+                if queued.is_err() {
+                    break;
+                }
+            }
+            match queued {
                 Ok(()) => tx.commit().await.map_err(StoreError::from),
                 Err(e) => Err(e),
             }

@@ -92,6 +92,9 @@ pub struct GameRow {
     /// When each player's latest vacation ends (or ended), if they ever took one.
     pub black_away_until: Option<i64>,
     pub white_away_until: Option<i64>,
+    /// Whether each player gets a direct message on their turn.
+    pub black_notify_dm: bool,
+    pub white_notify_dm: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, FromRow)]
@@ -209,4 +212,5 @@ pub struct ReminderRow {
     pub channel_id: ChannelId,
     pub to_move: MemberId,
     pub deadline: i64,
+    pub ply: u32,
 }

@@ -562,3 +562,33 @@ fn the_console_analyses_a_finished_game_and_refuses_one_in_progress() {
         "{out}"
     );
 }
+
+/// `/notify dm:yes` in the console: the member's turns are shown as the direct messages they
+/// would get.
+#[test]
+fn turn_notifications_show_as_direct_messages_in_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("n.db").display());
+    let out = run_script(
+        &db,
+        "@alice /notify dm:yes\n@alice /challenge @bob 3x5 black 1h\n@bob /accept\n\
+         @alice /move a4-a3\n@bob /move c2-c3\nwait 50m\n@alice /notify\n@alice /notify no\n\
+         @alice /move a3xb2\n@bob /move c3xb4\n",
+        true,
+    );
+    for want in [
+        "(to @alice only) Turn notifications by direct message are on",
+        "(direct message to @alice) Your move in game #1 against bob: the game has begun and you have the first move. 1h 0m left.",
+        "(direct message to @alice) Your move in game #1 against bob: bob played c2-c3. 1h 0m left.",
+        "(direct message to @alice) Your time is running short in game #1 against bob: 10m left.",
+        "(to @alice only) Turn notifications by direct message are off.",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    // Off: bob's last move tells alice nothing more.
+    assert_eq!(
+        out.matches("(direct message to @alice)").count(),
+        3,
+        "{out}"
+    );
+}

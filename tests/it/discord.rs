@@ -198,6 +198,7 @@ async fn commands_register_in_the_guild_with_their_options() {
             "history",
             "leaderboard",
             "move",
+            "notify",
             "rating",
             "rematch",
             "resign",
@@ -330,7 +331,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 16);
+    assert_eq!(bot.fake.commands(None).len(), 17);
     bot.finish();
 }
 
@@ -1251,6 +1252,134 @@ async fn a_vacation_is_confirmed_privately_and_told_to_the_opponent() {
             .starts_with("you are on vacation until "),
         "{r}"
     );
+    bot.finish();
+}
+
+/// With `/notify dm:true`, a member gets a direct message each time it becomes their turn: the
+/// board from their side, the opponent's move, the time left and a link to the game's message.
+/// When Discord refuses it (their direct messages are closed), the setting turns itself off and
+/// they are told once, privately, at their next command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_notifications_by_direct_message_and_when_they_are_refused() {
+    use std::time::Duration;
+    let bot = start().await;
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("notify")
+                .by(&alice())
+                .boolean("dm", true),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    assert!(
+        r["data"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Turn notifications by direct message are on"),
+        "{r}"
+    );
+    let r = bot
+        .slash(InteractionBuilder::slash("notify").by(&alice()))
+        .await;
+    assert!(
+        r["data"]["content"].as_str().unwrap().contains("are on"),
+        "{r}"
+    );
+
+    // alice (Black) moves, then bob: alice's turn is told by direct message.
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    bot.play(&alice(), "a4-a3").await;
+    bot.play(&bob(), "c2-c3").await;
+    let fake = &bot.fake;
+    let opened = fake
+        .wait_for("a direct message channel", Duration::from_secs(10), |r| {
+            r.method == "POST" && r.path == "/users/@me/channels"
+        })
+        .await;
+    assert_eq!(
+        opened.body.as_ref().unwrap()["recipient_id"],
+        alice().id.to_string()
+    );
+    let dm: u64 = opened.response.as_ref().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let told = fake.wait_channel_message(dm).await;
+    let body = told.body.as_ref().unwrap();
+    let content = body["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("Your move in game #1 against bob: bob played c2-c3. 1d 0h left."),
+        "{content}"
+    );
+    // The link goes to the board bob's move posted.
+    let board = fake
+        .requests()
+        .into_iter()
+        .rfind(|r| r.method == "GET" && r.path.ends_with("/messages/@original"))
+        .expect("the board's message read back");
+    let message_id = board.response.as_ref().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        content.ends_with(&format!(
+            "Go to the game: https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{message_id}"
+        )),
+        "{content}"
+    );
+    // Alice's own side: Black at the bottom, row 1 on top.
+    let grid = body["embeds"][0]["description"].as_str().unwrap();
+    assert!(grid.starts_with("1️⃣"), "{grid}");
+
+    // alice closes her direct messages: the next one is refused, and the setting goes off.
+    fake.stub(
+        "POST",
+        "/channels/{channel_id}/messages",
+        403,
+        Some(serde_json::json!({
+            "message": "Cannot send messages to this user", "code": 50007
+        })),
+    );
+    bot.play(&alice(), "a3xb2").await;
+    bot.play(&bob(), "c3xb4").await;
+    fake.wait_for("the refused direct message", Duration::from_secs(10), |r| {
+        r.method == "POST" && r.path == format!("/channels/{dm}/messages") && r.status == 403
+    })
+    .await;
+    let store = bot.store().await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while store.dm_setting(alice().id.into()).await.unwrap().0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the setting stayed on"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Her next command is answered as usual, then she is told, once and privately.
+    let sent = fake
+        .send_interaction(InteractionBuilder::slash("games").by(&alice()))
+        .await;
+    fake.callback_for(sent.id).await;
+    let notes = fake.wait_followups(&sent.token, 1).await;
+    let note = notes[0].body.as_ref().unwrap();
+    assert!(
+        note["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Your turn notifications are off: Discord would not deliver"),
+        "{note}"
+    );
+    assert_ne!(note["flags"].as_u64().unwrap_or(0) & EPHEMERAL, 0);
+    let sent = fake
+        .send_interaction(InteractionBuilder::slash("games").by(&alice()))
+        .await;
+    fake.callback_for(sent.id).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(fake
+        .requests()
+        .iter()
+        .all(|r| !r.path.contains(&sent.token) || r.path.ends_with("/callback")));
     bot.finish();
 }
 

@@ -2797,3 +2797,64 @@ async fn one_analysis_per_member_at_a_time_in_the_ais_queue() {
     drop(slot);
     w.games.analyze(alice().id, PLACE, finished).await.unwrap();
 }
+
+/// A member who asked for turn notifications has one queued with each move that makes it their
+/// turn, with the game's start when they move first, and with each reminder; each reads as
+/// nothing once the move is made or the setting is off, and a refusal by Discord turns the
+/// setting off, to be told once.
+#[tokio::test]
+async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it() {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world_with_outbox().await;
+    w.games
+        .set_turn_dms(alice().id, true, Lang::Es)
+        .await
+        .unwrap();
+    assert!(w.games.turn_dms(alice().id).await.unwrap());
+    // bob accepts alice's challenge: alice, Black, moves first and is told.
+    let id = started(&w).await;
+    let turn = |ply: u32, reminder: bool| Announcement::YourTurn {
+        game: id,
+        member: alice().id,
+        ply,
+        reminder,
+    };
+    assert_eq!(owed(&w).await, [turn(0, false)]);
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    // Her move made, the first notification has nothing left to say; bob asked for none.
+    assert_eq!(w.games.announcement(&turn(0, false)).await.unwrap(), None);
+    assert_eq!(owed(&w).await, [turn(0, false)]);
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+    assert_eq!(owed(&w).await, [turn(0, false), turn(2, false)]);
+    match w.games.announcement(&turn(2, false)).await.unwrap() {
+        Some(Announced::YourTurn {
+            game, member, lang, ..
+        }) => {
+            assert_eq!((game.ply, member, lang), (2, alice().id, Lang::Es));
+            let said = breakthrough_bot::game::text::your_turn(lang, &game, member, false, T0);
+            assert_eq!(
+                said,
+                "Te toca mover en la partida #1 contra bob: bob ha jugado c2-c3. Quedan 1 h 0 min."
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The reminder comes with one too.
+    w.clock.advance(50 * 60);
+    w.games.sweep(w.games.now()).await.unwrap();
+    let queued = owed(&w).await;
+    assert!(queued.contains(&turn(2, true)), "{queued:?}");
+    // Discord refused one: the setting is off, the member is told once, and nothing more is
+    // said.
+    w.games.turn_dms_refused(alice().id).await.unwrap();
+    assert!(!w.games.turn_dms(alice().id).await.unwrap());
+    assert_eq!(w.games.announcement(&turn(2, true)).await.unwrap(), None);
+    assert!(w.games.take_dm_refusal(alice().id).await.unwrap());
+    assert!(!w.games.take_dm_refusal(alice().id).await.unwrap());
+}

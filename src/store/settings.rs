@@ -1,0 +1,129 @@
+//! Members' own settings (turn notifications by direct message), and the messages that show
+//! each game's board.
+
+use crate::domain::{GameId, MemberId};
+
+use super::{Result, Store, WriteTx};
+
+impl Store {
+    /// Whether `member` gets a direct message on their turn, and in which language code.
+    pub async fn dm_setting(&self, member: MemberId) -> Result<(bool, Option<String>)> {
+        Ok(
+            sqlx::query_as("SELECT notify_dm, dm_lang FROM member_settings WHERE member_id = ?")
+                .bind(member)
+                .fetch_optional(&self.read)
+                .await?
+                .unwrap_or((false, None)),
+        )
+    }
+
+    /// Sets `member`'s turn notifications on or off, in `lang` (a code); clears a refusal not
+    /// yet told, since the member has just chosen.
+    pub async fn set_dm_setting(
+        &self,
+        member: MemberId,
+        on: bool,
+        lang: &str,
+        now: i64,
+    ) -> Result<()> {
+        let mut tx = self.begin().await?;
+        tx.touched.all();
+        sqlx::query(
+            "INSERT INTO members (id, is_bot, created_at) VALUES (?, 0, ?)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(member)
+        .bind(now)
+        .execute(tx.tx.conn())
+        .await?;
+        sqlx::query(
+            "INSERT INTO member_settings (member_id, notify_dm, dm_lang, dm_refused)
+             VALUES (?1, ?2, ?3, 0)
+             ON CONFLICT (member_id) DO UPDATE
+             SET notify_dm = ?2, dm_lang = ?3, dm_refused = 0",
+        )
+        .bind(member)
+        .bind(on)
+        .bind(lang)
+        .execute(tx.tx.conn())
+        .await?;
+        tx.commit().await
+    }
+
+    /// Turns `member`'s turn notifications off because Discord refused one, to be told at their
+    /// next command.
+    pub async fn refuse_dms(&self, member: MemberId) -> Result<()> {
+        let mut tx = self.begin().await?;
+        tx.touched.all();
+        sqlx::query(
+            "UPDATE member_settings SET notify_dm = 0, dm_refused = 1
+             WHERE member_id = ? AND notify_dm = 1",
+        )
+        .bind(member)
+        .execute(tx.tx.conn())
+        .await?;
+        tx.commit().await
+    }
+
+    /// Whether `member` is still to be told that their turn notifications were turned off;
+    /// `true` once, as it is marked told.
+    pub async fn take_dm_refusal(&self, member: MemberId) -> Result<bool> {
+        let pending: Option<bool> = sqlx::query_scalar(
+            "SELECT dm_refused FROM member_settings WHERE member_id = ? AND dm_refused = 1",
+        )
+        .bind(member)
+        .fetch_optional(&self.read)
+        .await?;
+        if pending.is_none() {
+            return Ok(false);
+        }
+        let mut held = self.write.lock().await?;
+        let done = sqlx::query(
+            "UPDATE member_settings SET dm_refused = 0 WHERE member_id = ? AND dm_refused = 1",
+        )
+        .bind(member)
+        .execute(&mut held.conn)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The latest message known to show game `game`'s board.
+    pub async fn game_message(&self, game: GameId) -> Result<Option<u64>> {
+        let id: Option<i64> =
+            sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = ?")
+                .bind(game)
+                .fetch_optional(&self.read)
+                .await?;
+        Ok(id.and_then(|n| u64::try_from(n).ok()))
+    }
+
+    /// Records `message` as the latest to show game `game`'s board.
+    pub async fn set_game_message(&self, game: GameId, message: u64) -> Result<()> {
+        let Ok(message) = i64::try_from(message) else {
+            return Ok(());
+        };
+        let mut held = self.write.lock().await?;
+        sqlx::query(
+            "INSERT INTO game_messages (game_id, message_id) VALUES (?1, ?2)
+             ON CONFLICT (game_id) DO UPDATE SET message_id = ?2",
+        )
+        .bind(game)
+        .bind(message)
+        .execute(&mut held.conn)
+        .await?;
+        Ok(())
+    }
+}
+
+impl WriteTx {
+    /// Whether `member` gets a direct message on their turn.
+    pub async fn notifies_dm(&mut self, member: MemberId) -> Result<bool> {
+        Ok(
+            sqlx::query_scalar("SELECT notify_dm FROM member_settings WHERE member_id = ?")
+                .bind(member)
+                .fetch_optional(self.tx.conn())
+                .await?
+                .unwrap_or(false),
+        )
+    }
+}
