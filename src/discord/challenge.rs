@@ -6,8 +6,8 @@ use super::button::Button;
 use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    AiRequest, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member, Opponent,
-    Rematch, TimeControl,
+    AiRequest, AiSlot, ChallengeAsk, ChallengeRef, Decision, Game, GameError, GameId, GameRef,
+    Member, Opponent, Rematch, TimeControl,
 };
 use crate::rules::{BoardSize, Color};
 use crate::tr;
@@ -138,12 +138,18 @@ pub async fn challenge(
 /// Starts a game against the AI at once and posts its board; when the AI has Black, after its
 /// first move.
 async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
+    let (game, slot) = ctx.data().games.challenge_ai_with_slot(request).await?;
+    show_ai_game(ctx, &game, slot).await
+}
+
+/// A game against the AI just started: its board, after the AI's first move when it has Black
+/// (`slot`: its place in the queue).
+async fn show_ai_game(ctx: Context<'_>, game: &Game, slot: Option<AiSlot>) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let (game, slot) = games.challenge_ai_with_slot(request).await?;
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
-        return super::play::answer_ai(ctx, &game, slot).await;
+        return super::play::answer_ai(ctx, game, slot).await;
     }
-    ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
+    ctx.send(view::game(public_lang(ctx), game, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -205,21 +211,15 @@ pub async fn rematch(
     #[description = "Game number (default: your game here that ended last)"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let which = game.map_or(GameRef::Only, |id| GameRef::Id(GameId::new(id)));
+    let which = super::play::game_ref(game);
     match games.rematch(&caller(ctx).await, place(ctx), which).await? {
         Rematch::Challenge(c) => {
             ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
                 .await?;
+            Ok(())
         }
-        Rematch::AiGame(game, Some(slot)) if game.ai_to_move() => {
-            super::play::answer_ai(ctx, &game, slot).await?;
-        }
-        Rematch::AiGame(game, _) => {
-            ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
-                .await?;
-        }
+        Rematch::AiGame(game, slot) => show_ai_game(ctx, &game, slot).await,
     }
-    Ok(())
 }
 
 /// Rematch on a finished game's message: a new challenge message, or against the AI the new

@@ -11,7 +11,8 @@ use crate::tr;
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;
 
-fn game_ref(game: Option<i64>) -> GameRef {
+/// The game a command's `game` option means: that one, or the caller's only game here.
+pub(super) fn game_ref(game: Option<i64>) -> GameRef {
     match game {
         Some(id) => GameRef::Id(GameId::new(id)),
         None => GameRef::Only,
