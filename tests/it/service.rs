@@ -2611,6 +2611,10 @@ async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly() {
     // A year after the first, its days are free again.
     w.clock.advance(365 * DAY);
     assert_eq!(w.games.vacation(&alice(), 21).await.unwrap().days_left, 0);
+    // A member who never played may go away too.
+    let newcomer = Member::new(1099, "newcomer");
+    let change = w.games.vacation(&newcomer, 2).await.unwrap();
+    assert!(change.started && change.games.is_empty());
     // A challenge to a member on vacation is allowed, and says so.
     let c = w
         .games
