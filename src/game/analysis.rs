@@ -224,7 +224,8 @@ pub fn summary(lang: Lang, a: &GameAnalysis) -> String {
             black = &g.black.name,
             white = &g.white.name,
             size = g.size.to_string(),
-            plies = plies
+            // Counted as the lists and boards number them: a move of each side is one move.
+            moves = plies.div_ceil(2)
         ),
         decided(lang, &a.analysis),
         worst(lang, &a.analysis, Color::Black),

@@ -290,9 +290,9 @@ discord-command-refused = this command cannot be used here
 ## side that moved); 0% and 100% only when the engine proves the result.
 
 analysis-title = Analysis of game #{$id}
-analysis-players = {$black} (Black) against {$white} (White) · {$size} · { $plies ->
-    [one] {$plies} move
-   *[other] {$plies} moves
+analysis-players = {$black} (Black) against {$white} (White) · {$size} · { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
   }
 analysis-no-moves = No moves to analyse yet.
 analysis-decided = Decided by move {$number}, {$move} by { $mover ->

@@ -302,9 +302,9 @@ discord-command-refused = este comando no se puede usar aquí
 ## nombra (o del que movió); 0 % y 100 % solo cuando el motor demuestra el resultado.
 
 analysis-title = Análisis de la partida #{$id}
-analysis-players = {$black} (negras) contra {$white} (blancas) · {$size} · { $plies ->
-    [one] {$plies} jugada
-   *[other] {$plies} jugadas
+analysis-players = {$black} (negras) contra {$white} (blancas) · {$size} · { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
   }
 analysis-no-moves = Todavía no hay jugadas que analizar.
 analysis-decided = La partida se decidió en la jugada {$number}, {$move} de las { $mover ->

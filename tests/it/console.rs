@@ -521,7 +521,7 @@ fn the_console_analyses_a_finished_game_and_refuses_one_in_progress() {
     let expect = [
         "(to @carol only) game #1 is still being played: a game between members can be analysed once it is over, so that the engine helps no one during play",
         "Analysis of game #1",
-        "alice (Black) against bob (White) · 3x5 · 5 moves",
+        "alice (Black) against bob (White) · 3x5 · 3 moves",
         "Black's worst moves (chances before → after, and the engine's move):",
         "ply · side · move · chances of the side that moved, before → after · the engine's move",
         "1 · Black · a4-a3 · ",
@@ -554,7 +554,7 @@ fn the_console_analyses_a_finished_game_and_refuses_one_in_progress() {
     let out = String::from_utf8(out.stdout).unwrap();
     assert!(out.contains("Análisis de la partida #1"), "{out}");
     assert!(
-        out.contains("alice (negras) contra bob (blancas) · 3x5 · 5 jugadas"),
+        out.contains("alice (negras) contra bob (blancas) · 3x5 · 3 jugadas"),
         "{out}"
     );
     assert!(

@@ -2725,7 +2725,7 @@ async fn analyze_defers_then_shows_the_summary_with_every_move_in_a_file() {
     let text = embed_text(&body);
     assert!(text.starts_with("Analysis of game #1\n"), "{text}");
     assert!(
-        text.contains("alice (Black) against bob (White) · 3x5 · 5 moves"),
+        text.contains("alice (Black) against bob (White) · 3x5 · 3 moves"),
         "{text}"
     );
     assert!(text.contains("Black wins in"), "{text}");

@@ -2659,7 +2659,7 @@ async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server() {
 
     let summary = breakthrough_bot::game::analysis::summary(Lang::En, &done);
     assert!(
-        summary.starts_with("alice (Black) against bob (White) · 3x5 · 5 moves"),
+        summary.starts_with("alice (Black) against bob (White) · 3x5 · 3 moves"),
         "{summary}"
     );
     assert!(summary.contains("Black wins in"), "{summary}");
