@@ -166,9 +166,15 @@ pub async fn accept(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
-    let game = games.accept(&caller(ctx).await, which).await?;
-    ctx.send(view::game(public_lang(ctx), &game, games.now()).reply(false))
+    let me = caller(ctx).await;
+    let game = games.accept(&me, which).await?;
+    let reply = ctx
+        .send(view::game(public_lang(ctx), &game, games.now()).reply(false))
         .await?;
+    // The challenger, to move first, may be told by direct message.
+    let told = super::turn_told(&game) && game.to_move().id != me.id;
+    let message = super::sent_message(&reply, told).await;
+    super::board_shown(ctx.data(), game.id, told, message).await;
     Ok(())
 }
 
@@ -271,9 +277,12 @@ pub async fn on_button(
             let game = games.accept(who, ChallengeRef::Id(at, id)).await?;
             let closed = games.challenge_view(id).await?;
             super::update(ctx, click, view::challenge(lang, &closed, now), false).await?;
-            click
+            let posted = click
                 .create_followup(&ctx.http, view::game(lang, &game, now).followup())
                 .await?;
+            // The challenger, to move first, may be told by direct message.
+            let told = super::turn_told(&game) && game.to_move().id != who.id;
+            super::board_shown(data, game.id, told, Some(posted.id)).await;
         }
         Button::Decline(id) => {
             let c = games.decline(who, ChallengeRef::Id(at, id)).await?;

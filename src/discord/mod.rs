@@ -167,6 +167,44 @@ async fn tell_closed_dms(ctx: Context<'_>) {
     }
 }
 
+/// Records `message` as the board of `game` that turn notifications link to, when the member
+/// to move asked for them (`told`), and wakes the outbox to tell them.
+async fn board_shown(
+    data: &Data,
+    game: game::GameId,
+    told: bool,
+    message: Option<serenity::MessageId>,
+) {
+    if !told {
+        return;
+    }
+    if let Some(message) = message {
+        if let Err(e) = data.games.board_posted(game, message.get()).await {
+            warn!(error = ?e, "could not record a board's message");
+        }
+    }
+    data.outbox.notify_one();
+}
+
+/// Whether the member to move in `game` is told their turn by direct message.
+fn turn_told(game: &game::Game) -> bool {
+    game.is_active() && game.notifies(game.position.turn())
+}
+
+/// The message of a reply just sent, read back (one more request) only when `wanted`.
+async fn sent_message(reply: &poise::ReplyHandle<'_>, wanted: bool) -> Option<serenity::MessageId> {
+    if !wanted {
+        return None;
+    }
+    match reply.message().await {
+        Ok(m) => Some(m.id),
+        Err(e) => {
+            warn!(error = %e, "could not read back a board's message");
+            None
+        }
+    }
+}
+
 /// The member who sent a command, with the name they show in this server.
 async fn caller(ctx: Context<'_>) -> Member {
     let name = match ctx.author_member().await {

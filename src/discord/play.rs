@@ -85,19 +85,10 @@ pub async fn play_move(
     let reply = ctx
         .send(view::game(public_lang(ctx), &played.game, games.now()).reply(false))
         .await?;
-    // The member to move next is told by direct message, with a link to this board.
-    let next = played.game.position.turn();
-    if played.game.is_active() && played.game.notifies(next) {
-        match reply.message().await {
-            Ok(message) => {
-                if let Err(e) = games.board_posted(played.game.id, message.id.get()).await {
-                    tracing::warn!(error = ?e, "could not record a board's message");
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read back a board's message"),
-        }
-        ctx.data().outbox.notify_one();
-    }
+    // The member to move next may be told by direct message, with a link to this board.
+    let told = super::turn_told(&played.game);
+    let message = super::sent_message(&reply, told).await;
+    super::board_shown(ctx.data(), played.game.id, told, message).await;
     Ok(())
 }
 
@@ -140,11 +131,15 @@ async fn late_move(
 pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
     let v = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
+    // The AI's move makes it the member's turn: one who asked is told, with a link to this board.
+    let told = game.ai.is_some_and(|ai| game.notifies(ai.color.opposite()));
     match ctx {
         poise::Context::Application(app) => {
-            app.interaction
+            let message = app
+                .interaction
                 .edit_response(ctx.serenity_context(), v.edit())
                 .await?;
+            super::board_shown(ctx.data(), game.id, told, Some(message.id)).await;
         }
         poise::Context::Prefix(_) => {
             ctx.send(v.reply(false)).await?;

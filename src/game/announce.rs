@@ -45,17 +45,26 @@ pub enum Announcement {
     },
 }
 
+/// How long a turn told by direct message waits before it is first sent, in milliseconds.
+const YOUR_TURN_DELAY_MS: i64 = 1_000;
+
 impl Announcement {
-    /// The outbox row that queues this announcement for `place`, due at once.
+    /// The outbox row that queues this announcement for `place`: due at once, but a turn told
+    /// by direct message a second later, so that the board it links to (posted by the command
+    /// that made the change) is known by then.
     pub(crate) fn row(&self, place: Place, now: i64) -> Result<NewOutbox> {
         let announcement = serde_json::to_string(self)
             .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
+        let delay_ms = match self {
+            Announcement::YourTurn { .. } => YOUR_TURN_DELAY_MS,
+            _ => 0,
+        };
         Ok(NewOutbox {
             guild_id: place.guild,
             channel_id: place.channel,
             announcement,
             created_at: now,
-            first_attempt_at: now.saturating_mul(1000),
+            first_attempt_at: now.saturating_mul(1000).saturating_add(delay_ms),
         })
     }
 }

@@ -1286,11 +1286,24 @@ async fn turn_notifications_by_direct_message_and_when_they_are_refused() {
         "{r}"
     );
 
-    // alice (Black) moves, then bob: alice's turn is told by direct message.
-    bot.start_game(&alice(), &bob(), "3x5").await;
-    bot.play(&alice(), "a4-a3").await;
-    bot.play(&bob(), "c2-c3").await;
+    // The last board posted: the message a direct message links to.
     let fake = &bot.fake;
+    let last_board = || {
+        let board = fake
+            .requests()
+            .into_iter()
+            .rfind(|r| r.method == "GET" && r.path.ends_with("/messages/@original"))
+            .expect("the board's message read back");
+        board.response.as_ref().unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let link = |message: &str| {
+        format!("Go to the game: https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{message}")
+    };
+    // bob accepts alice's challenge: alice, Black, has the first move and is told.
+    bot.start_game(&alice(), &bob(), "3x5").await;
     let opened = fake
         .wait_for("a direct message channel", Duration::from_secs(10), |r| {
             r.method == "POST" && r.path == "/users/@me/channels"
@@ -1305,29 +1318,32 @@ async fn turn_notifications_by_direct_message_and_when_they_are_refused() {
         .unwrap()
         .parse()
         .unwrap();
-    let told = fake.wait_channel_message(dm).await;
-    let body = told.body.as_ref().unwrap();
-    let content = body["content"].as_str().unwrap();
-    assert!(
-        content.starts_with("Your move in game #1 against bob: bob played c2-c3. 1d 0h left."),
-        "{content}"
-    );
-    // The link goes to the board bob's move posted.
-    let board = fake
-        .requests()
-        .into_iter()
-        .rfind(|r| r.method == "GET" && r.path.ends_with("/messages/@original"))
-        .expect("the board's message read back");
-    let message_id = board.response.as_ref().unwrap()["id"]
+    let first = fake.wait_channel_message(dm).await;
+    let content = first.body.as_ref().unwrap()["content"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(
-        content.ends_with(&format!(
-            "Go to the game: https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{message_id}"
-        )),
+        content.starts_with(
+            "Your move in game #1 against bob: the game has begun and you have the first move."
+        ),
         "{content}"
     );
+    assert!(content.ends_with(&link(&last_board())), "{content}");
+    // alice moves, then bob: alice's turn is told again.
+    bot.play(&alice(), "a4-a3").await;
+    bot.play(&bob(), "c2-c3").await;
+    let told = fake.wait_channel_messages(dm, 2).await.pop().unwrap();
+    let body = told.body.as_ref().unwrap();
+    let content = body["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("Your move in game #1 against bob: bob played c2-c3. ")
+            // A day per move, less the second or so the message waited.
+            && (content.contains(". 1d 0h left.\n") || content.contains(". 23h 59m left.\n")),
+        "{content}"
+    );
+    // The link goes to the board bob's move posted.
+    assert!(content.ends_with(&link(&last_board())), "{content}");
     // Alice's own side: Black at the bottom, row 1 on top.
     let grid = body["embeds"][0]["description"].as_str().unwrap();
     assert!(grid.starts_with("1️⃣"), "{grid}");
