@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::game::Limits;
+use crate::game::{Limits, Shards, ShardsError};
 
 /// Where the database lives.
 #[derive(Args, Clone, Debug)]
@@ -50,6 +50,19 @@ pub struct BotConfig {
     /// move against the AI is refused with "try again in a moment". The searches run one per core.
     #[arg(long, env = "AI_QUEUE", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub ai_queue: u64,
+    /// Gateway shards the bot runs over all its processes; unset: Discord's recommended count,
+    /// all in this process.
+    #[arg(long, env = "SHARD_COUNT", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
+    /// The shards this process runs, one (`2`) or a range (`0-3`); unset: all of `SHARD_COUNT`.
+    /// Each process then looks after only its shards' servers (direct messages are shard 0's).
+    #[arg(
+        long,
+        env = "SHARDS",
+        requires = "shard_count",
+        value_name = "N|FIRST-LAST"
+    )]
+    pub shards: Option<String>,
     /// Days of vacation (clocks paused with `/vacation`) a member may take in any 365 days.
     #[arg(long, env = "VACATION_DAYS_PER_YEAR", default_value_t = 21, value_parser = clap::value_parser!(i64).range(0..=366))]
     pub vacation_days_per_year: i64,
@@ -67,6 +80,20 @@ impl BotConfig {
             ai_queue: usize::try_from(self.ai_queue).unwrap_or(usize::MAX),
             vacation_days: self.vacation_days_per_year,
             ..Limits::default()
+        }
+    }
+
+    /// The shards this process runs, when a count is set: `SHARDS` of `SHARD_COUNT`, or all of
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// A `SHARDS` that is not a shard or a range of shards below `SHARD_COUNT`.
+    pub fn shard_range(&self) -> Result<Option<Shards>, ShardsError> {
+        match (self.shard_count, &self.shards) {
+            (Some(count), Some(text)) => Shards::parse(text, count).map(Some),
+            (Some(count), None) => Ok(Some(Shards::all(count))),
+            (None, _) => Ok(None),
         }
     }
 
@@ -93,6 +120,8 @@ impl std::fmt::Debug for BotConfig {
             .field("ai_games_per_member", &self.ai_games_per_member)
             .field("ai_queue", &self.ai_queue)
             .field("vacation_days_per_year", &self.vacation_days_per_year)
+            .field("shard_count", &self.shard_count)
+            .field("shards", &self.shards)
             .field("post_timeout_ms", &self.post_timeout_ms)
             .finish()
     }

@@ -273,12 +273,16 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
 /// `run`: claims the database (one bot per database), opens it, builds the game service as the
 /// bot serves it, and hands it to the Discord front end.
 async fn serve(config: BotConfig) -> anyhow::Result<()> {
-    let _claim = InstanceLock::acquire(&config.db.database_url)?;
+    let shards = config.shard_range()?;
+    let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
     // The console's local server, should it share this database, is the console's to look after.
-    let games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
+    let mut games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
         .all_servers_but(LOCAL_SERVER)
         .with_outbox();
+    if let Some(shards) = shards {
+        games = games.on_shards(shards);
+    }
     let served = breakthrough_bot::discord::run(config, games).await;
     store.close().await;
     served

@@ -580,7 +580,18 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
         info!("shutting down");
         shards.shutdown_all().await;
     });
-    Ok(client.start().await?)
+    // The gateway shards this process runs: a range of them, all of a count, or as many as
+    // Discord recommends.
+    match config.shard_range()? {
+        Some(s) if !s.is_all() => {
+            info!(shards = %s, "running some of the bot's gateway shards");
+            // serenity 0.12 reads this range's end as included: `first..last` runs `last` too.
+            client.start_shard_range(s.first..s.last, s.count).await?;
+        }
+        Some(s) => client.start_shards(s.count).await?,
+        None => client.start_autosharded().await?,
+    }
+    Ok(())
 }
 
 /// Waits for SIGINT (Ctrl-C) or, on Unix, SIGTERM.

@@ -192,7 +192,7 @@ impl Games {
             thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
             ai_queue: Arc::new(tokio::sync::Semaphore::new(limits.ai_queue.max(1))),
             ai_members: Arc::default(),
-            servers: Servers::All,
+            servers: Servers::ALL,
             outbox: false,
             spoken: Arc::default(),
         }
@@ -210,14 +210,22 @@ impl Games {
     /// server, for a front end that shares its database with others: the console, run on the
     /// bot's database, must not end, remind or answer games that belong to Discord.
     pub fn only_server(mut self, guild: GuildId) -> Games {
-        self.servers = Servers::Only(guild);
+        self.servers = Servers::one(guild);
         self
     }
 
     /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] away from one server's games and
     /// challenges: the Discord bot leaves the console's [`LOCAL_SERVER`] to the console.
     pub fn all_servers_but(mut self, guild: GuildId) -> Games {
-        self.servers = Servers::AllBut(guild);
+        self.servers = Servers::all_but(guild);
+        self
+    }
+
+    /// Keeps [`Games::sweep`], [`Games::ai_games_to_move`] and the outbox to the servers of
+    /// `shards` (within the servers already chosen): a process that runs only those gateway
+    /// shards looks after only their games, so no two processes serve the same game.
+    pub fn on_shards(mut self, shards: Shards) -> Games {
+        self.servers = self.servers.on_shards(shards);
         self
     }
 

@@ -5,7 +5,8 @@ use crate::rules::{BoardSize, Color, Move, Position};
 
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingChange, RatingValue, TimeControl, TimeControlError, PROVISIONAL_DEVIATION,
+    RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError,
+    PROVISIONAL_DEVIATION,
 };
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.

@@ -173,11 +173,15 @@ impl WriteTx {
             "UPDATE challenges SET state = 'expired', resolved_at = ?1
              WHERE state = 'pending' AND expires_at <= ?1
                AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
              RETURNING *",
         )
         .bind(now)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_all(self.tx.conn())
         .await?)
     }

@@ -169,11 +169,15 @@ impl Store {
                AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
                AND g.deadline - g.time_limit <= ?1
                AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
+               AND (?4 IS NULL OR (g.guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
              ORDER BY g.id",
         )
         .bind(turn_began_by)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_all(&self.read)
         .await?)
     }
@@ -185,11 +189,15 @@ impl Store {
         let rows = sqlx::query(game_select!(
             "WHERE g.state = 'active' AND g.deadline <= ?1
                AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
+               AND (?4 IS NULL OR (g.guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
              ORDER BY g.deadline, g.id"
         ))
         .bind(now)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_all(&self.read)
         .await?;
         Ok(rows.iter().filter_map(readable_game).collect())
@@ -356,6 +364,7 @@ impl WriteTx {
              WHERE state = 'active' AND reminded = 0 AND deadline > ?1
                AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
                AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
+               AND (?5 IS NULL OR (guild_id >> 22) % ?5 BETWEEN ?6 AND ?7)
                AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
                    AND m.id = iif(games.ply % 2 = 0, games.black_id, games.white_id))
              RETURNING id, guild_id, channel_id, deadline, ply,
@@ -365,6 +374,9 @@ impl WriteTx {
         .bind(fraction)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_all(self.tx.conn())
         .await?;
         for r in &rows {

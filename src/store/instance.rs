@@ -1,5 +1,5 @@
-//! One bot process per database: an exclusive lock on a file beside the database, held for the
-//! life of the process. The operating system lets it go when the process ends, however it ends
+//! One bot process per database, or per gateway shard of it: an exclusive lock on a file beside
+//! the database (or on one per shard), held for the life of the process. The operating system lets it go when the process ends, however it ends
 //! (a `kill -9` included), so a restart never waits for a stale claim. The file says which
 //! process holds it, so a second one can name the first.
 
@@ -10,47 +10,105 @@ use std::str::FromStr;
 
 use sqlx::sqlite::SqliteConnectOptions;
 
+use crate::domain::Shards;
+
 use super::{Result, StoreError};
 
-/// Held while the process serves the database; dropping it lets go.
+/// Held while the process serves the database (or its shards of it); dropping it lets go.
 #[derive(Debug)]
 pub struct InstanceLock {
-    _file: File,
+    _files: Vec<File>,
     path: PathBuf,
+}
+
+/// How a lock file is claimed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// This process alone.
+    Exclusive,
+    /// Beside other processes claiming it the same way, but no exclusive claim.
+    Shared,
 }
 
 impl InstanceLock {
     /// Claims the database at `url` for this process. `None` for a database that only this
     /// process can see (in memory). [`StoreError::InUse`] names the process that holds it.
     pub fn acquire(url: &str) -> Result<Option<InstanceLock>> {
+        InstanceLock::acquire_for(url, None)
+    }
+
+    /// Claims the database at `url` for a process that runs `shards` (all of them: `None`).
+    ///
+    /// A process that runs every shard holds `<db>.lock` alone. One that runs some holds it
+    /// shared, beside the other such processes, and holds `<db>.shard-N-of-C.lock` alone for each
+    /// of its shards: two processes never run the same shard, and a process that runs them all
+    /// never runs beside one that runs some. [`StoreError::InUse`] names the holder.
+    pub fn acquire_for(url: &str, shards: Option<Shards>) -> Result<Option<InstanceLock>> {
         let options = SqliteConnectOptions::from_str(url)?;
         let db = options.get_filename();
         let name = db.to_string_lossy();
         if name.is_empty() || name.starts_with(':') || name.starts_with("file:") {
             return Ok(None);
         }
-        let path = lock_path(db);
-        let open = || {
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
+        let path = lock_path(db, None);
+        let Some(shards) = shards else {
+            let file = claim(&path, Mode::Exclusive).map_err(|e| match e {
+                // Held by processes running some shards: name one of them.
+                StoreError::InUse { lock, holder } => {
+                    shard_holder(db).unwrap_or(StoreError::InUse { lock, holder })
+                }
+                other => other,
+            })?;
+            return Ok(Some(InstanceLock {
+                _files: vec![file],
+                path,
+            }));
         };
-        let mut file = open().map_err(|e| StoreError::Lock(path.clone(), e))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
-                return Err(StoreError::InUse {
-                    lock: path,
-                    holder: describe(&holder),
-                });
-            }
-            Err(TryLockError::Error(e)) => return Err(StoreError::Lock(path, e)),
+        let mut files = vec![claim(&path, Mode::Shared)?];
+        for shard in shards.first..=shards.last {
+            files.push(claim(
+                &lock_path(db, Some((shard, shards.count))),
+                Mode::Exclusive,
+            )?);
         }
+        Ok(Some(InstanceLock {
+            _files: files,
+            path,
+        }))
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Claims the lock file at `path`; claimed alone, it then says which process holds it.
+fn claim(path: &Path, mode: Mode) -> Result<File> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| StoreError::Lock(path.to_path_buf(), e))?;
+    let locked = match mode {
+        Mode::Exclusive => file.try_lock(),
+        Mode::Shared => file.try_lock_shared(),
+    };
+    match locked {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(StoreError::InUse {
+                lock: path.to_path_buf(),
+                holder: describe(&holder),
+            });
+        }
+        Err(TryLockError::Error(e)) => return Err(StoreError::Lock(path.to_path_buf(), e)),
+    }
+    if mode == Mode::Exclusive {
         let started = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -60,20 +118,38 @@ impl InstanceLock {
             .and_then(|()| file.rewind())
             .and_then(|()| file.write_all(note.as_bytes()))
             .and_then(|()| file.flush());
-        written.map_err(|e| StoreError::Lock(path.clone(), e))?;
-        Ok(Some(InstanceLock { _file: file, path }))
+        written.map_err(|e| StoreError::Lock(path.to_path_buf(), e))?;
     }
-
-    /// The lock file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
+    Ok(file)
 }
 
-/// `breakthrough.db` → `breakthrough.db.lock`.
-fn lock_path(db: &Path) -> PathBuf {
+/// A process holding one of the shard lock files of database `db`, if one is held.
+fn shard_holder(db: &Path) -> Option<StoreError> {
+    let dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let prefix = format!("{}.shard-", db.file_name()?.to_string_lossy());
+    std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+        let name = entry.file_name();
+        if !name.to_string_lossy().starts_with(&prefix) {
+            return None;
+        }
+        // Held if it cannot be claimed; a claim that succeeds is let go at once.
+        match claim(&entry.path(), Mode::Shared) {
+            Err(e @ StoreError::InUse { .. }) => Some(e),
+            _ => None,
+        }
+    })
+}
+
+/// `breakthrough.db` → `breakthrough.db.lock`, or for shard 2 of 4 `breakthrough.db.shard-2-of-4.lock`.
+fn lock_path(db: &Path, shard: Option<(u32, u32)>) -> PathBuf {
     let mut name = db.as_os_str().to_owned();
-    name.push(".lock");
+    match shard {
+        None => name.push(".lock"),
+        Some((n, count)) => name.push(format!(".shard-{n}-of-{count}.lock")),
+    }
     PathBuf::from(name)
 }
 
@@ -122,5 +198,53 @@ mod tests {
         assert!(InstanceLock::acquire("sqlite::memory:")
             .expect("memory")
             .is_none());
+    }
+
+    #[test]
+    fn processes_share_a_database_by_shards_but_never_a_shard() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("x.db").display());
+        let of_two = |first, last| {
+            Some(Shards {
+                count: 2,
+                first,
+                last,
+            })
+        };
+        let a = InstanceLock::acquire_for(&url, of_two(0, 0))
+            .expect("shard 0")
+            .expect("a file");
+        let b = InstanceLock::acquire_for(&url, of_two(1, 1))
+            .expect("shard 1")
+            .expect("a file");
+        let me = format!("process {}", std::process::id());
+        for (shards, what) in [
+            (of_two(1, 1), "shard 1 again"),
+            (of_two(0, 1), "both"),
+            (None, "all"),
+        ] {
+            match InstanceLock::acquire_for(&url, shards) {
+                Err(StoreError::InUse { holder, lock }) => {
+                    assert!(holder.starts_with(&me), "{what}: {holder}");
+                    assert!(
+                        lock.to_string_lossy().contains(".shard-"),
+                        "{what}: {lock:?}"
+                    );
+                }
+                other => panic!("{what}: expected InUse, got {other:?}"),
+            }
+        }
+        drop((a, b));
+        let all = InstanceLock::acquire_for(&url, None)
+            .expect("all")
+            .expect("a file");
+        assert!(matches!(
+            InstanceLock::acquire_for(&url, of_two(0, 0)),
+            Err(StoreError::InUse { .. })
+        ));
+        drop(all);
+        assert!(InstanceLock::acquire_for(&url, of_two(0, 1))
+            .expect("after")
+            .is_some());
     }
 }

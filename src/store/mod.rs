@@ -67,7 +67,7 @@ use sqlx::sqlite::{
 };
 use sqlx::ConnectOptions;
 
-use crate::domain::{GameId, GuildId};
+use crate::domain::{GameId, GuildId, Shards};
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
@@ -129,39 +129,84 @@ impl StoreError {
     }
 }
 
-/// The servers whose games and challenges a sweep, or the AI's turn, looks at.
+/// The servers whose games and challenges a sweep, the AI's turn, or the outbox looks at: all,
+/// one (the console's), all but one (the bot leaves the console's alone), and within those the
+/// servers of some gateway shards (a process that runs only those).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Servers {
-    #[default]
-    All,
-    Only(GuildId),
-    AllBut(GuildId),
+pub struct Servers {
+    only: Option<GuildId>,
+    left_out: Option<GuildId>,
+    shards: Option<Shards>,
 }
 
 impl Servers {
+    /// Every server.
+    pub const ALL: Servers = Servers {
+        only: None,
+        left_out: None,
+        shards: None,
+    };
+
+    /// One server only.
+    pub const fn one(guild: GuildId) -> Servers {
+        Servers {
+            only: Some(guild),
+            ..Servers::ALL
+        }
+    }
+
+    /// Every server but one.
+    pub const fn all_but(guild: GuildId) -> Servers {
+        Servers {
+            left_out: Some(guild),
+            ..Servers::ALL
+        }
+    }
+
+    /// These servers, of `shards` only (every shard: no limit).
+    pub const fn on_shards(self, shards: Shards) -> Servers {
+        Servers {
+            shards: if shards.is_all() { None } else { Some(shards) },
+            ..self
+        }
+    }
+
     /// The one server looked at, as a query parameter (`NULL`: no such limit).
     fn only(self) -> Option<GuildId> {
-        match self {
-            Servers::Only(g) => Some(g),
-            _ => None,
-        }
+        self.only
     }
 
     /// The one server left out, as a query parameter (`NULL`: none).
     fn left_out(self) -> Option<GuildId> {
-        match self {
-            Servers::AllBut(g) => Some(g),
-            _ => None,
-        }
+        self.left_out
+    }
+
+    /// The shard count, as a query parameter (`NULL`: every shard).
+    fn shard_count(self) -> Option<i64> {
+        self.shards.map(|s| i64::from(s.count))
+    }
+
+    /// The first shard looked at, as a query parameter.
+    fn first_shard(self) -> Option<i64> {
+        self.shards.map(|s| i64::from(s.first))
+    }
+
+    /// The last shard looked at, as a query parameter.
+    fn last_shard(self) -> Option<i64> {
+        self.shards.map(|s| i64::from(s.last))
     }
 
     /// The name under which the process looking after these servers records that it is alive.
     fn key(self) -> String {
-        match self {
-            Servers::All => "all".to_string(),
-            Servers::Only(g) => format!("only:{g}"),
-            Servers::AllBut(g) => format!("all-but:{g}"),
+        let mut key = match (self.only, self.left_out) {
+            (Some(g), _) => format!("only:{g}"),
+            (None, Some(g)) => format!("all-but:{g}"),
+            (None, None) => "all".to_string(),
+        };
+        if let Some(s) = self.shards {
+            key.push_str(&format!(":shards:{}-{}/{}", s.first, s.last, s.count));
         }
+        key
     }
 }
 

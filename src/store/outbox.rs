@@ -33,12 +33,16 @@ impl Store {
         Ok(sqlx::query_as(
             "SELECT * FROM outbox WHERE next_attempt_at <= ?1
                AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+               AND (?5 IS NULL OR (guild_id >> 22) % ?5 BETWEEN ?6 AND ?7)
              ORDER BY id LIMIT ?4",
         )
         .bind(now_ms)
         .bind(servers.only())
         .bind(servers.left_out())
         .bind(limit)
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_all(&self.read)
         .await?)
     }
@@ -47,10 +51,14 @@ impl Store {
     pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
         Ok(sqlx::query_scalar(
             "SELECT min(next_attempt_at) FROM outbox
-             WHERE (?1 IS NULL OR guild_id = ?1) AND (?2 IS NULL OR guild_id <> ?2)",
+             WHERE (?1 IS NULL OR guild_id = ?1) AND (?2 IS NULL OR guild_id <> ?2)
+               AND (?3 IS NULL OR (guild_id >> 22) % ?3 BETWEEN ?4 AND ?5)",
         )
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .fetch_one(&self.read)
         .await?)
     }
@@ -113,20 +121,28 @@ impl WriteTx {
         self.touched.all();
         let games = sqlx::query(
             "UPDATE games SET deadline = deadline + ?1 WHERE state = 'active'
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)",
         )
         .bind(seconds)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .execute(self.tx.conn())
         .await?;
         let challenges = sqlx::query(
             "UPDATE challenges SET expires_at = expires_at + ?1 WHERE state = 'pending'
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)",
+               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
+               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)",
         )
         .bind(seconds)
         .bind(servers.only())
         .bind(servers.left_out())
+        .bind(servers.shard_count())
+        .bind(servers.first_shard())
+        .bind(servers.last_shard())
         .execute(self.tx.conn())
         .await?;
         Ok((games.rows_affected(), challenges.rows_affected()))

@@ -163,7 +163,7 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
 // ----- the newcomer's path: a copied .env.example ----------------------------------------------
 
 /// Every variable the binary reads, removed from the test's own environment.
-const SETTINGS: [&str; 12] = [
+const SETTINGS: [&str; 14] = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
     "DISCORD_API_BASE",
@@ -174,6 +174,8 @@ const SETTINGS: [&str; 12] = [
     "AI_GAMES_PER_MEMBER",
     "AI_QUEUE",
     "VACATION_DAYS_PER_YEAR",
+    "SHARD_COUNT",
+    "SHARDS",
     "POST_TIMEOUT_MS",
     "RUST_LOG",
 ];
@@ -324,4 +326,30 @@ fn processes_started_together_on_a_fresh_file_all_get_a_migrated_database() {
             assert!(o.status.success(), "round {round}: {}", stderr(&o));
         }
     }
+}
+
+#[test]
+fn shards_out_of_their_count_are_refused_before_anything_starts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = run_in(
+        dir.path(),
+        &["run"],
+        &[
+            ("DISCORD_TOKEN", "t"),
+            ("SHARD_COUNT", "2"),
+            ("SHARDS", "1-2"),
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("`1-2` is not a range of shards of 2"),
+        "{}",
+        stderr(&o)
+    );
+    // SHARDS means nothing without SHARD_COUNT.
+    let o = run_in(dir.path(), &["run"], &[("SHARDS", "0")], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--shard-count"), "{}", stderr(&o));
+    assert!(!dir.path().join("breakthrough.db").exists());
 }

@@ -2804,3 +2804,83 @@ async fn analyze_refuses_a_game_between_members_in_progress_privately() {
     assert_eq!(store.game(GameId::new(1)).await.unwrap().unwrap().ply, 1);
     bot.finish();
 }
+
+/// Two bot processes on one database, shard 0 and shard 1 of 2, each against the gateway of its
+/// own shards: each ends and announces only the games of its own servers. A third process that
+/// claims a shard already held refuses to start and names the holder; once the holder is killed,
+/// its replacement starts at once and takes its games over. Nothing is posted twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over() {
+    use breakthrough_bot::game::{Member, Place, Shards};
+    use outages::{bot_with, database, game_under_way, service, set_deadline, unix_now};
+    use std::time::Duration;
+
+    // GUILD_ID is on shard 1 of 2; this server on shard 0.
+    let there = Place::new(900_000_000_004_194_314, 31);
+    let here = Place::new(GUILD_ID, CHANNEL_ID);
+    assert_eq!(
+        (Shards::of(there.guild, 2), Shards::of(here.guild, 2)),
+        (0, 1)
+    );
+    let (_dir, db) = database();
+    let (store, games) = service(&db).await;
+    let (a, b) = (Member::new(401, "ann"), Member::new(402, "ben"));
+    let (c, d) = (Member::new(403, "cid"), Member::new(404, "dee"));
+    let on_0 = game_under_way(&games, there, &a, &b).await;
+    let on_1 = game_under_way(&games, here, &c, &d).await;
+    store.close().await;
+    for id in [on_0, on_1] {
+        set_deadline(&db, id, unix_now() - 60).await;
+    }
+    let shard = |n: &'static str| [("SHARD_COUNT", "2"), ("SHARDS", n)];
+    let (fake0, _p0) = bot_with(&db, &shard("0"), |_| {}).await;
+    let (fake1, p1) = bot_with(&db, &shard("1"), |_| {}).await;
+    fake0.wait_for_commands(Some(GUILD_ID)).await;
+    fake1.wait_for_commands(Some(GUILD_ID)).await;
+    async fn lost(fake: &FakeDiscord, channel: u64) -> String {
+        let posted = fake.wait_channel_message(channel).await;
+        embed_text(posted.body.as_ref().unwrap())
+    }
+    assert!(lost(&fake0, there.channel.get())
+        .await
+        .contains("ann ran out of time"));
+    assert!(lost(&fake1, CHANNEL_ID)
+        .await
+        .contains("cid ran out of time"));
+
+    // A second process for shard 1 refuses, naming the first.
+    let (fake_x, px) = bot_with(&db, &shard("1"), |_| {}).await;
+    let status = px.wait_exit(Duration::from_secs(20)).expect("it stops");
+    assert!(!status.success());
+    let log = px.log();
+    assert!(log.contains("shard-1-of-2"), "{log}");
+    assert!(log.contains(&format!("process {}", p1.id())), "{log}");
+    drop(fake_x);
+
+    // Shard 1's process dies; a game of its server runs out of time meanwhile; the replacement
+    // starts at once and ends it.
+    p1.kill();
+    let (store, games) = service(&db).await;
+    let (e, f) = (Member::new(405, "eve"), Member::new(406, "fay"));
+    let later = game_under_way(&games, here, &e, &f).await;
+    store.close().await;
+    set_deadline(&db, later, unix_now() - 60).await;
+    let (fake2, _p2) = bot_with(&db, &shard("1"), |_| {}).await;
+    fake2.wait_for_commands(Some(GUILD_ID)).await;
+    assert!(lost(&fake2, CHANNEL_ID)
+        .await
+        .contains("eve ran out of time"));
+    // Each announcement was posted once, by its own shard's process.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let posts = |fake: &FakeDiscord, channel: u64| {
+        fake.requests_to("POST", &format!("/channels/{channel}/messages"))
+            .len()
+    };
+    assert_eq!(posts(&fake0, there.channel.get()), 1);
+    assert_eq!(posts(&fake0, CHANNEL_ID), 0);
+    assert_eq!(posts(&fake1, CHANNEL_ID), 1);
+    assert_eq!(posts(&fake1, there.channel.get()), 0);
+    assert_eq!(posts(&fake2, CHANNEL_ID), 1);
+    fake0.assert_spec_ok();
+    fake2.assert_spec_ok();
+}

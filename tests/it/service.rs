@@ -2862,3 +2862,55 @@ async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it() {
     assert!(w.games.take_dm_refusal(alice().id).await.unwrap());
     assert!(!w.games.take_dm_refusal(alice().id).await.unwrap());
 }
+
+/// Two processes on one database, each running some of the gateway shards, each sweep only the
+/// games of their own shards' servers; direct messages are shard 0's.
+#[tokio::test]
+async fn each_shard_sweeps_only_its_own_servers() {
+    use breakthrough_bot::game::Shards;
+    let w = world().await;
+    // Server 10 (and direct messages) are on shard 0 of 2; server 1 << 22 on shard 1.
+    let on_0 = Place::new(10, 20);
+    let on_1 = Place::new(1 << 22, 21);
+    assert_eq!(
+        (Shards::of(on_0.guild, 2), Shards::of(on_1.guild, 2)),
+        (0, 1)
+    );
+    let game_in = |place: Place| {
+        let w = &w;
+        async move {
+            let mut r = request(&alice(), Some(&bob()), "3x5");
+            r.place = place;
+            r.rated = false;
+            let c = w.games.challenge(r).await.unwrap();
+            w.games
+                .accept(&bob(), ChallengeRef::Id(c.place, c.id))
+                .await
+                .unwrap()
+                .id
+        }
+    };
+    let first = game_in(on_0).await;
+    let second = game_in(on_1).await;
+    let shard = |n| {
+        w.games.clone().on_shards(Shards {
+            count: 2,
+            first: n,
+            last: n,
+        })
+    };
+    let (zero, one) = (shard(0), shard(1));
+    // Both clocks have run out; each shard ends only its own game.
+    w.clock.advance(2 * 3_600);
+    let ended = |r: &breakthrough_bot::game::SweepReport| -> Vec<GameId> {
+        r.timed_out.iter().chain(&r.aborted).map(|g| g.id).collect()
+    };
+    let by_one = one.sweep(w.games.now()).await.unwrap();
+    assert_eq!(ended(&by_one), [second]);
+    assert!(w.games.game(first).await.unwrap().is_active());
+    let by_zero = zero.sweep(w.games.now()).await.unwrap();
+    assert_eq!(ended(&by_zero), [first]);
+    // Every shard of the count is no limit at all.
+    let all = w.games.clone().on_shards(Shards::all(2));
+    assert!(all.sweep(w.games.now()).await.unwrap().is_empty());
+}
