@@ -14,6 +14,7 @@ mod discord;
 mod engine;
 mod i18n;
 mod perft;
+mod postgres;
 mod properties;
 mod render;
 mod service;

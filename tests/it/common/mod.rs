@@ -4,3 +4,4 @@
 pub mod fake_discord;
 pub mod naive;
 pub mod overdue;
+pub mod postgres;
