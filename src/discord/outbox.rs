@@ -334,26 +334,22 @@ impl Poster {
             .await
             .map_err(|_| Failure::later("no answer in time"))??;
         let status = response.status().as_u16();
-        if response.status().is_success() {
-            let body = tokio::time::timeout(self.timeout, response.bytes())
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-                .unwrap_or(Value::Null);
-            return Ok(body);
-        }
+        let success = response.status().is_success();
         let header_wait = response
             .headers()
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<f64>().ok());
+        // Discord's answer as JSON, either way: the new message, or why not.
         let body = tokio::time::timeout(self.timeout, response.bytes())
             .await
             .ok()
             .and_then(Result::ok)
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .unwrap_or(Value::Null);
+        if success {
+            return Ok(body);
+        }
         Err(classify(status, &body, header_wait))
     }
 }

@@ -52,6 +52,20 @@ impl WriteTx {
         Ok(())
     }
 
+    /// Records member `id`, if the bot has never seen them, without a name: for a member's own
+    /// setting, which may come before they ever played.
+    pub async fn ensure_member(&mut self, id: MemberId, now: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO members (id, is_bot, created_at) VALUES (?, 0, ?)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+
     pub async fn member_is_bot(&mut self, id: MemberId) -> Result<bool> {
         Ok(
             sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")

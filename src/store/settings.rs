@@ -28,14 +28,7 @@ impl Store {
     ) -> Result<()> {
         let mut tx = self.begin().await?;
         tx.touched.all();
-        sqlx::query(
-            "INSERT INTO members (id, is_bot, created_at) VALUES (?, 0, ?)
-             ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(member)
-        .bind(now)
-        .execute(tx.tx.conn())
-        .await?;
+        tx.ensure_member(member, now).await?;
         sqlx::query(
             "INSERT INTO member_settings (member_id, notify_dm, dm_lang, dm_refused)
              VALUES (?1, ?2, ?3, 0)

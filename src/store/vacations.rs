@@ -57,14 +57,7 @@ impl WriteTx {
     pub async fn start_vacation(&mut self, member: MemberId, now: i64, ends_at: i64) -> Result<()> {
         self.touched.all();
         // A member may go away before they ever played.
-        sqlx::query(
-            "INSERT INTO members (id, is_bot, created_at) VALUES (?, 0, ?)
-             ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(member)
-        .bind(now)
-        .execute(self.tx.conn())
-        .await?;
+        self.ensure_member(member, now).await?;
         sqlx::query("INSERT INTO vacations (member_id, started_at, ends_at) VALUES (?, ?, ?)")
             .bind(member)
             .bind(now)
