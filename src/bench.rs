@@ -1,5 +1,6 @@
 //! `breakthrough-bot bench`: many games at once through the whole `game` API, on a fresh SQLite
-//! file with the production durability settings, reporting moves per second and move latency.
+//! file with the production durability settings (and with `--db postgres://…` on that database
+//! too, side by side), reporting moves per second and move latency.
 //! `bench --analyze`: the time `/analyze` takes over whole games the AI played against itself.
 
 use std::path::PathBuf;
@@ -63,7 +64,73 @@ impl Drop for TempDb {
     }
 }
 
-/// Plays `games` games of `size` with `concurrency` of them in flight, random moves from `seed`.
+/// One line of the table [`compare`] prints.
+#[derive(Debug, Clone)]
+pub struct BenchRow {
+    pub backend: &'static str,
+    pub concurrency: usize,
+    pub report: BenchReport,
+}
+
+/// The rows as a table, one per backend and concurrency.
+pub fn table(rows: &[BenchRow]) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mut out = String::from(
+        "backend   concurrency  games  moves   elapsed s  moves/s  p50 ms  p99 ms  max ms\n",
+    );
+    for r in rows {
+        let b = &r.report;
+        out.push_str(&format!(
+            "{:<9} {:>11}  {:>5}  {:>6}  {:>9.2}  {:>7.0}  {:>6.3}  {:>6.3}  {:>6.1}\n",
+            r.backend,
+            r.concurrency,
+            b.games,
+            b.moves,
+            b.elapsed.as_secs_f64(),
+            b.moves_per_second(),
+            ms(b.p50),
+            ms(b.p99),
+            ms(b.max)
+        ));
+    }
+    out
+}
+
+/// Runs [`run`] at each concurrency on a fresh SQLite file, then the same on each database of
+/// `dbs` (PostgreSQL's, which may hold other data: the bench's members are new each run).
+pub async fn compare(
+    games: usize,
+    concurrencies: &[usize],
+    size: BoardSize,
+    seed: u64,
+    dbs: &[String],
+) -> anyhow::Result<Vec<BenchRow>> {
+    let mut rows = Vec::new();
+    for &concurrency in concurrencies {
+        let report = run(games, concurrency, size, seed).await?;
+        rows.push(BenchRow {
+            backend: "sqlite",
+            concurrency,
+            report,
+        });
+    }
+    for url in dbs {
+        let store = Store::open(url).await?;
+        for &concurrency in concurrencies {
+            let report = run_on(&store, games, concurrency, size, seed).await?;
+            rows.push(BenchRow {
+                backend: store.backend_name(),
+                concurrency,
+                report,
+            });
+        }
+        store.close().await;
+    }
+    Ok(rows)
+}
+
+/// Plays `games` games of `size` with `concurrency` of them in flight, random moves from `seed`,
+/// on a fresh SQLite file.
 pub async fn run(
     games: usize,
     concurrency: usize,
@@ -78,15 +145,35 @@ pub async fn run(
         std::process::id()
     )));
     let store = Store::open(&format!("sqlite://{}", db.0.display())).await?;
+    let report = run_on(&store, games, concurrency, size, seed).await;
+    store.close().await;
+    report
+}
+
+/// [`run`] on an open store. The members are new to it: their ids start past any the bench gave
+/// before (they are counted from the clock).
+pub async fn run_on(
+    store: &Store,
+    games: usize,
+    concurrency: usize,
+    size: BoardSize,
+    seed: u64,
+) -> anyhow::Result<BenchReport> {
     let limits = Limits::default();
     let service = Games::new(store.clone(), Arc::new(SystemClock), limits);
     let place = Place::new(1, 1);
+    // Microseconds since 2020, times two per game: new members on a database used before.
+    let base = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
+        .saturating_sub(1_577_836_800_000_000)
+        .saturating_mul(4);
 
     // Set up every game first: a challenge and its acceptance, between two fresh members.
     let mut started = Vec::with_capacity(games);
     for i in 0..games as u64 {
-        let a = Member::new(1_000 + 2 * i, format!("player{}", 2 * i));
-        let b = Member::new(1_001 + 2 * i, format!("player{}", 2 * i + 1));
+        let a = Member::new(base + 2 * i, format!("player{}", 2 * i));
+        let b = Member::new(base + 2 * i + 1, format!("player{}", 2 * i + 1));
         let c = service
             .challenge(ChallengeRequest {
                 place,
@@ -142,7 +229,6 @@ pub async fn run(
         w.await??;
     }
     let elapsed = begin.elapsed();
-    store.close().await;
     let mut lat = latencies.lock().map(|l| l.clone()).unwrap_or_default();
     lat.sort();
     let pick = |q: f64| {

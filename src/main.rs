@@ -63,16 +63,19 @@ enum Command {
         #[arg(long, value_name = "en|es")]
         lang: Option<Lang>,
     },
-    /// Play many games at once through the game service on a fresh temporary database, and
-    /// report moves per second and move latency; with --analyze, time the analysis of whole games
-    /// the AI played against itself.
+    /// Play many games at once through the game service on a fresh temporary SQLite file (and on
+    /// each --db beside it), and report moves per second and move latency; with --analyze, time
+    /// the analysis of whole games the AI played against itself.
     Bench {
         /// Games to play (default 400; 10 with --analyze).
         #[arg(long)]
         games: Option<usize>,
-        /// Games in flight at once.
-        #[arg(long, default_value_t = 32)]
-        concurrency: usize,
+        /// Games in flight at once; several, comma-separated, run one after the other.
+        #[arg(long, default_value = "32", value_delimiter = ',')]
+        concurrency: Vec<usize>,
+        /// Also run on this database (postgres://…), side by side with SQLite; may be repeated.
+        #[arg(long, value_name = "URL")]
+        db: Vec<String>,
         /// Board size, columns x rows.
         #[arg(long, default_value_t = BoardSize::DEFAULT, value_name = "COLSxROWS")]
         size: BoardSize,
@@ -192,13 +195,15 @@ fn main() -> ExitCode {
         Command::Bench {
             games,
             concurrency,
+            db,
             size,
             seed,
             ..
         } => run_async(async move {
             let games = games.unwrap_or(400);
-            let report = breakthrough_bot::bench::run(games, concurrency, size, seed).await?;
-            println!("{report}");
+            let rows =
+                breakthrough_bot::bench::compare(games, &concurrency, size, seed, &db).await?;
+            print!("{}", breakthrough_bot::bench::table(&rows));
             Ok(())
         }),
         Command::Bestmove {

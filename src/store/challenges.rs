@@ -2,6 +2,7 @@
 
 use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId};
 
+use super::codec::Flag;
 use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Store, WriteTx};
 
 /// What [`WriteTx::challenges_to`] found.
@@ -12,7 +13,7 @@ pub struct ChallengesTo {
     pub declined_at: Option<i64>,
 }
 
-const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = ?";
+const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = $1";
 
 impl Store {
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
@@ -31,8 +32,8 @@ impl Store {
         member: MemberId,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ?1
-               AND (opponent_id = ?3 OR (opponent_id IS NULL AND channel_id = ?2 AND challenger_id <> ?3))
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1
+               AND (opponent_id = $3 OR (opponent_id IS NULL AND channel_id = $2 AND challenger_id <> $3))
              ORDER BY id",
         )
         .bind(guild)
@@ -49,7 +50,7 @@ impl Store {
         member: MemberId,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = ? AND challenger_id = ?
+            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1 AND challenger_id = $2
              ORDER BY id",
         )
         .bind(guild)
@@ -64,7 +65,7 @@ impl WriteTx {
     /// when it already was.
     pub async fn claim_rematch(&mut self, game: GameId, now: i64) -> Result<bool> {
         let done = sqlx::query(
-            "INSERT INTO rematches (game_id, offered_at) VALUES (?, ?)
+            "INSERT INTO rematches (game_id, offered_at) VALUES ($1, $2)
              ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(game)
@@ -80,7 +81,7 @@ impl WriteTx {
         sqlx::query_scalar(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
                  challenger_color, time_limit, rated, created_at, expires_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
         )
         .bind(c.guild_id)
         .bind(c.channel_id)
@@ -89,7 +90,7 @@ impl WriteTx {
         .bind(c.size)
         .bind(c.challenger_color)
         .bind(c.time_limit)
-        .bind(c.rated)
+        .bind(Flag(c.rated))
         .bind(c.created_at)
         .bind(c.expires_at)
         .fetch_one(self.tx.conn())
@@ -108,10 +109,10 @@ impl WriteTx {
         declined_since: i64,
     ) -> Result<ChallengesTo> {
         let (count, oldest, declined_at) = sqlx::query_as(
-            "SELECT count(CASE WHEN created_at > ?3 THEN 1 END),
-                    min(CASE WHEN created_at > ?3 THEN created_at END),
-                    max(CASE WHEN state = 'declined' AND resolved_at > ?4 THEN resolved_at END)
-             FROM challenges WHERE challenger_id = ?1 AND opponent_id = ?2",
+            "SELECT count(CASE WHEN created_at > $3 THEN 1 END),
+                    min(CASE WHEN created_at > $3 THEN created_at END),
+                    max(CASE WHEN state = 'declined' AND resolved_at > $4 THEN resolved_at END)
+             FROM challenges WHERE challenger_id = $1 AND opponent_id = $2",
         )
         .bind(from)
         .bind(to)
@@ -128,7 +129,7 @@ impl WriteTx {
 
     pub async fn count_pending_challenges_by(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = ?",
+            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = $1",
         )
         .bind(member)
         .fetch_one(self.tx.conn())
@@ -151,8 +152,8 @@ impl WriteTx {
         game: Option<GameId>,
     ) -> Result<bool> {
         let done = sqlx::query(
-            "UPDATE challenges SET state = ?, resolved_at = ?, game_id = ?
-             WHERE id = ? AND state = 'pending'",
+            "UPDATE challenges SET state = $1, resolved_at = $2, game_id = $3
+             WHERE id = $4 AND state = 'pending'",
         )
         .bind(state)
         .bind(now)
@@ -170,10 +171,10 @@ impl WriteTx {
         servers: Servers,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
-            "UPDATE challenges SET state = 'expired', resolved_at = ?1
-             WHERE state = 'pending' AND expires_at <= ?1
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
-               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
+            "UPDATE challenges SET state = 'expired', resolved_at = $1
+             WHERE state = 'pending' AND expires_at <= $1
+               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
+               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)
              RETURNING *",
         )
         .bind(now)

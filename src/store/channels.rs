@@ -8,7 +8,7 @@ impl Store {
     /// The language code last recorded for `channel`'s public messages, if any.
     pub async fn channel_lang(&self, channel: ChannelId) -> Result<Option<String>> {
         Ok(
-            sqlx::query_scalar("SELECT lang FROM channel_languages WHERE channel_id = ?")
+            sqlx::query_scalar("SELECT lang FROM channel_languages WHERE channel_id = $1")
                 .bind(channel)
                 .fetch_optional(&self.read)
                 .await?,
@@ -19,12 +19,12 @@ impl Store {
     pub async fn set_channel_lang(&self, channel: ChannelId, lang: &str) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query(
-            "INSERT INTO channel_languages (channel_id, lang) VALUES (?, ?)
+            "INSERT INTO channel_languages (channel_id, lang) VALUES ($1, $2)
              ON CONFLICT (channel_id) DO UPDATE SET lang = excluded.lang",
         )
         .bind(channel)
         .bind(lang)
-        .execute(&mut held.conn)
+        .execute(held.conn())
         .await?;
         Ok(())
     }

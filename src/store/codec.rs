@@ -1,20 +1,26 @@
-//! How the domain's values are written to and read from SQLite: one `Type`, `Encode` and
-//! `Decode` for each, and nowhere else.
+//! How the domain's values are written to and read from the database (SQLite or PostgreSQL,
+//! through sqlx's `Any` driver): one `Type`, `Encode` and `Decode` for each, and nowhere else.
 //!
-//! - Discord's ids ([`MemberId`], [`GuildId`], [`ChannelId`]) are `u64`, stored as SQLite's
-//!   `i64` bit for bit (ids above `i64::MAX` read back negative in SQL, and unchanged here).
+//! - Discord's ids ([`MemberId`], [`GuildId`], [`ChannelId`]) are `u64`, stored as a 64-bit
+//!   signed integer bit for bit (ids above `i64::MAX` read back negative in SQL, and unchanged here).
 //! - Row ids ([`GameId`], [`ChallengeId`]) are the `i64` they are.
 //! - Stored states and reasons, colours and board sizes are the text the columns have always
 //!   held (`'active'`, `'all_captured'`, `'black'`, `'8x8'`); [`TimeControl`] is its seconds,
 //!   and the AI's [`Level`] its number. A [`Position`] is its setup text; games keep theirs as
 //!   written in their rows (see `rows::GameRow`), and read it with the rest of the game.
 //!
+//! - A yes/no column is an integer, 0 or 1, in both databases: [`Flag`] writes it so, and reads
+//!   back either that or a boolean (what an expression gives in PostgreSQL).
+//!
 //! A value that does not read back (a state no version wrote, a size that is not supported) is
 //! a decode error: the query fails with it, as with any column of the wrong type.
 
+use sqlx::any::{Any, AnyTypeInfo, AnyValueRef};
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
-use sqlx::sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef};
+use sqlx::Database;
+
+type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
@@ -37,30 +43,27 @@ const fn from_db(id: i64) -> u64 {
 /// Stored as an integer: `Type` of `i64`, written through `into` and read back through `from`.
 macro_rules! integer {
     ($t:ty, $into:expr, $from:expr) => {
-        impl Type<Sqlite> for $t {
-            fn type_info() -> SqliteTypeInfo {
-                <i64 as Type<Sqlite>>::type_info()
+        impl Type<Any> for $t {
+            fn type_info() -> AnyTypeInfo {
+                <i64 as Type<Any>>::type_info()
             }
 
-            fn compatible(ty: &SqliteTypeInfo) -> bool {
-                <i64 as Type<Sqlite>>::compatible(ty)
+            fn compatible(ty: &AnyTypeInfo) -> bool {
+                <i64 as Type<Any>>::compatible(ty)
             }
         }
 
-        impl Encode<'_, Sqlite> for $t {
-            fn encode_by_ref(
-                &self,
-                buf: &mut SqliteArgumentsBuffer,
-            ) -> Result<IsNull, BoxDynError> {
+        impl Encode<'_, Any> for $t {
+            fn encode_by_ref(&self, buf: &mut AnyArgumentBuffer) -> Result<IsNull, BoxDynError> {
                 let into: fn(&$t) -> i64 = $into;
-                <i64 as Encode<Sqlite>>::encode(into(self), buf)
+                <i64 as Encode<Any>>::encode(into(self), buf)
             }
         }
 
-        impl<'r> Decode<'r, Sqlite> for $t {
-            fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        impl<'r> Decode<'r, Any> for $t {
+            fn decode(value: AnyValueRef<'r>) -> Result<Self, BoxDynError> {
                 let from: fn(i64) -> Result<$t, BoxDynError> = $from;
-                from(<i64 as Decode<Sqlite>>::decode(value)?)
+                from(<i64 as Decode<Any>>::decode(value)?)
             }
         }
     };
@@ -91,30 +94,27 @@ integer!(Level, |l| i64::from(l.number()), |n| {
 /// Stored as text: `Type` of `str`, written as `text(self)` and read back by `parse(text)`.
 macro_rules! text {
     ($t:ty, $what:literal, $text:expr, $parse:expr) => {
-        impl Type<Sqlite> for $t {
-            fn type_info() -> SqliteTypeInfo {
-                <str as Type<Sqlite>>::type_info()
+        impl Type<Any> for $t {
+            fn type_info() -> AnyTypeInfo {
+                <str as Type<Any>>::type_info()
             }
 
-            fn compatible(ty: &SqliteTypeInfo) -> bool {
-                <str as Type<Sqlite>>::compatible(ty)
+            fn compatible(ty: &AnyTypeInfo) -> bool {
+                <str as Type<Any>>::compatible(ty)
             }
         }
 
-        impl Encode<'_, Sqlite> for $t {
-            fn encode_by_ref(
-                &self,
-                buf: &mut SqliteArgumentsBuffer,
-            ) -> Result<IsNull, BoxDynError> {
+        impl Encode<'_, Any> for $t {
+            fn encode_by_ref(&self, buf: &mut AnyArgumentBuffer) -> Result<IsNull, BoxDynError> {
                 let text: fn(&$t) -> String = $text;
-                <String as Encode<Sqlite>>::encode(text(self), buf)
+                <String as Encode<Any>>::encode(text(self), buf)
             }
         }
 
-        impl<'r> Decode<'r, Sqlite> for $t {
-            fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        impl<'r> Decode<'r, Any> for $t {
+            fn decode(value: AnyValueRef<'r>) -> Result<Self, BoxDynError> {
                 let parse: fn(&str) -> Option<$t> = $parse;
-                let text = <&str as Decode<Sqlite>>::decode(value)?;
+                let text = <&str as Decode<Any>>::decode(value)?;
                 parse(text).ok_or_else(|| format!("`{text}` is not {}", $what).into())
             }
         }
@@ -144,3 +144,38 @@ text!(BoardSize, "a board size", BoardSize::to_string, |s| s
 text!(Position, "a position", Position::to_string, |s| s
     .parse()
     .ok());
+
+/// A yes/no value as stored: the integer 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<Flag> for bool {
+    fn from(flag: Flag) -> bool {
+        flag.0
+    }
+}
+
+impl Type<Any> for Flag {
+    fn type_info() -> AnyTypeInfo {
+        <i64 as Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &AnyTypeInfo) -> bool {
+        <i64 as Type<Any>>::compatible(ty) || <bool as Type<Any>>::compatible(ty)
+    }
+}
+
+impl Encode<'_, Any> for Flag {
+    fn encode_by_ref(&self, buf: &mut AnyArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        <i64 as Encode<Any>>::encode(i64::from(self.0), buf)
+    }
+}
+
+impl<'r> Decode<'r, Any> for Flag {
+    fn decode(value: AnyValueRef<'r>) -> Result<Self, BoxDynError> {
+        match <i64 as Decode<Any>>::decode(value.clone()) {
+            Ok(n) => Ok(Flag(n != 0)),
+            Err(_) => <bool as Decode<Any>>::decode(value).map(Flag),
+        }
+    }
+}

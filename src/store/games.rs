@@ -3,19 +3,21 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use sqlx::sqlite::{SqliteConnection, SqlitePool, SqliteRow};
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, AnyPool};
 use sqlx::{FromRow, Row};
 
 use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
 use crate::rules::{Color, Move, Position};
 
+use super::codec::Flag;
 use super::{
-    conflict_or, insert_outbox, refused_by_trigger, GameRow, NewGame, NewOutbox, RatingChangeRow,
-    ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
+    conflict_or, insert_outbox, refused_by_trigger, Backend, GameRow, NewGame, NewOutbox,
+    RatingChangeRow, ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
 };
 
 /// The game of `row`, or `None` (logged) when one of its values does not read back.
-fn readable_game(row: &SqliteRow) -> Option<GameRow> {
+fn readable_game(row: &AnyRow) -> Option<GameRow> {
     match GameRow::from_row(row) {
         Ok(game) => Some(game),
         Err(e) => {
@@ -65,15 +67,12 @@ pub enum Ended {
     RatingsMovedOn,
 }
 
-/// Serves a batch of game reads by id.
-pub(super) async fn games_by_id(
-    pool: SqlitePool,
-    ids: Vec<GameId>,
-) -> Vec<Shared<Option<GameRow>>> {
+/// Serves a batch of game reads by id (SQLite: its list is read with `json_each`).
+pub(super) async fn games_by_id(pool: AnyPool, ids: Vec<GameId>) -> Vec<Shared<Option<GameRow>>> {
     let list =
         serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
     let rows = sqlx::query(game_select!(
-        "WHERE g.id IN (SELECT value FROM json_each(?))"
+        "WHERE g.id IN (SELECT value FROM json_each($1))"
     ))
     .bind(list)
     .fetch_all(&pool)
@@ -107,9 +106,17 @@ impl Store {
             Ok(row) => return Ok(Some(row)),
             Err(generation) => generation,
         };
-        let row = match self.games.call(id).await {
-            Some(answer) => answer.map_err(StoreError::Batch)?,
-            None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        let row = match &self.backend {
+            Backend::Sqlite { games, .. } => match games.call(id).await {
+                Some(answer) => answer.map_err(StoreError::Batch)?,
+                None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+            },
+            Backend::Postgres => {
+                sqlx::query_as(game_select!("WHERE g.id = $1"))
+                    .bind(id)
+                    .fetch_optional(&self.read)
+                    .await?
+            }
         };
         if let Some(row) = &row {
             self.cache.fill(generation, row);
@@ -126,8 +133,8 @@ impl Store {
         channel: Option<crate::domain::ChannelId>,
     ) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
-            "WHERE g.state = 'active' AND (g.black_id = ?1 OR g.white_id = ?1)
-                   AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.channel_id = ?3)
+            "WHERE g.state = 'active' AND (g.black_id = $1 OR g.white_id = $1)
+                   AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.channel_id = $3)
                  ORDER BY g.id"
         ))
         .bind(member)
@@ -145,7 +152,7 @@ impl Store {
     ) -> Result<Option<GameId>> {
         Ok(sqlx::query_scalar(
             "SELECT id FROM games
-             WHERE state <> 'active' AND (black_id = ?1 OR white_id = ?1) AND channel_id = ?2
+             WHERE state <> 'active' AND (black_id = $1 OR white_id = $1) AND channel_id = $2
              ORDER BY finished_at DESC, id DESC LIMIT 1",
         )
         .bind(member)
@@ -167,9 +174,9 @@ impl Store {
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              WHERE g.state = 'active' AND g.ai_level IS NOT NULL
                AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
-               AND g.deadline - g.time_limit <= ?1
-               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
-               AND (?4 IS NULL OR (g.guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
+               AND g.deadline - g.time_limit <= $1
+               AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.guild_id <> $3)
+               AND ($4 IS NULL OR (g.guild_id >> 22) % $4 BETWEEN $5 AND $6)
              ORDER BY g.id",
         )
         .bind(turn_began_by)
@@ -187,9 +194,9 @@ impl Store {
     /// broken row cannot stop the clocks of every other game.
     pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
         let rows = sqlx::query(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= ?1
-               AND (?2 IS NULL OR g.guild_id = ?2) AND (?3 IS NULL OR g.guild_id <> ?3)
-               AND (?4 IS NULL OR (g.guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)
+            "WHERE g.state = 'active' AND g.deadline <= $1
+               AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.guild_id <> $3)
+               AND ($4 IS NULL OR (g.guild_id >> 22) % $4 BETWEEN $5 AND $6)
              ORDER BY g.deadline, g.id"
         ))
         .bind(now)
@@ -219,33 +226,34 @@ impl Store {
         ];
         let mut q = sqlx::query(
             "INSERT INTO game_endings VALUES
-                 (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
         )
         .bind(e.game)
-        .bind(e.ply)
+        .bind(e.ply.map(i64::from))
         .bind(e.last_move.map(|(_, position)| position))
         .bind(e.last_move.map(|(mv, _)| mv.to_string()))
         .bind(e.now)
         .bind(e.winner)
         .bind(e.reason)
-        .bind(r.is_some())
+        .bind(Flag(r.is_some()))
         .bind(r.and_then(|r| r.black_games))
         .bind(r.and_then(|r| r.white_games));
+        // An unrated ending binds zeros, which the trigger does not read, rather than NULLs:
+        // sqlx's `Any` driver sends a NULL `f64` to PostgreSQL typed as `real`, and the cached
+        // statement would then refuse the next rated ending's `double precision` values.
         for t in [bb, wb, ba, wa] {
             q = q
-                .bind(t.map(|t| t.rating))
-                .bind(t.map(|t| t.deviation))
-                .bind(t.map(|t| t.volatility));
+                .bind(t.map_or(0.0, |t| t.rating))
+                .bind(t.map_or(0.0, |t| t.deviation))
+                .bind(t.map_or(0.0, |t| t.volatility));
         }
         let done = async {
             match &e.announce {
                 None => {
                     let mut held = self.write.lock().await?;
-                    match q.execute(&mut held.conn).await {
+                    match q.execute(held.conn()).await {
                         Ok(_) => Ok(Ended::Done),
-                        Err(err) if refused_by_trigger(&err) => {
-                            why_refused(&mut held.conn, e).await
-                        }
+                        Err(err) if refused_by_trigger(&err) => why_refused(held.conn(), e).await,
                         Err(err) => Err(conflict_or(err)),
                     }
                 }
@@ -259,7 +267,12 @@ impl Store {
                             tx.commit().await?;
                             Ok(Ended::Done)
                         }
-                        Err(err) if refused_by_trigger(&err) => why_refused(tx.conn(), e).await,
+                        // PostgreSQL reads nothing more in a transaction a statement failed in:
+                        // it is rolled back first.
+                        Err(err) if refused_by_trigger(&err) => {
+                            drop(tx);
+                            why_refused(self.write.lock().await?.conn(), e).await
+                        }
                         Err(err) => Err(conflict_or(err)),
                     }
                 }
@@ -277,13 +290,16 @@ impl Store {
 /// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
 /// (A write of another process in between can only move the game on, never back: the answer
 /// is still true when it is given.)
-async fn why_refused(conn: &mut SqliteConnection, e: &GameEnding) -> Result<Ended> {
-    let now: Option<(GameState, u32)> = sqlx::query_as("SELECT state, ply FROM games WHERE id = ?")
-        .bind(e.game)
-        .fetch_optional(conn)
-        .await?;
+async fn why_refused(conn: &mut AnyConnection, e: &GameEnding) -> Result<Ended> {
+    let now: Option<(GameState, i64)> =
+        sqlx::query_as("SELECT state, ply FROM games WHERE id = $1")
+            .bind(e.game)
+            .fetch_optional(conn)
+            .await?;
     Ok(match now {
-        Some((GameState::Active, ply)) if e.ply.is_none_or(|p| p == ply) => Ended::RatingsMovedOn,
+        Some((GameState::Active, ply)) if e.ply.is_none_or(|p| i64::from(p) == ply) => {
+            Ended::RatingsMovedOn
+        }
         _ => Ended::GameMovedOn,
     })
 }
@@ -291,7 +307,7 @@ async fn why_refused(conn: &mut SqliteConnection, e: &GameEnding) -> Result<Ende
 impl WriteTx {
     pub async fn count_active_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = ?1 OR white_id = ?1)",
+            "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = $1 OR white_id = $1)",
         )
         .bind(member)
         .fetch_one(self.tx.conn())
@@ -302,7 +318,7 @@ impl WriteTx {
     pub async fn count_active_ai_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE state = 'active' AND ai_level IS NOT NULL
-               AND (black_id = ?1 OR white_id = ?1)",
+               AND (black_id = $1 OR white_id = $1)",
         )
         .bind(member)
         .fetch_one(self.tx.conn())
@@ -318,8 +334,8 @@ impl WriteTx {
         since: i64,
     ) -> Result<i64> {
         Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM games WHERE guild_id = ?1 AND rated = 1 AND created_at > ?4
-               AND ((black_id = ?2 AND white_id = ?3) OR (black_id = ?3 AND white_id = ?2))",
+            "SELECT count(*) FROM games WHERE guild_id = $1 AND rated = 1 AND created_at > $4
+               AND ((black_id = $2 AND white_id = $3) OR (black_id = $3 AND white_id = $2))",
         )
         .bind(guild)
         .bind(a)
@@ -333,7 +349,7 @@ impl WriteTx {
         Ok(sqlx::query_scalar(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
                  position, deadline, created_at, ai_level)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(g.guild_id)
         .bind(g.channel_id)
@@ -341,7 +357,7 @@ impl WriteTx {
         .bind(g.white_id)
         .bind(g.size)
         .bind(g.time_limit)
-        .bind(g.rated)
+        .bind(Flag(g.rated))
         .bind(g.position)
         .bind(g.deadline)
         .bind(g.created_at)
@@ -361,14 +377,14 @@ impl WriteTx {
     ) -> Result<Vec<ReminderRow>> {
         let rows: Vec<ReminderRow> = sqlx::query_as(
             "UPDATE games SET reminded = 1
-             WHERE state = 'active' AND reminded = 0 AND deadline > ?1
-               AND deadline - CAST(time_limit * ?2 AS INTEGER) <= ?1
-               AND (?3 IS NULL OR guild_id = ?3) AND (?4 IS NULL OR guild_id <> ?4)
-               AND (?5 IS NULL OR (guild_id >> 22) % ?5 BETWEEN ?6 AND ?7)
+             WHERE state = 'active' AND reminded = 0 AND deadline > $1
+               AND deadline - $1 <= time_limit * $2
+               AND ($3 IS NULL OR guild_id = $3) AND ($4 IS NULL OR guild_id <> $4)
+               AND ($5 IS NULL OR (guild_id >> 22) % $5 BETWEEN $6 AND $7)
                AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
-                   AND m.id = iif(games.ply % 2 = 0, games.black_id, games.white_id))
+                   AND m.id = CASE WHEN games.ply % 2 = 0 THEN games.black_id ELSE games.white_id END)
              RETURNING id, guild_id, channel_id, deadline, ply,
-                       iif(ply % 2 = 0, black_id, white_id) AS to_move",
+                       CASE WHEN ply % 2 = 0 THEN black_id ELSE white_id END AS to_move",
         )
         .bind(now)
         .bind(fraction)
@@ -423,14 +439,14 @@ mod tests {
         let broken = tx.insert_game(&game).await.expect("broken");
         tx.commit().await.expect("commit");
         // Past the schema's checks, on a connection of its own.
-        let pool = SqlitePool::connect(&url).await.expect("pool");
+        let pool = sqlx::sqlite::SqlitePool::connect(&url).await.expect("pool");
         let mut raw = pool.acquire().await.expect("connection");
         sqlx::query("PRAGMA ignore_check_constraints = ON")
             .execute(&mut *raw)
             .await
             .expect("pragma");
-        sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = ?")
-            .bind(broken)
+        sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = $1")
+            .bind(broken.get())
             .execute(&mut *raw)
             .await
             .expect("update");

@@ -44,6 +44,9 @@ impl InstanceLock {
     /// of its shards: two processes never run the same shard, and a process that runs them all
     /// never runs beside one that runs some. [`StoreError::InUse`] names the holder.
     pub fn acquire_for(url: &str, shards: Option<Shards>) -> Result<Option<InstanceLock>> {
+        if super::is_postgres(url) {
+            return Ok(None);
+        }
         let options = SqliteConnectOptions::from_str(url)?;
         let db = options.get_filename();
         let name = db.to_string_lossy();

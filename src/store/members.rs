@@ -2,20 +2,19 @@
 
 use crate::domain::{GuildId, MemberId};
 
+use super::codec::Flag;
 use super::{Result, Store, WriteTx};
 
 impl Store {
     /// A member's name as last seen in a server (0: direct messages).
     pub async fn member_name(&self, guild: GuildId, id: MemberId) -> Result<Option<String>> {
-        Ok(
-            sqlx::query_scalar(
-                "SELECT name FROM member_names WHERE guild_id = ? AND member_id = ?",
-            )
-            .bind(guild)
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?,
+        Ok(sqlx::query_scalar(
+            "SELECT name FROM member_names WHERE guild_id = $1 AND member_id = $2",
         )
+        .bind(guild)
+        .bind(id)
+        .fetch_optional(&self.read)
+        .await?)
     }
 }
 
@@ -31,18 +30,34 @@ impl WriteTx {
         now: i64,
     ) -> Result<()> {
         self.touched.all();
+        // Insert if new, then update only what changed: an upsert's `DO UPDATE` would lock the
+        // row even when nothing changes, and on PostgreSQL two transactions seeing the same two
+        // members in opposite orders (both players pressing one button) would wait on each other.
         sqlx::query(
-            "INSERT INTO members (id, is_bot, created_at) VALUES (?, ?, ?)
-             ON CONFLICT (id) DO UPDATE SET is_bot = excluded.is_bot",
+            "INSERT INTO members (id, is_bot, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
-        .bind(is_bot)
+        .bind(Flag(is_bot))
         .bind(now)
         .execute(self.tx.conn())
         .await?;
+        sqlx::query("UPDATE members SET is_bot = $2 WHERE id = $1 AND is_bot <> $2")
+            .bind(id)
+            .bind(Flag(is_bot))
+            .execute(self.tx.conn())
+            .await?;
         sqlx::query(
-            "INSERT INTO member_names (guild_id, member_id, name) VALUES (?, ?, ?)
-             ON CONFLICT (guild_id, member_id) DO UPDATE SET name = excluded.name",
+            "INSERT INTO member_names (guild_id, member_id, name) VALUES ($1, $2, $3)
+             ON CONFLICT (guild_id, member_id) DO NOTHING",
+        )
+        .bind(guild)
+        .bind(id)
+        .bind(name)
+        .execute(self.tx.conn())
+        .await?;
+        sqlx::query(
+            "UPDATE member_names SET name = $3 WHERE guild_id = $1 AND member_id = $2 AND name <> $3",
         )
         .bind(guild)
         .bind(id)
@@ -56,7 +71,7 @@ impl WriteTx {
     /// setting, which may come before they ever played.
     pub async fn ensure_member(&mut self, id: MemberId, now: i64) -> Result<()> {
         sqlx::query(
-            "INSERT INTO members (id, is_bot, created_at) VALUES (?, 0, ?)
+            "INSERT INTO members (id, is_bot, created_at) VALUES ($1, 0, $2)
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
@@ -68,11 +83,11 @@ impl WriteTx {
 
     pub async fn member_is_bot(&mut self, id: MemberId) -> Result<bool> {
         Ok(
-            sqlx::query_scalar::<_, bool>("SELECT is_bot FROM members WHERE id = ?")
+            sqlx::query_scalar::<_, Flag>("SELECT is_bot FROM members WHERE id = $1")
                 .bind(id)
                 .fetch_optional(self.tx.conn())
                 .await?
-                .unwrap_or(false),
+                .is_some_and(bool::from),
         )
     }
 }

@@ -1,7 +1,9 @@
-//! SQLite through sqlx: the pools, the migrations, and one function per query. The only place with
-//! SQL; nothing above it knows a table name.
+//! SQLite or PostgreSQL through sqlx's `Any` driver: the pools, the migrations, and one function
+//! per query. The only place with SQL; nothing above it knows a table name. Each query is written
+//! once, in the SQL both databases read (`$1` parameters, `CASE`, `ON CONFLICT`); the schemas are
+//! `migrations/sqlite/` and `migrations/postgres/`, the same tables and the same checks.
 //!
-//! Writes go through one connection, taken in turn (see `writer`), so the process's own writers
+//! On SQLite, writes go through one connection, taken in turn (see `writer`), so the process's own writers
 //! queue fairly instead of sleeping in SQLite's busy handler; reads use a pool of their own (WAL
 //! lets them run beside the writer). Every write transaction starts with `BEGIN IMMEDIATE`, so
 //! another process on the same file (the console beside the bot) waits for the lock up front
@@ -61,11 +63,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteSynchronous,
-};
-use sqlx::ConnectOptions;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{AnyConnection, AnyPool};
+use sqlx::{ConnectOptions, Connection};
 
 use crate::domain::{GameId, GuildId, Shards};
 
@@ -124,8 +125,8 @@ impl StoreError {
             StoreError::Batch(e) => e.as_ref(),
             _ => return false,
         };
-        // SQLITE_FULL.
-        matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some("13"))
+        // SQLITE_FULL; PostgreSQL's disk_full.
+        matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("13" | "53100")))
     }
 }
 
@@ -221,18 +222,28 @@ fn conflict_or(e: sqlx::Error) -> StoreError {
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 
-/// The database: one writing connection (see `writer`) and a reader pool, with moves and game
-/// reads grouped under load (see `batch`).
+/// The database. On SQLite: one writing connection (see `writer`) and a reader pool, with moves
+/// and game reads grouped under load (see `batch`). On PostgreSQL: one pool for reads and writes,
+/// each request a statement of its own, several at once.
 #[derive(Clone)]
 pub struct Store {
-    read: SqlitePool,
+    read: AnyPool,
     write: Writer,
-    checkpoint: SqlitePool,
-    moves: Batcher<MoveWrite, Shared<bool>>,
-    games: Batcher<GameId, Shared<Option<GameRow>>>,
+    backend: Backend,
     cache: GameCache,
     /// The checkpointer runs while any clone of this store is alive.
     _alive: Arc<()>,
+}
+
+/// What one backend needs beside the pools.
+#[derive(Clone)]
+enum Backend {
+    Sqlite {
+        checkpoint: AnyPool,
+        moves: Batcher<MoveWrite, Shared<bool>>,
+        games: Batcher<GameId, Shared<Option<GameRow>>>,
+    },
+    Postgres,
 }
 
 impl std::fmt::Debug for Store {
@@ -244,13 +255,16 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// At most this many requests share one statement.
+/// At most this many requests share one statement (SQLite).
 const BATCH: usize = 64;
 
-/// How often the background task checkpoints the WAL into the database file.
+/// How often the background task checkpoints SQLite's WAL into the database file.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
-fn spawn_checkpointer(pool: SqlitePool, alive: std::sync::Weak<()>) {
+/// The connections a process keeps to PostgreSQL, for reads and writes together.
+pub const POSTGRES_CONNECTIONS: u32 = 16;
+
+fn spawn_checkpointer(pool: AnyPool, alive: std::sync::Weak<()>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -273,12 +287,12 @@ fn spawn_checkpointer(pool: SqlitePool, alive: std::sync::Weak<()>) {
 /// How many times opening and migrating are tried before their error is final.
 const MIGRATION_ATTEMPTS: u32 = 20;
 
-/// Applies the migrations not applied yet. Each one is a transaction of its own, recorded in the
-/// same transaction, so two processes starting at once on a fresh file cannot apply one twice:
-/// the one that loses the race has its transaction rolled back (`table already exists`, or the
-/// lock still held), and tries again, finding that migration done.
-async fn migrate(conn: &mut SqliteConnection) -> Result<()> {
-    let migrator = sqlx::migrate!("./migrations");
+/// Applies SQLite's migrations not applied yet. Each one is a transaction of its own, recorded in
+/// the same transaction, so two processes starting at once on a fresh file cannot apply one
+/// twice: the one that loses the race has its transaction rolled back (`table already exists`,
+/// or the lock still held), and tries again, finding that migration done.
+async fn migrate_sqlite(conn: &mut AnyConnection) -> Result<()> {
+    let migrator = sqlx::migrate!("./migrations/sqlite");
     let mut attempt = 1;
     loop {
         match migrator.run(&mut *conn).await {
@@ -293,13 +307,21 @@ async fn migrate(conn: &mut SqliteConnection) -> Result<()> {
     }
 }
 
-/// Opens the writing connection. On a fresh file, switching it to WAL needs the file to itself,
-/// and SQLite answers `SQLITE_BUSY` at once (without waiting out the busy timeout) when another
-/// process is opening it at the same moment; the switch is tried again until the other is done.
-async fn connect_writer(options: SqliteConnectOptions) -> Result<SqliteConnection> {
+/// Opens SQLite's writing connection. On a fresh file, switching it to WAL needs the file to
+/// itself, and SQLite answers `SQLITE_BUSY` at once (without waiting out the busy timeout) when
+/// another process is opening it at the same moment; the switch is tried again until the other
+/// is done.
+async fn connect_writer(options: &AnyConnectOptions) -> Result<AnyConnection> {
     let mut attempt = 1;
     loop {
-        match options.connect().await {
+        let opened = async {
+            let mut conn = AnyConnection::connect_with(options).await?;
+            sqlx::raw_sql(SQLITE_WRITER_SETUP)
+                .execute(&mut conn)
+                .await?;
+            Ok::<_, sqlx::Error>(conn)
+        };
+        match opened.await {
             Ok(conn) => return Ok(conn),
             Err(e) if attempt < MIGRATION_ATTEMPTS && is_busy(&e) => {
                 tracing::debug!(error = %e, attempt, "database busy while opening; trying again");
@@ -309,6 +331,32 @@ async fn connect_writer(options: SqliteConnectOptions) -> Result<SqliteConnectio
             Err(e) => return Err(e.into()),
         }
     }
+}
+
+/// Every SQLite connection: foreign keys on, a 5 s busy timeout, `synchronous = NORMAL` (in WAL
+/// mode a committed transaction survives the process being killed; only a power cut can take the
+/// last commits back).
+const SQLITE_SETUP: &str =
+    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+
+/// The writing connection, beside [`SQLITE_SETUP`]: WAL, and no checkpoint inside a commit.
+const SQLITE_WRITER_SETUP: &str = "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; \
+     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+
+/// A pool of SQLite connections set up as [`SQLITE_SETUP`] says.
+async fn sqlite_pool(options: &SqliteConnectOptions, size: u32) -> Result<AnyPool> {
+    Ok(AnyPoolOptions::new()
+        .max_connections(size)
+        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
+        .test_before_acquire(false)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                sqlx::raw_sql(SQLITE_SETUP).execute(conn).await?;
+                Ok(())
+            })
+        })
+        .connect_with(AnyConnectOptions::from_url(&options.to_url_lossy())?)
+        .await?)
 }
 
 /// `SQLITE_BUSY`, or one of its extended codes.
@@ -331,35 +379,38 @@ fn raced(e: &sqlx::migrate::MigrateError) -> bool {
     )
 }
 
+/// Whether `url` names a PostgreSQL database (`postgres://…` or `postgresql://…`); anything else
+/// is read as SQLite's.
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
 impl Store {
-    /// Opens (creating if missing) the database at `url`, such as `sqlite://breakthrough.db`, and
-    /// applies the migrations. WAL, foreign keys on, 5 s busy timeout, `synchronous = NORMAL`:
-    /// a committed transaction survives the process being killed (it is in the WAL before
-    /// `COMMIT` returns); only a power cut can take the last commits back.
+    /// Opens the database at `url` and applies the migrations: `postgres://…` for PostgreSQL,
+    /// otherwise SQLite, such as `sqlite://breakthrough.db` (created if missing).
+    pub async fn open(url: &str) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        if is_postgres(url) {
+            Store::open_postgres(url).await
+        } else {
+            Store::open_sqlite(url).await
+        }
+    }
+
+    /// SQLite: WAL, foreign keys on, 5 s busy timeout, `synchronous = NORMAL`.
     ///
     /// The writer never checkpoints (a checkpoint inside a commit stalls every write queued
     /// behind it); a background task on a connection of its own runs passive checkpoints, which
     /// go on beside the writer, every [`CHECKPOINT_EVERY`].
-    pub async fn open(url: &str) -> Result<Store> {
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let mut write = connect_writer(options.clone().pragma("wal_autocheckpoint", "0")).await?;
-        migrate(&mut write).await?;
-        let write = Writer::new(write);
-        let checkpoint = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone())
-            .await?;
-        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
-        let read = SqlitePoolOptions::new()
-            .max_connections(4)
-            .test_before_acquire(false)
-            .connect_with(options.read_only(true))
-            .await?;
+    async fn open_sqlite(url: &str) -> Result<Store> {
+        let options = SqliteConnectOptions::from_str(url)?.create_if_missing(true);
+        let mut write =
+            connect_writer(&AnyConnectOptions::from_url(&options.to_url_lossy())?).await?;
+        migrate_sqlite(&mut write).await?;
+        let write = Writer::single(write);
+        let checkpoint = sqlite_pool(&options, 1).await?;
+        let read =
+            sqlite_pool(&options.clone().create_if_missing(false).read_only(true), 4).await?;
         let alive = Arc::new(());
         spawn_checkpointer(checkpoint.clone(), Arc::downgrade(&alive));
         let cache = GameCache::default();
@@ -376,33 +427,66 @@ impl Store {
         Ok(Store {
             read,
             write,
-            checkpoint,
-            moves,
-            games,
+            backend: Backend::Sqlite {
+                checkpoint,
+                moves,
+                games,
+            },
             cache,
             _alive: alive,
         })
     }
 
-    /// Caps the database at `pages` pages (at least its present size) and returns the cap in
+    /// PostgreSQL: a pool of [`POSTGRES_CONNECTIONS`] for reads and writes. Two processes
+    /// starting at once apply the migrations once: sqlx's migrator holds an advisory lock while
+    /// it runs.
+    async fn open_postgres(url: &str) -> Result<Store> {
+        let pool = AnyPoolOptions::new()
+            .max_connections(POSTGRES_CONNECTIONS)
+            .connect(url)
+            .await?;
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        Ok(Store {
+            read: pool.clone(),
+            write: Writer::pool(pool),
+            backend: Backend::Postgres,
+            cache: GameCache::default(),
+            _alive: Arc::new(()),
+        })
+    }
+
+    /// Which database this is: `sqlite` or `postgres`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite { .. } => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// Caps a SQLite database at `pages` pages (at least its present size) and returns the cap in
     /// force: beyond it every write fails as on a full disk. For testing what a full disk does;
-    /// a large number lifts the cap again.
-    pub async fn limit_size(&self, pages: u64) -> Result<u64> {
+    /// a large number lifts the cap again. PostgreSQL has no such cap: `None`.
+    pub async fn limit_size(&self, pages: u64) -> Result<Option<u64>> {
+        if matches!(self.backend, Backend::Postgres) {
+            return Ok(None);
+        }
         let mut held = self.write.lock().await?;
         let pages = i64::try_from(pages).unwrap_or(i64::MAX);
         // A pragma takes no bound parameters; the number is formatted from an integer.
         let sql = format!("PRAGMA max_page_count = {pages}");
         let cap: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-            .fetch_one(&mut held.conn)
+            .fetch_one(held.conn())
             .await?;
-        Ok(u64::try_from(cap).unwrap_or(0))
+        Ok(Some(u64::try_from(cap).unwrap_or(0)))
     }
 
     /// Closes the pools, waiting for work in flight.
     pub async fn close(&self) {
         self.write.close().await;
         self.read.close().await;
-        self.checkpoint.close().await;
+        if let Backend::Sqlite { checkpoint, .. } = &self.backend {
+            checkpoint.close().await;
+        }
     }
 
     /// Starts a write transaction.
@@ -419,11 +503,15 @@ impl Store {
 /// decimal): a trigger's `RAISE(ABORT, …)` refused the statement.
 const CONSTRAINT_TRIGGER: &str = "1811";
 
+/// PostgreSQL's `raise_exception`: a trigger's `RAISE EXCEPTION` refused the statement.
+const RAISE_EXCEPTION: &str = "P0001";
+
 /// Whether a write was refused by one of the triggers' checks (migrations 0003 and 0004), told
 /// by its result code rather than by its message. Which check it was, where a statement meets
 /// more than one, the caller finds out by reading the row again.
 fn refused_by_trigger(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some(CONSTRAINT_TRIGGER))
+    matches!(e, sqlx::Error::Database(db)
+        if matches!(db.code().as_deref(), Some(CONSTRAINT_TRIGGER | RAISE_EXCEPTION)))
 }
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.

@@ -1,17 +1,21 @@
-//! Moves: written in batches by one statement per group, each checked against the game's ply.
+//! Moves, each checked against the game's ply. On SQLite they are written in batches, one
+//! statement per group (one writer: the statements are what it spends its time on); on
+//! PostgreSQL each is one `UPDATE … WHERE ply = $n` of its own, several at once, kept apart by
+//! the game row's lock.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
 
-use sqlx::sqlite::{Sqlite, SqliteArguments, SqliteConnection};
+use sqlx::any::{Any, AnyArguments};
+use sqlx::AnyConnection;
 
 use crate::domain::GameId;
 use crate::rules::{Move, Position};
 
 use super::writer::Writer;
 use super::{
-    insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
-    StoreError, BATCH,
+    insert_outbox, refused_by_trigger, Backend, GameCache, MoveRow, NewOutbox, Result, Shared,
+    Store, StoreError, BATCH,
 };
 
 /// A move to record.
@@ -76,7 +80,7 @@ pub(super) async fn apply_moves(
         let (now, later): (Vec<usize>, Vec<usize>) =
             left.into_iter().partition(|&i| seen.insert(batch[i].game));
         let group: Vec<&MoveWrite> = now.iter().map(|&i| &batch[i]).collect();
-        let applied = apply_group(&mut held.conn, &group).await;
+        let applied = apply_group(held.conn(), &group).await;
         for (k, &i) in now.iter().enumerate() {
             answers[i] = match &applied {
                 Ok(applied) => Ok(applied[k]),
@@ -94,7 +98,7 @@ pub(super) async fn apply_moves(
 
 /// Writes a group of moves, one per game, and says which applied. The group goes as one
 /// statement; only if a game in it moved on does each move go on its own, to find which.
-async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
+async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     match moves_statement(group).execute(&mut *conn).await {
         Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
         Err(e) if !refused_by_trigger(&e) => Err(Arc::new(e)),
@@ -105,7 +109,7 @@ async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Share
             let mut applied = Vec::with_capacity(group.len());
             for &m in group {
                 applied.push(if wrote {
-                    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM games WHERE id = ?")
+                    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM games WHERE id = $1")
                         .bind(m.game)
                         .fetch_one(&mut *conn)
                         .await
@@ -124,13 +128,30 @@ async fn apply_group(conn: &mut SqliteConnection, group: &[&MoveWrite]) -> Share
     }
 }
 
+/// One move on its own: the game's row, if it is still active at the ply the move was
+/// validated against. The `moves` row is written by `games_record_move`.
+const MOVE_SQL: &str = "UPDATE games SET ply = ply + 1, position = $3, last_move = $4,
+         last_move_at = $5, deadline = $6, reminded = 0
+     WHERE id = $1 AND ply = $2 AND state = 'active'";
+
+/// [`MOVE_SQL`] with `m` bound.
+fn move_statement(m: &MoveWrite) -> sqlx::query::Query<'static, Any, AnyArguments> {
+    sqlx::query(MOVE_SQL)
+        .bind(m.game)
+        .bind(i64::from(m.ply))
+        .bind(m.position)
+        .bind(m.mv.to_string())
+        .bind(m.now)
+        .bind(m.deadline)
+}
+
 /// The grouped move statement with `group` bound, padded as [`apply_moves_sql`] says.
-fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Sqlite, SqliteArguments> {
+fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Any, AnyArguments> {
     let mut q = sqlx::query(apply_moves_sql(group.len()));
     for m in group {
         q = q
             .bind(m.game)
-            .bind(m.ply)
+            .bind(i64::from(m.ply))
             .bind(m.position)
             .bind(m.mv.to_string())
             .bind(m.now)
@@ -154,15 +175,18 @@ impl Store {
     /// together are written by one statement, atomic on its own; the `moves` rows are written by
     /// the `games_record_move` trigger.
     pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
-        match self.moves.call(m).await {
-            Some(answer) => answer.map_err(StoreError::Batch),
-            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+        match &self.backend {
+            Backend::Sqlite { moves, .. } => match moves.call(m).await {
+                Some(answer) => answer.map_err(StoreError::Batch),
+                None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+            },
+            Backend::Postgres => self.apply_move_announced(m, &[]).await,
         }
     }
 
     pub async fn moves(&self, game: GameId) -> Result<Vec<MoveRow>> {
         Ok(
-            sqlx::query_as("SELECT * FROM moves WHERE game_id = ? ORDER BY ply")
+            sqlx::query_as("SELECT * FROM moves WHERE game_id = $1 ORDER BY ply")
                 .bind(game)
                 .fetch_all(&self.read)
                 .await?,
@@ -171,10 +195,28 @@ impl Store {
 
     /// Records a move like [`Store::apply_move`], and queues its announcements in the same write
     /// transaction: for the few moves that are announced later (the AI's answers the sweeper
-    /// makes, a turn told by direct message), off the grouped path of members' moves.
+    /// makes, a turn told by direct message), off SQLite's grouped path of members' moves. With
+    /// nothing to announce the move is one statement, its own transaction.
     pub async fn apply_move_announced(&self, m: MoveWrite, announce: &[NewOutbox]) -> Result<bool> {
+        if announce.is_empty() {
+            let mut held = self.write.lock().await?;
+            let applied = match move_statement(&m).execute(held.conn()).await {
+                Ok(done) => done.rows_affected() == 1,
+                Err(e) if refused_by_trigger(&e) => false,
+                Err(e) => {
+                    self.cache.forget(m.game);
+                    return Err(e.into());
+                }
+            };
+            if applied {
+                self.cache.moved(&m);
+            } else {
+                self.cache.forget(m.game);
+            }
+            return Ok(applied);
+        }
         let mut tx = self.write.begin().await?;
-        let applied = match moves_statement(&[&m]).execute(tx.conn()).await {
+        let applied = match move_statement(&m).execute(tx.conn()).await {
             Ok(done) => done.rows_affected() == 1,
             Err(e) if refused_by_trigger(&e) => false,
             Err(e) => {

@@ -1,15 +1,15 @@
 //! The outbox of announcements owed to players, and the record that the bot is alive (which moves
 //! the clocks on after a downtime).
 
-use sqlx::sqlite::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::{NewOutbox, OutboxRow, Result, Servers, Store, WriteTx};
 
 /// Queues an announcement.
-pub(super) async fn insert_outbox(conn: &mut SqliteConnection, row: &NewOutbox) -> Result<()> {
+pub(super) async fn insert_outbox(conn: &mut AnyConnection, row: &NewOutbox) -> Result<()> {
     sqlx::query(
         "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(row.guild_id)
     .bind(row.channel_id)
@@ -31,10 +31,10 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<OutboxRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM outbox WHERE next_attempt_at <= ?1
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
-               AND (?5 IS NULL OR (guild_id >> 22) % ?5 BETWEEN ?6 AND ?7)
-             ORDER BY id LIMIT ?4",
+            "SELECT * FROM outbox WHERE next_attempt_at <= $1
+               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
+               AND ($5 IS NULL OR (guild_id >> 22) % $5 BETWEEN $6 AND $7)
+             ORDER BY id LIMIT $4",
         )
         .bind(now_ms)
         .bind(servers.only())
@@ -51,8 +51,8 @@ impl Store {
     pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
         Ok(sqlx::query_scalar(
             "SELECT min(next_attempt_at) FROM outbox
-             WHERE (?1 IS NULL OR guild_id = ?1) AND (?2 IS NULL OR guild_id <> ?2)
-               AND (?3 IS NULL OR (guild_id >> 22) % ?3 BETWEEN ?4 AND ?5)",
+             WHERE ($1 IS NULL OR guild_id = $1) AND ($2 IS NULL OR guild_id <> $2)
+               AND ($3 IS NULL OR (guild_id >> 22) % $3 BETWEEN $4 AND $5)",
         )
         .bind(servers.only())
         .bind(servers.left_out())
@@ -66,9 +66,9 @@ impl Store {
     /// Removes an announcement: sent, or never to be.
     pub async fn delete_outbox(&self, id: i64) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("DELETE FROM outbox WHERE id = ?")
+        sqlx::query("DELETE FROM outbox WHERE id = $1")
             .bind(id)
-            .execute(&mut held.conn)
+            .execute(held.conn())
             .await?;
         Ok(())
     }
@@ -76,11 +76,11 @@ impl Store {
     /// Records a failed post of an announcement, to be tried again at `at_ms`.
     pub async fn postpone_outbox(&self, id: i64, attempts: i64, at_ms: i64) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("UPDATE outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?")
+        sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE id = $3")
             .bind(attempts)
             .bind(at_ms)
             .bind(id)
-            .execute(&mut held.conn)
+            .execute(held.conn())
             .await?;
         Ok(())
     }
@@ -95,7 +95,7 @@ impl WriteTx {
     /// When the process looking after `servers` last recorded that it was alive (unix seconds).
     pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<i64>> {
         Ok(
-            sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = ?")
+            sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = $1")
                 .bind(servers.key())
                 .fetch_optional(self.tx.conn())
                 .await?,
@@ -105,7 +105,7 @@ impl WriteTx {
     /// Records that the process looking after `servers` is alive at `now`.
     pub async fn set_last_seen(&mut self, servers: Servers, now: i64) -> Result<()> {
         sqlx::query(
-            "INSERT INTO alive (scope, seen_at) VALUES (?, ?)
+            "INSERT INTO alive (scope, seen_at) VALUES ($1, $2)
              ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at",
         )
         .bind(servers.key())
@@ -120,9 +120,9 @@ impl WriteTx {
     pub async fn shift_clocks(&mut self, seconds: i64, servers: Servers) -> Result<(u64, u64)> {
         self.touched.all();
         let games = sqlx::query(
-            "UPDATE games SET deadline = deadline + ?1 WHERE state = 'active'
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
-               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)",
+            "UPDATE games SET deadline = deadline + $1 WHERE state = 'active'
+               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
+               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)",
         )
         .bind(seconds)
         .bind(servers.only())
@@ -133,9 +133,9 @@ impl WriteTx {
         .execute(self.tx.conn())
         .await?;
         let challenges = sqlx::query(
-            "UPDATE challenges SET expires_at = expires_at + ?1 WHERE state = 'pending'
-               AND (?2 IS NULL OR guild_id = ?2) AND (?3 IS NULL OR guild_id <> ?3)
-               AND (?4 IS NULL OR (guild_id >> 22) % ?4 BETWEEN ?5 AND ?6)",
+            "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending'
+               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
+               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)",
         )
         .bind(seconds)
         .bind(servers.only())

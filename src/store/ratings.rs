@@ -1,6 +1,6 @@
 //! Ratings, rating changes and results.
 
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::domain::{GameId, GuildId, MemberId};
@@ -16,7 +16,7 @@ impl Store {
         size: BoardSize,
     ) -> Result<Option<RatingRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM ratings WHERE guild_id = ? AND member_id = ? AND size = ?",
+            "SELECT * FROM ratings WHERE guild_id = $1 AND member_id = $2 AND size = $3",
         )
         .bind(guild)
         .bind(member)
@@ -34,7 +34,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT r.*, COALESCE(n.name, 'member ' || r.member_id) AS name FROM ratings r
              LEFT JOIN member_names n ON n.guild_id = r.guild_id AND n.member_id = r.member_id
-             WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, r.member_id",
+             WHERE r.guild_id = $1 AND r.size = $2 ORDER BY r.rating DESC, r.member_id",
         )
         .bind(guild)
         .bind(size)
@@ -43,7 +43,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 Ok((
-                    <RatingRow as sqlx::FromRow<SqliteRow>>::from_row(row)?,
+                    <RatingRow as sqlx::FromRow<AnyRow>>::from_row(row)?,
                     row.try_get("name")?,
                 ))
             })
@@ -61,12 +61,12 @@ impl Store {
     ) -> Result<Vec<ResultRow>> {
         Ok(sqlx::query_as(
             "SELECT g.id, g.black_id, g.white_id, g.winner, g.end_reason, g.finished_at,
-                    CASE WHEN g.black_id = ?2 THEN rc.black_rating_after - rc.black_rating
+                    CASE WHEN g.black_id = $2 THEN rc.black_rating_after - rc.black_rating
                          ELSE rc.white_rating_after - rc.white_rating END AS change
              FROM games g JOIN rating_changes rc ON rc.game_id = g.id
-             WHERE g.guild_id = ?1 AND g.size = ?3 AND g.state = 'finished'
-               AND (g.black_id = ?2 OR g.white_id = ?2)
-             ORDER BY g.finished_at DESC, g.id DESC LIMIT ?4",
+             WHERE g.guild_id = $1 AND g.size = $3 AND g.state = 'finished'
+               AND (g.black_id = $2 OR g.white_id = $2)
+             ORDER BY g.finished_at DESC, g.id DESC LIMIT $4",
         )
         .bind(guild)
         .bind(member)
@@ -85,7 +85,7 @@ impl Store {
         b: MemberId,
     ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
         let rows: Vec<RatingRow> = sqlx::query_as(
-            "SELECT * FROM ratings WHERE guild_id = ? AND size = ? AND member_id IN (?, ?)",
+            "SELECT * FROM ratings WHERE guild_id = $1 AND size = $2 AND member_id IN ($3, $4)",
         )
         .bind(guild)
         .bind(size)
@@ -99,7 +99,7 @@ impl Store {
 
     pub async fn rating_change(&self, game: GameId) -> Result<Option<RatingChangeRow>> {
         Ok(
-            sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = ?")
+            sqlx::query_as("SELECT * FROM rating_changes WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.read)
                 .await?,
@@ -112,7 +112,7 @@ impl WriteTx {
         sqlx::query(
             "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
                  wins, losses, last_active)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (guild_id, member_id, size) DO UPDATE SET
                  rating = excluded.rating, deviation = excluded.deviation,
                  volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,

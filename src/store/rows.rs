@@ -1,6 +1,6 @@
 //! Rows as the store reads and writes them, every column as its domain type (see `codec`).
 
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::{FromRow, Row};
 
 use crate::domain::{
@@ -9,6 +9,8 @@ use crate::domain::{
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
+
+use super::codec::Flag;
 
 /// A challenge to insert.
 #[derive(Clone, Debug)]
@@ -35,6 +37,7 @@ pub struct ChallengeRow {
     pub size: BoardSize,
     pub challenger_color: Option<Color>,
     pub time_limit: TimeControl,
+    #[sqlx(try_from = "Flag")]
     pub rated: bool,
     pub state: ChallengeState,
     pub created_at: i64,
@@ -71,12 +74,15 @@ pub struct GameRow {
     pub white_id: MemberId,
     pub size: BoardSize,
     pub time_limit: TimeControl,
+    #[sqlx(try_from = "Flag")]
     pub rated: bool,
     pub state: GameState,
+    #[sqlx(try_from = "i64")]
     pub ply: u32,
     pub position: String,
     pub last_move: Option<String>,
     pub deadline: i64,
+    #[sqlx(try_from = "Flag")]
     pub reminded: bool,
     pub winner: Option<Color>,
     pub end_reason: Option<EndReason>,
@@ -87,19 +93,24 @@ pub struct GameRow {
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
     /// Whether each side is played by a bot (the AI).
+    #[sqlx(try_from = "Flag")]
     pub black_is_bot: bool,
+    #[sqlx(try_from = "Flag")]
     pub white_is_bot: bool,
     /// When each player's latest vacation ends (or ended), if they ever took one.
     pub black_away_until: Option<i64>,
     pub white_away_until: Option<i64>,
     /// Whether each player gets a direct message on their turn.
+    #[sqlx(try_from = "Flag")]
     pub black_notify_dm: bool,
+    #[sqlx(try_from = "Flag")]
     pub white_notify_dm: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, FromRow)]
 pub struct MoveRow {
     pub game_id: GameId,
+    #[sqlx(try_from = "i64")]
     pub ply: u32,
     pub notation: String,
     pub played_at: i64,
@@ -119,7 +130,7 @@ pub struct RatingRow {
 }
 
 /// The rating, deviation and volatility in the columns `{prefix}rating{suffix}` and so on.
-fn rating_value(row: &SqliteRow, prefix: &str, suffix: &str) -> sqlx::Result<RatingValue> {
+fn rating_value(row: &AnyRow, prefix: &str, suffix: &str) -> sqlx::Result<RatingValue> {
     Ok(RatingValue {
         rating: row.try_get(format!("{prefix}rating{suffix}").as_str())?,
         deviation: row.try_get(format!("{prefix}deviation{suffix}").as_str())?,
@@ -127,8 +138,8 @@ fn rating_value(row: &SqliteRow, prefix: &str, suffix: &str) -> sqlx::Result<Rat
     })
 }
 
-impl FromRow<'_, SqliteRow> for RatingRow {
-    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+impl FromRow<'_, AnyRow> for RatingRow {
+    fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
         Ok(RatingRow {
             guild_id: row.try_get("guild_id")?,
             member_id: row.try_get("member_id")?,
@@ -153,8 +164,8 @@ pub struct RatingChangeRow {
     pub created_at: i64,
 }
 
-impl FromRow<'_, SqliteRow> for RatingChangeRow {
-    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+impl FromRow<'_, AnyRow> for RatingChangeRow {
+    fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
         Ok(RatingChangeRow {
             game_id: row.try_get("game_id")?,
             black_before: rating_value(row, "black_", "")?,
@@ -212,5 +223,6 @@ pub struct ReminderRow {
     pub channel_id: ChannelId,
     pub to_move: MemberId,
     pub deadline: i64,
+    #[sqlx(try_from = "i64")]
     pub ply: u32,
 }

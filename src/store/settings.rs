@@ -3,18 +3,19 @@
 
 use crate::domain::{GameId, MemberId};
 
+use super::codec::Flag;
 use super::{Result, Store, WriteTx};
 
 impl Store {
     /// Whether `member` gets a direct message on their turn, and in which language code.
     pub async fn dm_setting(&self, member: MemberId) -> Result<(bool, Option<String>)> {
-        Ok(
-            sqlx::query_as("SELECT notify_dm, dm_lang FROM member_settings WHERE member_id = ?")
-                .bind(member)
-                .fetch_optional(&self.read)
-                .await?
-                .unwrap_or((false, None)),
+        Ok(sqlx::query_as::<_, (Flag, Option<String>)>(
+            "SELECT notify_dm, dm_lang FROM member_settings WHERE member_id = $1",
         )
+        .bind(member)
+        .fetch_optional(&self.read)
+        .await?
+        .map_or((false, None), |(on, lang)| (on.0, lang)))
     }
 
     /// Sets `member`'s turn notifications on or off, in `lang` (a code); clears a refusal not
@@ -31,12 +32,12 @@ impl Store {
         tx.ensure_member(member, now).await?;
         sqlx::query(
             "INSERT INTO member_settings (member_id, notify_dm, dm_lang, dm_refused)
-             VALUES (?1, ?2, ?3, 0)
+             VALUES ($1, $2, $3, 0)
              ON CONFLICT (member_id) DO UPDATE
-             SET notify_dm = ?2, dm_lang = ?3, dm_refused = 0",
+             SET notify_dm = $2, dm_lang = $3, dm_refused = 0",
         )
         .bind(member)
-        .bind(on)
+        .bind(Flag(on))
         .bind(lang)
         .execute(tx.tx.conn())
         .await?;
@@ -50,7 +51,7 @@ impl Store {
         tx.touched.all();
         sqlx::query(
             "UPDATE member_settings SET notify_dm = 0, dm_refused = 1
-             WHERE member_id = ? AND notify_dm = 1",
+             WHERE member_id = $1 AND notify_dm = 1",
         )
         .bind(member)
         .execute(tx.tx.conn())
@@ -61,8 +62,8 @@ impl Store {
     /// Whether `member` is still to be told that their turn notifications were turned off;
     /// `true` once, as it is marked told.
     pub async fn take_dm_refusal(&self, member: MemberId) -> Result<bool> {
-        let pending: Option<bool> = sqlx::query_scalar(
-            "SELECT dm_refused FROM member_settings WHERE member_id = ? AND dm_refused = 1",
+        let pending: Option<Flag> = sqlx::query_scalar(
+            "SELECT dm_refused FROM member_settings WHERE member_id = $1 AND dm_refused = 1",
         )
         .bind(member)
         .fetch_optional(&self.read)
@@ -72,10 +73,10 @@ impl Store {
         }
         let mut held = self.write.lock().await?;
         let done = sqlx::query(
-            "UPDATE member_settings SET dm_refused = 0 WHERE member_id = ? AND dm_refused = 1",
+            "UPDATE member_settings SET dm_refused = 0 WHERE member_id = $1 AND dm_refused = 1",
         )
         .bind(member)
-        .execute(&mut held.conn)
+        .execute(held.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -83,7 +84,7 @@ impl Store {
     /// The latest message known to show game `game`'s board.
     pub async fn game_message(&self, game: GameId) -> Result<Option<u64>> {
         let id: Option<i64> =
-            sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = ?")
+            sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.read)
                 .await?;
@@ -97,12 +98,12 @@ impl Store {
         };
         let mut held = self.write.lock().await?;
         sqlx::query(
-            "INSERT INTO game_messages (game_id, message_id) VALUES (?1, ?2)
-             ON CONFLICT (game_id) DO UPDATE SET message_id = ?2",
+            "INSERT INTO game_messages (game_id, message_id) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO UPDATE SET message_id = $2",
         )
         .bind(game)
         .bind(message)
-        .execute(&mut held.conn)
+        .execute(held.conn())
         .await?;
         Ok(())
     }
@@ -111,12 +112,12 @@ impl Store {
 impl WriteTx {
     /// Whether `member` gets a direct message on their turn.
     pub async fn notifies_dm(&mut self, member: MemberId) -> Result<bool> {
-        Ok(
-            sqlx::query_scalar("SELECT notify_dm FROM member_settings WHERE member_id = ?")
-                .bind(member)
-                .fetch_optional(self.tx.conn())
-                .await?
-                .unwrap_or(false),
+        Ok(sqlx::query_scalar::<_, Flag>(
+            "SELECT notify_dm FROM member_settings WHERE member_id = $1",
         )
+        .bind(member)
+        .fetch_optional(self.tx.conn())
+        .await?
+        .is_some_and(bool::from))
     }
 }

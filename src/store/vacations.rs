@@ -12,7 +12,7 @@ macro_rules! deadlines_to_move {
             "UPDATE games SET deadline = ",
             $set,
             " WHERE state = 'active'
-               AND ((black_id = ?1 AND ply % 2 = 0) OR (white_id = ?1 AND ply % 2 = 1))"
+               AND ((black_id = $1 AND ply % 2 = 0) OR (white_id = $1 AND ply % 2 = 1))"
         )
     };
 }
@@ -21,7 +21,7 @@ impl Store {
     /// The start and end of each vacation of `member` that began after `since`.
     pub async fn vacations_since(&self, member: MemberId, since: i64) -> Result<Vec<(i64, i64)>> {
         Ok(sqlx::query_as(
-            "SELECT started_at, ends_at FROM vacations WHERE member_id = ? AND started_at > ?
+            "SELECT started_at, ends_at FROM vacations WHERE member_id = $1 AND started_at > $2
              ORDER BY started_at",
         )
         .bind(member)
@@ -35,7 +35,7 @@ impl WriteTx {
     /// `member`'s games in progress, in every server, oldest first.
     pub async fn active_games_of(&mut self, member: MemberId) -> Result<Vec<GameRow>> {
         Ok(sqlx::query_as(game_select!(
-            "WHERE g.state = 'active' AND (g.black_id = ?1 OR g.white_id = ?1) ORDER BY g.id"
+            "WHERE g.state = 'active' AND (g.black_id = $1 OR g.white_id = $1) ORDER BY g.id"
         ))
         .bind(member)
         .fetch_all(self.tx.conn())
@@ -45,7 +45,7 @@ impl WriteTx {
     /// When `member`'s latest vacation ends (or ended), if they ever took one.
     pub async fn away_until(&mut self, member: MemberId) -> Result<Option<i64>> {
         Ok(
-            sqlx::query_scalar("SELECT max(ends_at) FROM vacations WHERE member_id = ?")
+            sqlx::query_scalar("SELECT max(ends_at) FROM vacations WHERE member_id = $1")
                 .bind(member)
                 .fetch_one(self.tx.conn())
                 .await?,
@@ -58,13 +58,13 @@ impl WriteTx {
         self.touched.all();
         // A member may go away before they ever played.
         self.ensure_member(member, now).await?;
-        sqlx::query("INSERT INTO vacations (member_id, started_at, ends_at) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO vacations (member_id, started_at, ends_at) VALUES ($1, $2, $3)")
             .bind(member)
             .bind(now)
             .bind(ends_at)
             .execute(self.tx.conn())
             .await?;
-        sqlx::query(deadlines_to_move!("deadline + ?2"))
+        sqlx::query(deadlines_to_move!("deadline + $2"))
             .bind(member)
             .bind(ends_at - now)
             .execute(self.tx.conn())
@@ -76,12 +76,12 @@ impl WriteTx {
     /// where they are to move come back by the time not taken.
     pub async fn end_vacation(&mut self, member: MemberId, now: i64, ends_at: i64) -> Result<()> {
         self.touched.all();
-        sqlx::query("UPDATE vacations SET ends_at = ?2 WHERE member_id = ?1 AND ends_at > ?2")
+        sqlx::query("UPDATE vacations SET ends_at = $2 WHERE member_id = $1 AND ends_at > $2")
             .bind(member)
             .bind(now)
             .execute(self.tx.conn())
             .await?;
-        sqlx::query(deadlines_to_move!("deadline - ?2"))
+        sqlx::query(deadlines_to_move!("deadline - $2"))
             .bind(member)
             .bind(ends_at - now)
             .execute(self.tx.conn())

@@ -1,96 +1,160 @@
-//! The one connection that writes, handed from one writer to the next by a mutex.
+//! Where writes go: on SQLite, the one connection that writes; on PostgreSQL, a pool.
 //!
-//! A pool of one connection would do the same, but sqlx's pool checks each connection it gets
-//! back with a round trip to the connection's thread, and the next writer waits for that check.
-//! On the busiest path (a statement per group of moves) that doubled the hand-offs between
-//! threads per statement. The mutex passes the connection on directly.
+//! SQLite has one writer at a time, so the process keeps one writing connection and hands it from
+//! one writer to the next by a mutex. A pool of one connection would do the same, but sqlx's pool
+//! checks each connection it gets back with a round trip to the connection's thread, and the next
+//! writer waits for that check. On the busiest path (a statement per group of moves) that doubled
+//! the hand-offs between threads per statement. The mutex passes the connection on directly.
 //!
-//! A write transaction is open while its holder keeps the connection. One dropped before it
-//! committed leaves a flag, and whoever takes the connection next rolls it back first; a task is
-//! started to be that next holder at once, so the database's write lock is not kept.
+//! There, a write transaction is open while its holder keeps the connection. One dropped before
+//! it committed leaves a flag, and whoever takes the connection next rolls it back first; a task
+//! is started to be that next holder at once, so the database's write lock is not kept.
+//!
+//! PostgreSQL takes many writers at once, each on a connection of the pool; what keeps two of
+//! them apart is the database's row locks and the ply check in each statement, not this process.
 
 use std::sync::Arc;
 
-use sqlx::sqlite::SqliteConnection;
+use sqlx::any::Any;
+use sqlx::pool::PoolConnection;
 use sqlx::Connection;
+use sqlx::{AnyConnection, AnyPool};
 use tokio::sync::{Mutex, OwnedMappedMutexGuard, OwnedMutexGuard};
 
 /// The connection and whether a transaction was left open on it.
 #[derive(Debug)]
 pub(crate) struct Slot {
-    pub conn: SqliteConnection,
+    conn: AnyConnection,
     in_tx: bool,
 }
 
-/// The connection, held. Others wait until it is dropped.
-pub(crate) type Held = OwnedMappedMutexGuard<Option<Slot>, Slot>;
+/// A writing connection, held: the SQLite writer (others wait until it is dropped), or one of
+/// PostgreSQL's pool.
+#[derive(Debug)]
+pub(crate) enum Held {
+    Single(OwnedMappedMutexGuard<Option<Slot>, Slot>),
+    Pool(PoolConnection<Any>),
+}
+
+impl Held {
+    pub fn conn(&mut self) -> &mut AnyConnection {
+        match self {
+            Held::Single(slot) => &mut slot.conn,
+            Held::Pool(conn) => conn,
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
-pub(crate) struct Writer(Arc<Mutex<Option<Slot>>>);
+pub(crate) enum Writer {
+    /// SQLite's one writing connection.
+    Single(Arc<Mutex<Option<Slot>>>),
+    /// PostgreSQL's pool.
+    Pool(AnyPool),
+}
 
 impl Writer {
-    pub fn new(conn: SqliteConnection) -> Writer {
-        Writer(Arc::new(Mutex::new(Some(Slot { conn, in_tx: false }))))
+    /// The one writing connection of a SQLite database.
+    pub fn single(conn: AnyConnection) -> Writer {
+        Writer::Single(Arc::new(Mutex::new(Some(Slot { conn, in_tx: false }))))
     }
 
-    /// Waits for the connection; rolls back a transaction its last holder left open.
+    /// A pool of writing connections (PostgreSQL).
+    pub fn pool(pool: AnyPool) -> Writer {
+        Writer::Pool(pool)
+    }
+
+    /// Waits for a writing connection; on SQLite, rolls back a transaction its last holder left
+    /// open.
     pub async fn lock(&self) -> sqlx::Result<Held> {
-        let guard = self.0.clone().lock_owned().await;
-        let mut held =
-            OwnedMutexGuard::try_map(guard, Option::as_mut).map_err(|_| sqlx::Error::PoolClosed)?;
-        if held.in_tx {
-            sqlx::query("ROLLBACK").execute(&mut held.conn).await?;
-            held.in_tx = false;
-        }
-        Ok(held)
-    }
-
-    /// Takes the connection and starts a write transaction on it. `BEGIN IMMEDIATE` takes the
-    /// database's write lock at once, so a writer in another process is waited for here
-    /// (up to the busy timeout) rather than failing half-way.
-    pub async fn begin(&self) -> sqlx::Result<Tx> {
-        let mut held = self.lock().await?;
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut held.conn)
-            .await?;
-        held.in_tx = true;
-        Ok(Tx {
-            held,
-            writer: self.clone(),
-        })
-    }
-
-    /// Waits for the writer in flight, then closes the connection; later uses fail.
-    pub async fn close(&self) {
-        let slot = self.0.lock().await.take();
-        if let Some(slot) = slot {
-            if let Err(e) = slot.conn.close().await {
-                tracing::warn!(error = %e, "closing the database writer");
+        match self {
+            Writer::Single(slot) => {
+                let guard = slot.clone().lock_owned().await;
+                let mut held = OwnedMutexGuard::try_map(guard, Option::as_mut)
+                    .map_err(|_| sqlx::Error::PoolClosed)?;
+                if held.in_tx {
+                    sqlx::query("ROLLBACK").execute(&mut held.conn).await?;
+                    held.in_tx = false;
+                }
+                Ok(Held::Single(held))
             }
+            Writer::Pool(pool) => Ok(Held::Pool(pool.acquire().await?)),
+        }
+    }
+
+    /// Starts a write transaction. On SQLite `BEGIN IMMEDIATE` takes the database's write lock
+    /// at once, so a writer in another process is waited for here (up to the busy timeout)
+    /// rather than failing half-way.
+    pub async fn begin(&self) -> sqlx::Result<Tx> {
+        match self {
+            Writer::Single(_) => {
+                let Held::Single(mut held) = self.lock().await? else {
+                    return Err(sqlx::Error::PoolClosed);
+                };
+                sqlx::query("BEGIN IMMEDIATE")
+                    .execute(&mut held.conn)
+                    .await?;
+                held.in_tx = true;
+                Ok(Tx::Single(SingleTx {
+                    held,
+                    writer: self.clone(),
+                }))
+            }
+            Writer::Pool(pool) => Ok(Tx::Pool(pool.begin().await?)),
+        }
+    }
+
+    /// Waits for the writers in flight, then closes the connections; later uses fail.
+    pub async fn close(&self) {
+        match self {
+            Writer::Single(slot) => {
+                let slot = slot.lock().await.take();
+                if let Some(slot) = slot {
+                    if let Err(e) = slot.conn.close().await {
+                        tracing::warn!(error = %e, "closing the database writer");
+                    }
+                }
+            }
+            Writer::Pool(pool) => pool.close().await,
         }
     }
 }
 
 /// A write transaction: rolled back unless [`Tx::commit`] succeeds.
 #[derive(Debug)]
-pub(crate) struct Tx {
-    held: Held,
-    writer: Writer,
+pub(crate) enum Tx {
+    Single(SingleTx),
+    Pool(sqlx::Transaction<'static, Any>),
 }
 
 impl Tx {
-    pub fn conn(&mut self) -> &mut SqliteConnection {
-        &mut self.held.conn
+    pub fn conn(&mut self) -> &mut AnyConnection {
+        match self {
+            Tx::Single(tx) => &mut tx.held.conn,
+            Tx::Pool(tx) => tx,
+        }
     }
 
-    pub async fn commit(mut self) -> sqlx::Result<()> {
-        sqlx::query("COMMIT").execute(&mut self.held.conn).await?;
-        self.held.in_tx = false;
-        Ok(())
+    pub async fn commit(self) -> sqlx::Result<()> {
+        match self {
+            Tx::Single(mut tx) => {
+                sqlx::query("COMMIT").execute(&mut tx.held.conn).await?;
+                tx.held.in_tx = false;
+                Ok(())
+            }
+            Tx::Pool(tx) => tx.commit().await,
+        }
     }
 }
 
-impl Drop for Tx {
+/// A transaction on SQLite's writing connection.
+#[derive(Debug)]
+pub(crate) struct SingleTx {
+    held: OwnedMappedMutexGuard<Option<Slot>, Slot>,
+    writer: Writer,
+}
+
+impl Drop for SingleTx {
     fn drop(&mut self) {
         if !self.held.in_tx {
             return;

@@ -2178,7 +2178,7 @@ mod outages {
         let pool = sqlx::sqlite::SqlitePool::connect(db).await.unwrap();
         sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
             .bind(deadline)
-            .bind(game)
+            .bind(game.get())
             .execute(&pool)
             .await
             .unwrap();
@@ -2397,7 +2397,7 @@ mod outages {
         for (id, deadline) in [(lost, soon), (reminded, soon + 720)] {
             sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
                 .bind(deadline)
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut lock)
                 .await
                 .unwrap();
@@ -2679,7 +2679,7 @@ mod outages {
             // alice (White) moves wherever it is her turn.
             for &id in &ai_games {
                 let row = sqlx::query("SELECT ply, position, state FROM games WHERE id = ?")
-                    .bind(id)
+                    .bind(id.get())
                     .fetch_one(&pool)
                     .await
                     .unwrap();

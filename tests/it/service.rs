@@ -1,5 +1,7 @@
-//! The game service on real SQLite files: challenges, moves, refusals, clocks, ratings,
-//! leaderboards and concurrency.
+//! The game service on real databases: challenges, moves, refusals, clocks, ratings,
+//! leaderboards and concurrency. Each test is written once, `async fn name(b: Backend)`, and runs
+//! on a SQLite file and on a PostgreSQL database of its own: list it in `on_both_backends!` at the
+//! end of the file.
 
 use std::sync::Arc;
 
@@ -15,6 +17,8 @@ use breakthrough_bot::store::{RatingRow, Store};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
+use crate::common::db::{execute, execute_unchecked, on_both_backends, Backend, TestDb};
+
 const PLACE: Place = Place::new(10, 20);
 const T0: i64 = 1_800_000_000;
 
@@ -23,12 +27,12 @@ struct World {
     clock: Arc<ManualClock>,
     store: Store,
     url: String,
-    _dir: tempfile::TempDir,
+    _db: Arc<TestDb>,
 }
 
-async fn world_with(limits: Limits) -> World {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+async fn world_with(b: Backend, limits: Limits) -> World {
+    let db = Arc::new(TestDb::new(b).await);
+    let url = db.url.clone();
     let store = Store::open(&url).await.expect("open store");
     let clock = Arc::new(ManualClock::new(T0));
     World {
@@ -36,12 +40,12 @@ async fn world_with(limits: Limits) -> World {
         clock,
         store,
         url,
-        _dir: dir,
+        _db: db,
     }
 }
 
-async fn world() -> World {
-    world_with(Limits::default()).await
+async fn world(b: Backend) -> World {
+    world_with(b, Limits::default()).await
 }
 
 fn alice() -> Member {
@@ -113,9 +117,8 @@ fn g2(v: RatingValue) -> Glicko2Rating {
     }
 }
 
-#[tokio::test]
-async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says() {
-    let w = world().await;
+async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says(b: Backend) {
+    let w = world(b).await;
     let c = w
         .games
         .challenge(request(&alice(), Some(&bob()), "3x5"))
@@ -202,9 +205,8 @@ macro_rules! refused {
     };
 }
 
-#[tokio::test]
-async fn challenges_are_refused_with_reasons_and_change_nothing() {
-    let w = world().await;
+async fn challenges_are_refused_with_reasons_and_change_nothing(b: Backend) {
+    let w = world(b).await;
     refused!(
         w.games
             .challenge(request(&alice(), Some(&alice()), "8x8"))
@@ -326,9 +328,8 @@ async fn challenges_are_refused_with_reasons_and_change_nothing() {
     );
 }
 
-#[tokio::test]
-async fn moves_are_refused_with_reasons_and_change_nothing() {
-    let w = world().await;
+async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     let ply = |w: &World| {
         let games = w.games.clone();
@@ -404,9 +405,8 @@ async fn moves_are_refused_with_reasons_and_change_nothing() {
     assert_eq!(ply(&w).await, 2);
 }
 
-#[tokio::test]
-async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
-    let w = world().await;
+async fn abort_before_both_have_moved_leaves_no_result_and_no_rating(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
     let g = w.games.abort(&bob(), PLACE, GameRef::Id(id)).await.unwrap();
@@ -420,9 +420,8 @@ async fn abort_before_both_have_moved_leaves_no_result_and_no_rating() {
     assert_eq!(card.games, 0);
 }
 
-#[tokio::test]
-async fn several_games_in_a_channel_need_a_game_number() {
-    let w = world().await;
+async fn several_games_in_a_channel_need_a_game_number(b: Backend) {
+    let w = world(b).await;
     started(&w).await;
     let c = w
         .games
@@ -451,9 +450,8 @@ async fn several_games_in_a_channel_need_a_game_number() {
     );
 }
 
-#[tokio::test]
-async fn an_open_challenge_is_taken_by_the_first_member_who_accepts() {
-    let w = world().await;
+async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b: Backend) {
+    let w = world(b).await;
     let c = w
         .games
         .challenge(request(&alice(), None, "6x5"))
@@ -494,9 +492,8 @@ async fn an_open_challenge_is_taken_by_the_first_member_who_accepts() {
     );
 }
 
-#[tokio::test]
-async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
-    let w = world().await;
+async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend) {
+    let w = world(b).await;
     let c = w
         .games
         .challenge(request(&alice(), Some(&carol()), "8x8"))
@@ -567,10 +564,9 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once() {
     );
 }
 
-#[tokio::test]
-async fn deadlines_survive_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("d.db").display());
+async fn deadlines_survive_a_restart(b: Backend) {
+    let db = Arc::new(TestDb::new(b).await);
+    let url = db.url.clone();
     let clock = Arc::new(ManualClock::new(T0));
     let id = {
         let store = Store::open(&url).await.unwrap();
@@ -579,7 +575,7 @@ async fn deadlines_survive_a_restart() {
             clock: clock.clone(),
             store: store.clone(),
             url: url.clone(),
-            _dir: tempfile::tempdir().unwrap(),
+            _db: db.clone(),
         };
         let id = started(&w).await;
         play_all(&w, id, &["a4-a3", "c2-c3"]).await;
@@ -593,9 +589,8 @@ async fn deadlines_survive_a_restart() {
     assert_eq!(r.timed_out[0].id, id);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
-    let w = world().await;
+async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     let mut tasks = Vec::new();
     for _ in 0..50 {
@@ -641,9 +636,8 @@ async fn fifty_concurrent_copies_of_a_move_apply_exactly_once() {
     assert_eq!(w.games.history(PLACE, id).await.unwrap().moves.len(), 2);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated() {
-    let w = world().await;
+async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated(b: Backend) {
+    let w = world(b).await;
     let size: BoardSize = "3x5".parse().unwrap();
     for round in 0..5 {
         // A day apart, so the limit of rated games a day between two members stays out of it.
@@ -711,12 +705,14 @@ async fn a_member_winning_two_games_at_the_same_moment_gets_both_results_rated()
     }
 }
 
-#[tokio::test]
-async fn the_casual_note_says_the_daily_limit_in_force() {
-    let w = world_with(Limits {
-        rated_per_pair_per_day: 1,
-        ..Limits::default()
-    })
+async fn the_casual_note_says_the_daily_limit_in_force(b: Backend) {
+    let w = world_with(
+        b,
+        Limits {
+            rated_per_pair_per_day: 1,
+            ..Limits::default()
+        },
+    )
     .await;
     let id = started(&w).await;
     w.games
@@ -736,9 +732,8 @@ async fn the_casual_note_says_the_daily_limit_in_force() {
     );
 }
 
-#[tokio::test]
-async fn three_rated_games_a_day_per_pair_then_casual() {
-    let w = world().await;
+async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
+    let w = world(b).await;
     for _ in 0..3 {
         let id = started(&w).await;
         let g = w.games.game(id).await.unwrap();
@@ -812,12 +807,14 @@ async fn seed_rating(
     tx.commit().await.unwrap();
 }
 
-#[tokio::test]
-async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
-    let w = world_with(Limits {
-        page_size: 2,
-        ..Limits::default()
-    })
+async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(b: Backend) {
+    let w = world_with(
+        b,
+        Limits {
+            page_size: 2,
+            ..Limits::default()
+        },
+    )
     .await;
     seed_rating(&w, 1, "p1", 1600.0, 80.0, T0).await;
     seed_rating(&w, 2, "p2", 1800.0, 60.0, T0).await;
@@ -867,9 +864,8 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings() {
     assert!(text.contains("2 provisional players not shown"), "{text}");
 }
 
-#[tokio::test]
-async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
-    let w = world().await;
+async fn a_stale_move_written_together_with_others_is_turned_away_alone(b: Backend) {
+    let w = world(b).await;
     let stale = started(&w).await;
     let fresh = started_between(&w, &carol(), &alice()).await;
     play_all(&w, stale, &["a4-a3"]).await;
@@ -903,9 +899,10 @@ async fn a_stale_move_written_together_with_others_is_turned_away_alone() {
     );
 }
 
-#[tokio::test]
-async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check() {
-    let w = world().await;
+async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check(
+    b: Backend,
+) {
+    let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
     assert_eq!(w.games.game(id).await.unwrap().ply, 1);
@@ -992,10 +989,9 @@ fn ai_request(place: Place, color: Option<Color>, size: &str) -> AiRequest {
     }
 }
 
-#[tokio::test]
-async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
+async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated(b: Backend) {
     use rand::{rngs::SmallRng, Rng, SeedableRng};
-    let w = world().await;
+    let w = world(b).await;
     let game = w
         .games
         .challenge_ai(ai_request(PLACE, Some(Color::White), "5x5"))
@@ -1071,10 +1067,9 @@ async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated() {
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("ai.db").display());
+async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting(b: Backend) {
+    let db = TestDb::new(b).await;
+    let url = db.url.clone();
     let clock = Arc::new(ManualClock::new(T0));
     let id = {
         let store = Store::open(&url).await.unwrap();
@@ -1117,9 +1112,8 @@ async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting() {
     assert_eq!(h.moves, [played.mv.to_string()]);
 }
 
-#[tokio::test]
-async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
-    let w = world().await;
+async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged(b: Backend) {
+    let w = world(b).await;
     let dm = Place::new(0, 77);
     let mut member_request = request(&alice(), Some(&bob()), "8x8");
     member_request.place = dm;
@@ -1160,12 +1154,14 @@ async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged() {
     );
 }
 
-#[tokio::test]
-async fn games_against_the_ai_count_for_the_member_not_for_the_ai() {
-    let w = world_with(Limits {
-        active_games: 2,
-        ..Limits::default()
-    })
+async fn games_against_the_ai_count_for_the_member_not_for_the_ai(b: Backend) {
+    let w = world_with(
+        b,
+        Limits {
+            active_games: 2,
+            ..Limits::default()
+        },
+    )
     .await;
     for _ in 0..2 {
         w.games
@@ -1189,9 +1185,8 @@ async fn games_against_the_ai_count_for_the_member_not_for_the_ai() {
         .unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_ai_replies_apply_one_move() {
-    let w = world().await;
+async fn concurrent_ai_replies_apply_one_move(b: Backend) {
+    let w = world(b).await;
     let game = w
         .games
         .challenge_ai(ai_request(PLACE, Some(Color::White), "8x8"))
@@ -1215,9 +1210,8 @@ async fn concurrent_ai_replies_apply_one_move() {
     assert_eq!(h.game.to_move().id, alice().id);
 }
 
-#[tokio::test]
-async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one() {
-    let w = world().await;
+async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one(b: Backend) {
+    let w = world(b).await;
     // A request dropped in the middle of its transaction (a caller that stopped waiting).
     let mut tx = w.store.begin().await.unwrap();
     tx.upsert_member(PLACE.guild, MemberId::new(4242), "ghost", false, T0)
@@ -1259,9 +1253,8 @@ const NEXT_CHANNEL: Place = Place::new(10, 21);
 const OTHER_SERVER: Place = Place::new(11, 30);
 const A_DM: Place = Place::new(0, 40);
 
-#[tokio::test]
-async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server() {
-    let w = world().await;
+async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     // Moves, resignations and aborts from anywhere else point to the game's channel.
     for at in [NEXT_CHANNEL, OTHER_SERVER, A_DM] {
@@ -1345,9 +1338,8 @@ async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server() {
     assert_eq!(w.games.game(id).await.unwrap().ply, 1);
 }
 
-#[tokio::test]
-async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
-    let w = world().await;
+async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message(b: Backend) {
+    let w = world(b).await;
     let game = w
         .games
         .challenge_ai(ai_request(A_DM, Some(Color::Black), "8x8"))
@@ -1386,9 +1378,8 @@ async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message() {
         .unwrap();
 }
 
-#[tokio::test]
-async fn a_resignation_before_both_sides_have_moved_is_unrated() {
-    let w = world().await;
+async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Backend) {
+    let w = world(b).await;
     // At the first move (ply 0), and after Black's first move (ply 1): a win, but unrated.
     for (opening, resigner) in [(&[][..], alice()), (&["a4-a3"][..], bob())] {
         let id = started(&w).await;
@@ -1440,9 +1431,8 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated() {
     assert_eq!((card.games, card.wins), (1, 1));
 }
 
-#[tokio::test]
-async fn aborts_and_early_time_outs_say_unrated() {
-    let w = world().await;
+async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     let game = w
         .games
@@ -1472,9 +1462,8 @@ async fn aborts_and_early_time_outs_say_unrated() {
     }
 }
 
-#[tokio::test]
-async fn a_declined_challenge_means_no_for_an_hour() {
-    let w = world().await;
+async fn a_declined_challenge_means_no_for_an_hour(b: Backend) {
+    let w = world(b).await;
     let c = w
         .games
         .challenge(request(&alice(), Some(&bob()), "3x5"))
@@ -1527,9 +1516,8 @@ async fn a_declined_challenge_means_no_for_an_hour() {
         .unwrap();
 }
 
-#[tokio::test]
-async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too() {
-    let w = world().await;
+async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_too(b: Backend) {
+    let w = world(b).await;
     for _ in 0..5 {
         w.games
             .challenge(request(&alice(), Some(&bob()), "3x5"))
@@ -1584,9 +1572,8 @@ async fn ai_game_of(w: &World, who: &Member) -> GameId {
         .id
 }
 
-#[tokio::test]
-async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit() {
-    let w = world().await;
+async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit(b: Backend) {
+    let w = world(b).await;
     let mut ids = Vec::new();
     for _ in 0..3 {
         ids.push(ai_game_of(&w, &alice()).await);
@@ -1618,9 +1605,10 @@ async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit() {
     ai_game_of(&w, &alice()).await;
 }
 
-#[tokio::test]
-async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_changes_nothing() {
-    let w = world().await;
+async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_changes_nothing(
+    b: Backend,
+) {
+    let w = world(b).await;
     let first = ai_game_of(&w, &alice()).await;
     let second = ai_game_of(&w, &alice()).await;
     let (played, slot) = w
@@ -1689,13 +1677,15 @@ async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_cha
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
+async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b: Backend) {
     let at_once = std::time::Duration::from_secs(2);
-    let w = world_with(Limits {
-        ai_queue: 2,
-        ..Limits::default()
-    })
+    let w = world_with(
+        b,
+        Limits {
+            ai_queue: 2,
+            ..Limits::default()
+        },
+    )
     .await;
     let (a, b, c) = (
         ai_game_of(&w, &alice()).await,
@@ -1785,12 +1775,16 @@ async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting() {
     w.games.ai_reply(daves).await.unwrap().expect("a reply");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_never_stuck() {
-    let w = world_with(Limits {
-        ai_queue: 3,
-        ..Limits::default()
-    })
+async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_never_stuck(
+    b: Backend,
+) {
+    let w = world_with(
+        b,
+        Limits {
+            ai_queue: 3,
+            ..Limits::default()
+        },
+    )
     .await;
     let members: Vec<Member> = (0..8)
         .map(|i| Member::new(2000 + i, format!("m{i}")))
@@ -1849,8 +1843,8 @@ async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_nev
 }
 
 /// The same world, with the sweep queueing its announcements in the outbox.
-async fn world_with_outbox() -> World {
-    let mut w = world().await;
+async fn world_with_outbox(b: Backend) -> World {
+    let mut w = world(b).await;
     w.games = w.games.clone().with_outbox();
     w
 }
@@ -1878,45 +1872,36 @@ async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
         .collect()
 }
 
-#[tokio::test]
-async fn a_broken_game_does_not_stop_the_sweep_of_the_others() {
-    let w = world().await;
+async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backend) {
+    let w = world(b).await;
     let broken = started(&w).await;
     let fine = started_between(&w, &carol(), &bob()).await;
     carol_and_bob_move(&w, fine).await;
     // The first overdue game (by deadline, then id) cannot be read.
-    let pool = sqlx::sqlite::SqlitePool::connect(&w.url).await.unwrap();
-    sqlx::query("UPDATE games SET position = 'not a position', deadline = ? WHERE id = ?")
-        .bind(T0 + 10)
-        .bind(broken)
-        .execute(&pool)
-        .await
-        .unwrap();
+    execute(
+        &w.url,
+        "UPDATE games SET position = 'not a position', deadline = $1 WHERE id = $2",
+        &[T0 + 10, broken.get()],
+    )
+    .await;
     // And another has a time limit no version wrote, put there by hand past the schema's checks.
     let odd = started_between(&w, &dave(), &bob()).await;
-    let mut raw = pool.acquire().await.unwrap();
-    sqlx::query("PRAGMA ignore_check_constraints = ON")
-        .execute(&mut *raw)
-        .await
-        .unwrap();
-    sqlx::query("UPDATE games SET time_limit = 1234, deadline = ? WHERE id = ?")
-        .bind(T0 + 20)
-        .bind(odd)
-        .execute(&mut *raw)
-        .await
-        .unwrap();
-    drop(raw);
-    pool.close().await;
+    execute_unchecked(
+        &w.url,
+        "games",
+        "UPDATE games SET time_limit = 1234, deadline = $1 WHERE id = $2",
+        &[T0 + 20, odd.get()],
+    )
+    .await;
     let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
     let row = w.store.game(broken).await.unwrap().unwrap();
     assert_eq!(row.state, GameState::Active, "left for a later pass");
 }
 
-#[tokio::test]
-async fn the_sweep_queues_each_announcement_with_its_change() {
+async fn the_sweep_queues_each_announcement_with_its_change(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox().await;
+    let w = world_with_outbox(b).await;
     let c = w
         .games
         .challenge(request(&alice(), Some(&carol()), "8x8"))
@@ -1981,9 +1966,8 @@ async fn the_sweep_queues_each_announcement_with_its_change() {
     assert_eq!(owed(&w).await.len(), 3, "nothing more queued");
 }
 
-#[tokio::test]
-async fn clocks_move_on_by_the_time_the_service_was_away() {
-    let w = world().await;
+async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) {
+    let w = world(b).await;
     let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default())
         .only_server(GuildId::new(99));
     assert_eq!(w.games.keep_alive(T0, 60).await.unwrap(), 0, "first seen");
@@ -2019,10 +2003,9 @@ async fn clocks_move_on_by_the_time_the_service_was_away() {
     );
 }
 
-#[tokio::test]
-async fn an_announced_ai_reply_is_queued_with_the_move() {
+async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox().await;
+    let w = world_with_outbox(b).await;
     let game = w
         .games
         .challenge_ai(AiRequest {
@@ -2052,17 +2035,24 @@ async fn an_announced_ai_reply_is_queued_with_the_move() {
     assert_eq!(w.store.moves(game.id).await.unwrap().len(), 1);
 }
 
+/// SQLite only: its size cap stands in for a full disk. PostgreSQL's disk cannot be filled from a
+/// test without a file system of the test's own; its `disk_full` error is read the same way
+/// (`StoreError::is_full`).
 #[tokio::test]
 async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     use sqlx::Connection;
-    let w = world().await;
+    let w = world(Backend::Sqlite).await;
     let id = started(&w).await;
     w.games
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .expect("a move with room");
     // The database may not grow any more: challenges keep coming until one needs a new page.
-    w.store.limit_size(1).await.expect("cap the size");
+    w.store
+        .limit_size(1)
+        .await
+        .expect("cap the size")
+        .expect("SQLite");
     let challenger = |i: u64| Member::new(5_000 + i, format!("m{i}"));
     let mut refused = None;
     for i in 0..2_000 {
@@ -2100,7 +2090,11 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     assert_eq!(verdict, "ok");
     check.close().await.unwrap();
     // Space freed: the same challenge and the game go on.
-    w.store.limit_size(1 << 30).await.expect("lift the cap");
+    w.store
+        .limit_size(1 << 30)
+        .await
+        .expect("lift the cap")
+        .expect("SQLite");
     w.games
         .challenge(request(&challenger(i), Some(&carol()), "8x8"))
         .await
@@ -2113,9 +2107,8 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     assert_eq!(played.game.ply, 2);
 }
 
-#[tokio::test]
-async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
-    let w = world().await;
+async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend) {
+    let w = world(b).await;
     let here = started(&w).await;
     // Alice goes by a nickname in another server, and plays carol there.
     let agent = Member::new(alice().id, "Secret Agent");
@@ -2202,10 +2195,9 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there() {
     }
 }
 
-#[tokio::test]
-async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on() {
+async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on(b: Backend) {
     use breakthrough_bot::store::{Ended, GameEnding, RatedEnding, RatingChangeRow};
-    let w = world().await;
+    let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
     let change = RatingChangeRow {
@@ -2261,34 +2253,29 @@ async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on() {
     );
 }
 
-#[tokio::test]
-async fn a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic() {
-    use sqlx::Connection;
-    let w = world().await;
+async fn a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     let c = w
         .games
         .challenge(request(&carol(), Some(&bob()), "3x5"))
         .await
         .unwrap();
-    let mut raw = sqlx::SqliteConnection::connect(&w.url).await.unwrap();
     // A time limit that is no time control, and (past the schema's checks) a state no version
     // wrote.
-    sqlx::query("UPDATE games SET time_limit = 1234 WHERE id = ?")
-        .bind(id)
-        .execute(&mut raw)
-        .await
-        .unwrap();
-    sqlx::query("PRAGMA ignore_check_constraints = ON")
-        .execute(&mut raw)
-        .await
-        .unwrap();
-    sqlx::query("UPDATE challenges SET state = 'paused' WHERE id = ?")
-        .bind(c.id)
-        .execute(&mut raw)
-        .await
-        .unwrap();
-    raw.close().await.unwrap();
+    execute(
+        &w.url,
+        "UPDATE games SET time_limit = 1234 WHERE id = $1",
+        &[id.get()],
+    )
+    .await;
+    execute_unchecked(
+        &w.url,
+        "challenges",
+        "UPDATE challenges SET state = 'paused' WHERE id = $1",
+        &[c.id.get()],
+    )
+    .await;
     // A fresh service on the file, so no game is remembered from before.
     let store = Store::open(&w.url).await.unwrap();
     let games = Games::new(store.clone(), w.clock.clone(), Limits::default());
@@ -2311,10 +2298,9 @@ async fn a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic
 
 /// A rematch is the same game again with the colours swapped: a challenge to the other player,
 /// offered once, whoever asks and however often.
-#[tokio::test]
-async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once() {
+async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(b: Backend) {
     use breakthrough_bot::game::Rematch;
-    let w = world().await;
+    let w = world(b).await;
     let id = started(&w).await;
     // Not before the game is over, and only by its players.
     let early = w.games.rematch(&bob(), PLACE, GameRef::Id(id)).await;
@@ -2390,14 +2376,13 @@ async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once() {
 
 /// Every limit on challenges holds for a rematch, and its refusal says which; a refused rematch
 /// is not spent.
-#[tokio::test]
-async fn a_rematch_meets_every_limit_of_a_challenge() {
+async fn a_rematch_meets_every_limit_of_a_challenge(b: Backend) {
     use breakthrough_bot::game::Rematch;
     let limits = Limits {
         pending_challenges: 1,
         ..Limits::default()
     };
-    let w = world_with(limits).await;
+    let w = world_with(b, limits).await;
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS).await;
     // alice has a challenge out already: a rematch would be her second.
@@ -2439,10 +2424,9 @@ async fn a_rematch_meets_every_limit_of_a_challenge() {
 }
 
 /// Against the AI a rematch is the new game at once: same level, colours swapped, once.
-#[tokio::test]
-async fn a_rematch_against_the_ai_starts_the_game_at_once() {
+async fn a_rematch_against_the_ai_starts_the_game_at_once(b: Backend) {
     use breakthrough_bot::game::Rematch;
-    let w = world().await;
+    let w = world(b).await;
     let g = w
         .games
         .challenge_ai(ai_request(PLACE, Some(Color::Black), "3x5"))
@@ -2486,9 +2470,8 @@ fn deadline(game: &Game) -> i64 {
 /// A vacation pauses the member's clocks in every game, and only theirs; a turn reaching them
 /// meanwhile gets its full time from their return; moving ends it and gives back the days not
 /// taken.
-#[tokio::test]
-async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it() {
-    let w = world().await;
+async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it(b: Backend) {
+    let w = world(b).await;
     // alice (Black) is to move against bob; carol (Black) is to move against alice.
     let first = started(&w).await;
     let second = started_between(&w, &carol(), &alice()).await;
@@ -2560,9 +2543,8 @@ async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it() {
 }
 
 /// The year's allowance, and the refusals: each says why and changes nothing.
-#[tokio::test]
-async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly() {
-    let w = world().await;
+async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     let before = deadline(&w.games.game(id).await.unwrap());
     let refused = w.games.vacation(&alice(), 22).await;
@@ -2641,10 +2623,9 @@ async fn small_ai_game_under_way(w: &World) -> GameId {
     id
 }
 
-#[tokio::test]
-async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server() {
+async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server(b: Backend) {
     use breakthrough_bot::engine::analysis::Eval;
-    let w = world().await;
+    let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS).await;
 
@@ -2684,9 +2665,8 @@ async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server() {
     );
 }
 
-#[tokio::test]
-async fn a_game_between_members_in_progress_is_not_analysed_and_nothing_changes() {
-    let w = world().await;
+async fn a_game_between_members_in_progress_is_not_analysed_and_nothing_changes(b: Backend) {
+    let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS[..2]).await;
     for who in [alice(), bob(), carol()] {
@@ -2713,9 +2693,8 @@ async fn a_game_between_members_in_progress_is_not_analysed_and_nothing_changes(
     w.games.analyze(alice().id, PLACE, id).await.unwrap();
 }
 
-#[tokio::test]
-async fn a_game_against_the_ai_is_analysed_while_it_is_played() {
-    let w = world().await;
+async fn a_game_against_the_ai_is_analysed_while_it_is_played(b: Backend) {
+    let w = world(b).await;
     let id = small_ai_game_under_way(&w).await;
     let done = w.games.analyze(alice().id, PLACE, id).await.unwrap();
     assert!(done.game.is_active());
@@ -2729,12 +2708,14 @@ async fn a_game_against_the_ai_is_analysed_while_it_is_played() {
         .unwrap();
 }
 
-#[tokio::test]
-async fn one_analysis_per_member_at_a_time_in_the_ais_queue() {
-    let w = world_with(Limits {
-        ai_queue: 2,
-        ..Limits::default()
-    })
+async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backend) {
+    let w = world_with(
+        b,
+        Limits {
+            ai_queue: 2,
+            ..Limits::default()
+        },
+    )
     .await;
     let finished = started(&w).await;
     play_all(&w, finished, &BLACK_WINS).await;
@@ -2806,10 +2787,9 @@ async fn one_analysis_per_member_at_a_time_in_the_ais_queue() {
 /// turn, with the game's start when they move first, and with each reminder; each reads as
 /// nothing once the move is made or the setting is off, and a refusal by Discord turns the
 /// setting off, to be told once.
-#[tokio::test]
-async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it() {
+async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox().await;
+    let w = world_with_outbox(b).await;
     w.games
         .set_turn_dms(alice().id, true, Lang::Es)
         .await
@@ -2865,10 +2845,9 @@ async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it() {
 
 /// Two processes on one database, each running some of the gateway shards, each sweep only the
 /// games of their own shards' servers; direct messages are shard 0's.
-#[tokio::test]
-async fn each_shard_sweeps_only_its_own_servers() {
+async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
     use breakthrough_bot::game::Shards;
-    let w = world().await;
+    let w = world(b).await;
     // Server 10 (and direct messages) are on shard 0 of 2; server 1 << 22 on shard 1.
     let on_0 = Place::new(10, 20);
     let on_1 = Place::new(1 << 22, 21);
@@ -2913,4 +2892,56 @@ async fn each_shard_sweeps_only_its_own_servers() {
     // Every shard of the count is no limit at all.
     let all = w.games.clone().on_shards(Shards::all(2));
     assert!(all.sweep(w.games.now()).await.unwrap().is_empty());
+}
+
+on_both_backends! {
+    #[tokio::test] a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says,
+    #[tokio::test] challenges_are_refused_with_reasons_and_change_nothing,
+    #[tokio::test] moves_are_refused_with_reasons_and_change_nothing,
+    #[tokio::test] abort_before_both_have_moved_leaves_no_result_and_no_rating,
+    #[tokio::test] several_games_in_a_channel_need_a_game_number,
+    #[tokio::test] an_open_challenge_is_taken_by_the_first_member_who_accepts,
+    #[tokio::test] sweep_expires_challenges_ends_games_on_time_and_reminds_once,
+    #[tokio::test] deadlines_survive_a_restart,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] fifty_concurrent_copies_of_a_move_apply_exactly_once,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] a_member_winning_two_games_at_the_same_moment_gets_both_results_rated,
+    #[tokio::test] the_casual_note_says_the_daily_limit_in_force,
+    #[tokio::test] three_rated_games_a_day_per_pair_then_casual,
+    #[tokio::test] leaderboard_orders_pages_and_leaves_out_provisional_ratings,
+    #[tokio::test] a_stale_move_written_together_with_others_is_turned_away_alone,
+    #[tokio::test] a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check,
+    #[tokio::test] a_game_against_the_ai_from_start_to_result_is_legal_and_unrated,
+    #[tokio::test] the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting,
+    #[tokio::test] in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged,
+    #[tokio::test] games_against_the_ai_count_for_the_member_not_for_the_ai,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] concurrent_ai_replies_apply_one_move,
+    #[tokio::test] a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one,
+    #[tokio::test] a_game_is_played_in_its_own_channel_and_seen_only_in_its_server,
+    #[tokio::test] a_game_against_the_ai_in_a_direct_message_stays_in_that_message,
+    #[tokio::test] a_resignation_before_both_sides_have_moved_is_unrated,
+    #[tokio::test] aborts_and_early_time_outs_say_unrated,
+    #[tokio::test] a_declined_challenge_means_no_for_an_hour,
+    #[tokio::test] five_challenges_an_hour_to_the_same_member_cancelled_ones_too,
+    #[tokio::test] a_fourth_game_against_the_ai_is_refused_and_says_the_limit,
+    #[tokio::test] a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_changes_nothing,
+    #[tokio::test] a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] many_members_at_once_against_a_small_ai_queue_are_played_or_refused_never_stuck,
+    #[tokio::test] a_broken_game_does_not_stop_the_sweep_of_the_others,
+    #[tokio::test] the_sweep_queues_each_announcement_with_its_change,
+    #[tokio::test] clocks_move_on_by_the_time_the_service_was_away,
+    #[tokio::test] an_announced_ai_reply_is_queued_with_the_move,
+    #[tokio::test] a_member_is_called_in_each_server_by_the_name_they_use_there,
+    #[tokio::test] a_refused_ending_says_whether_the_game_or_the_ratings_moved_on,
+    #[tokio::test] a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic,
+    #[tokio::test] a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once,
+    #[tokio::test] a_rematch_meets_every_limit_of_a_challenge,
+    #[tokio::test] a_rematch_against_the_ai_starts_the_game_at_once,
+    #[tokio::test] a_vacation_pauses_only_the_members_clocks_and_moving_ends_it,
+    #[tokio::test] vacations_keep_to_the_yearly_allowance_and_refuse_clearly,
+    #[tokio::test] a_finished_game_between_members_is_analysed_by_anyone_in_its_server,
+    #[tokio::test] a_game_between_members_in_progress_is_not_analysed_and_nothing_changes,
+    #[tokio::test] a_game_against_the_ai_is_analysed_while_it_is_played,
+    #[tokio::test] one_analysis_per_member_at_a_time_in_the_ais_queue,
+    #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
+    #[tokio::test] each_shard_sweeps_only_its_own_servers,
 }
