@@ -275,12 +275,23 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
     }
 }
 
-/// `run`: claims the database (one bot per database), opens it, builds the game service as the
-/// bot serves it, and hands it to the Discord front end.
+/// `run`: claims the database (one bot per database, or per shard of it), opens it, builds the
+/// game service as the bot serves it, and hands it to the Discord front end. On PostgreSQL the
+/// claim is a lease per shard in the database, renewed while the bot runs and given up when it
+/// stops; losing it stops the bot.
 async fn serve(config: BotConfig) -> anyhow::Result<()> {
     let shards = config.shard_range()?;
     let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
+    let lease = if store.backend_name() == "postgres" {
+        let holder = breakthrough_bot::store::holder_name();
+        store
+            .claim_shards(shards, &holder, breakthrough_bot::store::LEASE)
+            .await?;
+        Some(holder)
+    } else {
+        None
+    };
     // The console's local server, should it share this database, is the console's to look after.
     let mut games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
         .all_servers_but(LOCAL_SERVER)
@@ -288,7 +299,18 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     if let Some(shards) = shards {
         games = games.on_shards(shards);
     }
-    let served = breakthrough_bot::discord::run(config, games).await;
+    let served = match &lease {
+        None => breakthrough_bot::discord::run(config, games).await,
+        Some(holder) => tokio::select! {
+            served = breakthrough_bot::discord::run(config, games) => served,
+            lost = store.keep_shards(shards, holder) => Err(lost.into()),
+        },
+    };
+    if let Some(holder) = &lease {
+        if let Err(e) = store.release_shards(holder).await {
+            tracing::warn!(error = %e, "could not give up this process's shard leases; they run out by themselves");
+        }
+    }
     store.close().await;
     served
 }

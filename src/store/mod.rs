@@ -52,6 +52,7 @@ macro_rules! game_select {
 mod challenges;
 mod channels;
 mod games;
+mod leases;
 mod members;
 mod moves;
 mod outbox;
@@ -78,6 +79,7 @@ pub use challenges::ChallengesTo;
 use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
+pub use leases::{holder_name, LEASE, RENEW_EVERY};
 use moves::apply_moves;
 pub use moves::MoveWrite;
 use outbox::insert_outbox;
@@ -109,6 +111,20 @@ pub enum StoreError {
         lock: std::path::PathBuf,
         holder: String,
     },
+    /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
+    #[error(
+        "another bot process serves shard {shard} of this database ({holder}): stop it first, \
+         or give this one other SHARDS; a process that died lets go once its lease has run out \
+         ({lease} s)",
+        lease = leases::LEASE.as_secs()
+    )]
+    ShardsHeld { holder: String, shard: String },
+    /// This process's lease on its shards ran out and another process took them over.
+    #[error(
+        "this process's lease on its shards ran out and another process took them over: \
+         stopping, so that no two processes serve the same games"
+    )]
+    LeaseLost,
     /// The lock file beside the database could not be used.
     #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
     Lock(std::path::PathBuf, std::io::Error),

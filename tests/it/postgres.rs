@@ -21,3 +21,76 @@ async fn the_tests_start_a_postgresql_cluster_of_their_own_and_it_answers() {
     assert_ne!(url, other);
     pool.close().await;
 }
+
+/// Shard leases: a shard is served by one process at a time; a second claim names the holder;
+/// a stopped process's shards are free at once, a dead one's once its lease has run out, and a
+/// process whose lease was taken over learns it at its next renewal.
+#[tokio::test]
+async fn a_shard_is_leased_to_one_process_and_taken_over_once_its_lease_runs_out() {
+    use breakthrough_bot::domain::Shards;
+    use breakthrough_bot::store::{Store, StoreError};
+    use std::time::Duration;
+
+    let Some(cluster) = postgres::cluster() else {
+        return;
+    };
+    let url = cluster.database().await;
+    let (a, b) = (
+        Store::open(&url).await.unwrap(),
+        Store::open(&url).await.unwrap(),
+    );
+    let two = |first, last| {
+        Some(Shards {
+            count: 2,
+            first,
+            last,
+        })
+    };
+    let long = Duration::from_secs(30);
+    a.claim_shards(two(0, 0), "process A", long).await.unwrap();
+    // Shard 0 is A's; a process for every shard overlaps it too.
+    for (shards, shard) in [(two(0, 1), "0 of 2"), (None, "0 of 2")] {
+        match b.claim_shards(shards, "process B", long).await {
+            Err(StoreError::ShardsHeld { holder, shard: s }) => {
+                assert_eq!((holder.as_str(), s.as_str()), ("process A", shard));
+            }
+            other => panic!("expected ShardsHeld, got {other:?}"),
+        }
+    }
+    let refused = b
+        .claim_shards(two(0, 0), "process B", long)
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().starts_with(
+            "another bot process serves shard 0 of 2 of this database (process A): stop it first"
+        ),
+        "{refused}"
+    );
+    // Shard 1 is free beside it.
+    b.claim_shards(two(1, 1), "process B", long).await.unwrap();
+    b.renew_shards(two(1, 1), "process B", long).await.unwrap();
+    // A stops: its shard is free at once.
+    a.release_shards("process A").await.unwrap();
+    b.release_shards("process B").await.unwrap();
+    b.claim_shards(two(0, 1), "process B", Duration::from_millis(300))
+        .await
+        .unwrap();
+    // B dies (it stops renewing): its lease runs out, then C takes both shards over.
+    let c = Store::open(&url).await.unwrap();
+    assert!(matches!(
+        c.claim_shards(two(1, 1), "process C", long).await,
+        Err(StoreError::ShardsHeld { .. })
+    ));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    c.claim_shards(two(0, 1), "process C", long).await.unwrap();
+    // B, were it only slow, finds out at its next renewal.
+    assert!(matches!(
+        b.renew_shards(two(0, 1), "process B", long).await,
+        Err(StoreError::LeaseLost)
+    ));
+    c.renew_shards(two(0, 1), "process C", long).await.unwrap();
+    for s in [a, b, c] {
+        s.close().await;
+    }
+}
