@@ -63,6 +63,10 @@ pub struct BotConfig {
         value_name = "N|FIRST-LAST"
     )]
     pub shards: Option<String>,
+    /// On PostgreSQL, seconds a process's lease on its shards lasts unless renewed (it renews
+    /// every third of it): how soon a process that died has its shards taken over.
+    #[arg(long, env = "SHARD_LEASE_SECS", default_value_t = crate::store::LEASE.as_secs(), value_parser = clap::value_parser!(u64).range(3..=3600))]
+    pub shard_lease_secs: u64,
     /// Days of vacation (clocks paused with `/vacation`) a member may take in any 365 days.
     #[arg(long, env = "VACATION_DAYS_PER_YEAR", default_value_t = 21, value_parser = clap::value_parser!(i64).range(0..=366))]
     pub vacation_days_per_year: i64,
@@ -122,6 +126,7 @@ impl std::fmt::Debug for BotConfig {
             .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("shard_count", &self.shard_count)
             .field("shards", &self.shards)
+            .field("shard_lease_secs", &self.shard_lease_secs)
             .field("post_timeout_ms", &self.post_timeout_ms)
             .finish()
     }

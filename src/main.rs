@@ -283,11 +283,10 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     let shards = config.shard_range()?;
     let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
+    let lease_time = std::time::Duration::from_secs(config.shard_lease_secs);
     let lease = if store.backend_name() == "postgres" {
         let holder = breakthrough_bot::store::holder_name();
-        store
-            .claim_shards(shards, &holder, breakthrough_bot::store::LEASE)
-            .await?;
+        store.claim_shards(shards, &holder, lease_time).await?;
         Some(holder)
     } else {
         None
@@ -303,7 +302,7 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
         None => breakthrough_bot::discord::run(config, games).await,
         Some(holder) => tokio::select! {
             served = breakthrough_bot::discord::run(config, games) => served,
-            lost = store.keep_shards(shards, holder) => Err(lost.into()),
+            lost = store.keep_shards(shards, holder, lease_time) => Err(lost.into()),
         },
     };
     if let Some(holder) = &lease {

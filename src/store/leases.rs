@@ -14,12 +14,10 @@ use crate::domain::Shards;
 
 use super::{Result, Store, StoreError};
 
-/// How long a lease lasts unless renewed: how soon a dead process's shards are taken over.
+/// How long a lease lasts unless renewed, by default (`SHARD_LEASE_SECS`): how soon a dead
+/// process's shards are taken over. A live process renews its leases three times within one, so
+/// one or two failed renewals (the database briefly away) cost nothing.
 pub const LEASE: Duration = Duration::from_secs(30);
-
-/// How often a live process renews its leases: three times within one lease, so one or two
-/// failed renewals (the database briefly away) cost nothing.
-pub const RENEW_EVERY: Duration = Duration::from_secs(10);
 
 fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -125,17 +123,23 @@ impl Store {
         }
     }
 
-    /// Renews `holder`'s leases every [`RENEW_EVERY`] for as long as it can; returns why it
-    /// cannot any more: the lease was lost, or renewals failed until the lease would run out
+    /// Renews `holder`'s leases for `lease` every third of it for as long as it can; returns why
+    /// it cannot any more: the lease was lost, or renewals failed until the lease would run out
     /// before the next one. Either way the process must stop serving its shards.
-    pub async fn keep_shards(&self, shards: Option<Shards>, holder: &str) -> StoreError {
+    pub async fn keep_shards(
+        &self,
+        shards: Option<Shards>,
+        holder: &str,
+        lease: Duration,
+    ) -> StoreError {
+        let every = lease / 3;
         let mut renewed = tokio::time::Instant::now();
         loop {
-            tokio::time::sleep(RENEW_EVERY).await;
-            match self.renew_shards(shards, holder, LEASE).await {
+            tokio::time::sleep(every).await;
+            match self.renew_shards(shards, holder, lease).await {
                 Ok(()) => renewed = tokio::time::Instant::now(),
                 Err(e @ StoreError::LeaseLost) => return e,
-                Err(e) if renewed.elapsed() + RENEW_EVERY >= LEASE => return e,
+                Err(e) if renewed.elapsed() + every >= lease => return e,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not renew this process's shard leases; trying again");
                 }

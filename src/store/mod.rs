@@ -79,7 +79,7 @@ pub use challenges::ChallengesTo;
 use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
-pub use leases::{holder_name, LEASE, RENEW_EVERY};
+pub use leases::{holder_name, LEASE};
 use moves::apply_moves;
 pub use moves::MoveWrite;
 use outbox::insert_outbox;
@@ -115,8 +115,7 @@ pub enum StoreError {
     #[error(
         "another bot process serves shard {shard} of this database ({holder}): stop it first, \
          or give this one other SHARDS; a process that died lets go once its lease has run out \
-         ({lease} s)",
-        lease = leases::LEASE.as_secs()
+         (SHARD_LEASE_SECS)"
     )]
     ShardsHeld { holder: String, shard: String },
     /// This process's lease on its shards ran out and another process took them over.
@@ -459,6 +458,9 @@ impl Store {
     async fn open_postgres(url: &str) -> Result<Store> {
         let pool = AnyPoolOptions::new()
             .max_connections(POSTGRES_CONNECTIONS)
+            // No ping before each use: it doubled the round trips of a move. A connection the
+            // server dropped fails its next statement (that request gets an error) and is closed.
+            .test_before_acquire(false)
             .connect(url)
             .await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;

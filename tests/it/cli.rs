@@ -163,7 +163,7 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
 // ----- the newcomer's path: a copied .env.example ----------------------------------------------
 
 /// Every variable the binary reads, removed from the test's own environment.
-const SETTINGS: [&str; 14] = [
+const SETTINGS: [&str; 15] = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
     "DISCORD_API_BASE",
@@ -176,6 +176,7 @@ const SETTINGS: [&str; 14] = [
     "VACATION_DAYS_PER_YEAR",
     "SHARD_COUNT",
     "SHARDS",
+    "SHARD_LEASE_SECS",
     "POST_TIMEOUT_MS",
     "RUST_LOG",
 ];
