@@ -302,7 +302,13 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
         None => breakthrough_bot::discord::run(config, games).await,
         Some(holder) => tokio::select! {
             served = breakthrough_bot::discord::run(config, games) => served,
-            lost = store.keep_shards(shards, holder, lease_time) => Err(lost.into()),
+            lost = store.keep_shards(shards, holder, lease_time) => Err(match lost {
+                lost @ breakthrough_bot::store::StoreError::LeaseLost => lost.into(),
+                failed => anyhow::Error::from(failed).context(
+                    "could not renew this process's shard leases before they would run out; \
+                     stopping, so that no two processes serve the same games",
+                ),
+            }),
         },
     };
     if let Some(holder) = &lease {

@@ -461,6 +461,10 @@ impl Store {
             // No ping before each use: it doubled the round trips of a move. A connection the
             // server dropped fails its next statement (that request gets an error) and is closed.
             .test_before_acquire(false)
+            // A database that does not answer fails a request in seconds, not half a minute
+            // (sqlx's default): the member hears so, and a shard lease's renewal is tried again
+            // well within the lease.
+            .acquire_timeout(Duration::from_secs(5))
             .connect(url)
             .await?;
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
