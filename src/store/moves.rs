@@ -116,11 +116,7 @@ async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<V
                         .map_err(Arc::new)?
                         == 1
                 } else {
-                    match moves_statement(&[m]).execute(&mut *conn).await {
-                        Ok(done) => done.rows_affected() == 1,
-                        Err(e) if refused_by_trigger(&e) => false,
-                        Err(e) => return Err(Arc::new(e)),
-                    }
+                    write_move(conn, m).await.map_err(Arc::new)?
                 });
             }
             Ok(applied)
@@ -143,6 +139,15 @@ fn move_statement(m: &MoveWrite) -> sqlx::query::Query<'static, Any, AnyArgument
         .bind(m.mv.to_string())
         .bind(m.now)
         .bind(m.deadline)
+}
+
+/// Writes one move on its own; whether it applied (false: the game had moved on).
+async fn write_move(conn: &mut AnyConnection, m: &MoveWrite) -> sqlx::Result<bool> {
+    match move_statement(m).execute(conn).await {
+        Ok(done) => Ok(done.rows_affected() == 1),
+        Err(e) if refused_by_trigger(&e) => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// The grouped move statement with `group` bound, padded as [`apply_moves_sql`] says.
@@ -200,25 +205,16 @@ impl Store {
     pub async fn apply_move_announced(&self, m: MoveWrite, announce: &[NewOutbox]) -> Result<bool> {
         if announce.is_empty() {
             let mut held = self.write.lock().await?;
-            let applied = match move_statement(&m).execute(held.conn()).await {
-                Ok(done) => done.rows_affected() == 1,
-                Err(e) if refused_by_trigger(&e) => false,
-                Err(e) => {
-                    self.cache.forget(m.game);
-                    return Err(e.into());
-                }
-            };
-            if applied {
-                self.cache.moved(&m);
-            } else {
-                self.cache.forget(m.game);
+            let applied = write_move(held.conn(), &m).await;
+            match applied {
+                Ok(true) => self.cache.moved(&m),
+                _ => self.cache.forget(m.game),
             }
-            return Ok(applied);
+            return Ok(applied?);
         }
         let mut tx = self.write.begin().await?;
-        let applied = match move_statement(&m).execute(tx.conn()).await {
-            Ok(done) => done.rows_affected() == 1,
-            Err(e) if refused_by_trigger(&e) => false,
+        let applied = match write_move(tx.conn(), &m).await {
+            Ok(applied) => applied,
             Err(e) => {
                 self.cache.forget(m.game);
                 return Err(e.into());

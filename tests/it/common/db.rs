@@ -52,13 +52,16 @@ async fn connect(url: &str) -> sqlx::AnyConnection {
 /// store's back; returns the rows it changed.
 pub async fn execute(url: &str, sql: &'static str, args: &[i64]) -> u64 {
     let mut conn = connect(url).await;
+    run(&mut conn, sql, args).await
+}
+
+/// Runs `sql` with `args` bound on `conn`; returns the rows it changed.
+async fn run(conn: &mut sqlx::AnyConnection, sql: &'static str, args: &[i64]) -> u64 {
     let mut q = sqlx::query(sql);
     for &a in args {
         q = q.bind(a);
     }
-    let done = q.execute(&mut conn).await.expect(sql).rows_affected();
-    conn.close().await.expect("close");
-    done
+    q.execute(conn).await.expect(sql).rows_affected()
 }
 
 /// Like [`execute`], past the schema's CHECK constraints on `table`: SQLite ignores them on this
@@ -87,13 +90,7 @@ pub async fn execute_unchecked(url: &str, table: &str, sql: &'static str, args: 
             .await
             .expect("pragma");
     }
-    let mut q = sqlx::query(sql);
-    for &a in args {
-        q = q.bind(a);
-    }
-    let done = q.execute(&mut conn).await.expect(sql).rows_affected();
-    conn.close().await.expect("close");
-    done
+    run(&mut conn, sql, args).await
 }
 
 /// Runs each test of the list (written `async fn name(b: Backend)`) on SQLite, as
