@@ -43,6 +43,10 @@ impl InstanceLock {
     /// shared, beside the other such processes, and holds `<db>.shard-N-of-C.lock` alone for each
     /// of its shards: two processes never run the same shard, and a process that runs them all
     /// never runs beside one that runs some. [`StoreError::InUse`] names the holder.
+    ///
+    /// A PostgreSQL database is shared by processes on several machines: no lock file can
+    /// serve, and `None` is returned; its processes claim their shards with leases in the
+    /// database instead (`Store::claim_shards`).
     pub fn acquire_for(url: &str, shards: Option<Shards>) -> Result<Option<InstanceLock>> {
         if super::is_postgres(url) {
             return Ok(None);

@@ -111,6 +111,9 @@ pub enum StoreError {
         lock: std::path::PathBuf,
         holder: String,
     },
+    /// The PostgreSQL server could not be reached, or refused the connection.
+    #[error("cannot connect to PostgreSQL at {at}: {why}")]
+    Unreachable { at: String, why: String },
     /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
     #[error(
         "another bot process serves shard {shard} of this database ({holder}): stop it first, \
@@ -394,6 +397,19 @@ fn raced(e: &sqlx::migrate::MigrateError) -> bool {
     )
 }
 
+/// Where a PostgreSQL URL points, without its user and password: `host:port/database`.
+fn where_is(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(u) => format!(
+            "{}:{}{}",
+            u.host_str().unwrap_or("?"),
+            u.port().unwrap_or(5432),
+            u.path()
+        ),
+        Err(_) => "the DATABASE_URL given".to_string(),
+    }
+}
+
 /// Whether `url` names a PostgreSQL database (`postgres://…` or `postgresql://…`); anything else
 /// is read as SQLite's.
 pub fn is_postgres(url: &str) -> bool {
@@ -456,6 +472,18 @@ impl Store {
     /// starting at once apply the migrations once: sqlx's migrator holds an advisory lock while
     /// it runs.
     async fn open_postgres(url: &str) -> Result<Store> {
+        // One connection first, so that a server that cannot be reached or refuses says why
+        // (the pool would only say it timed out).
+        let first = AnyConnection::connect(url)
+            .await
+            .map_err(|e| StoreError::Unreachable {
+                at: where_is(url),
+                why: match &e {
+                    sqlx::Error::Database(db) => db.message().to_string(),
+                    other => other.to_string(),
+                },
+            })?;
+        first.close().await?;
         let pool = AnyPoolOptions::new()
             .max_connections(POSTGRES_CONNECTIONS)
             // No ping before each use: it doubled the round trips of a move. A connection the

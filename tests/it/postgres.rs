@@ -94,3 +94,46 @@ async fn a_shard_is_leased_to_one_process_and_taken_over_once_its_lease_runs_out
         s.close().await;
     }
 }
+
+/// A PostgreSQL that cannot be reached, or that refuses the bot, ends start-up with one line
+/// saying where and why, without the URL's password.
+#[test]
+fn an_unreachable_or_refusing_postgresql_says_where_and_why_at_start_up() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap();
+    let mut cases = vec![(
+        format!("postgres://bot:secret@127.0.0.1:{closed}/games"),
+        format!("cannot connect to PostgreSQL at 127.0.0.1:{closed}/games: "),
+        "Connection refused",
+    )];
+    if let Some(cluster) = postgres::cluster() {
+        let url = tokio::runtime::Runtime::new()
+            .unwrap()
+            .block_on(cluster.database());
+        let refused = url.replacen("postgres://postgres@", "postgres://nobody:secret@", 1);
+        let at = refused.rsplit('@').next().unwrap().to_string();
+        cases.push((
+            refused,
+            format!("cannot connect to PostgreSQL at {at}: "),
+            "role \"nobody\" does not exist",
+        ));
+    }
+    for (url, begins, why) in cases {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
+            .args(["console", "--db", &url])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let line = stderr.trim();
+        assert!(line.starts_with(&format!("error: {begins}")), "{line}");
+        assert!(line.contains(why), "{line}");
+        assert!(
+            !line.contains("secret") && line.lines().count() == 1,
+            "{line}"
+        );
+    }
+}
