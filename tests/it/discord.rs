@@ -2175,14 +2175,12 @@ mod outages {
     }
 
     pub async fn set_deadline(db: &str, game: GameId, deadline: i64) {
-        let pool = sqlx::sqlite::SqlitePool::connect(db).await.unwrap();
-        sqlx::query("UPDATE games SET deadline = ? WHERE id = ?")
-            .bind(deadline)
-            .bind(game.get())
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
+        crate::common::db::execute(
+            db,
+            "UPDATE games SET deadline = $1 WHERE id = $2",
+            &[deadline, game.get()],
+        )
+        .await;
     }
 
     pub async fn scalar(db: &str, sql: &'static str) -> i64 {
@@ -2833,8 +2831,8 @@ async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over()
         set_deadline(&db, id, unix_now() - 60).await;
     }
     let shard = |n: &'static str| [("SHARD_COUNT", "2"), ("SHARDS", n)];
-    let (fake0, _p0) = bot_with(&db, &shard("0"), |_| {}).await;
-    let (fake1, p1) = bot_with(&db, &shard("1"), |_| {}).await;
+    let (fake0, _p0) = bot_with(&db, &shard("0"), |f| f.set_shard_count(2)).await;
+    let (fake1, p1) = bot_with(&db, &shard("1"), |f| f.set_shard_count(2)).await;
     fake0.wait_for_commands(Some(GUILD_ID)).await;
     fake1.wait_for_commands(Some(GUILD_ID)).await;
     async fn lost(fake: &FakeDiscord, channel: u64) -> String {
@@ -2849,7 +2847,7 @@ async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over()
         .contains("cid ran out of time"));
 
     // A second process for shard 1 refuses, naming the first.
-    let (fake_x, px) = bot_with(&db, &shard("1"), |_| {}).await;
+    let (fake_x, px) = bot_with(&db, &shard("1"), |f| f.set_shard_count(2)).await;
     let status = px.wait_exit(Duration::from_secs(20)).expect("it stops");
     assert!(!status.success());
     let log = px.log();
@@ -2865,7 +2863,7 @@ async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over()
     let later = game_under_way(&games, here, &e, &f).await;
     store.close().await;
     set_deadline(&db, later, unix_now() - 60).await;
-    let (fake2, _p2) = bot_with(&db, &shard("1"), |_| {}).await;
+    let (fake2, _p2) = bot_with(&db, &shard("1"), |f| f.set_shard_count(2)).await;
     fake2.wait_for_commands(Some(GUILD_ID)).await;
     assert!(lost(&fake2, CHANNEL_ID)
         .await
@@ -2883,4 +2881,157 @@ async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over()
     assert_eq!(posts(&fake2, CHANNEL_ID), 1);
     fake0.assert_spec_ok();
     fake2.assert_spec_ok();
+}
+
+/// Scaling out: two bot processes on one PostgreSQL database, shards 0 and 1 of 2, against one
+/// Discord serving both shards (`GET /gateway/bot` says 2; each IDENTIFY names its shard; events
+/// go to the shard of their server). Each process ends, announces and answers only the games of
+/// its own server. A second process for a held shard refuses, naming the holder. The shard-1
+/// process is killed (no goodbye): its replacement is refused while the dead one's lease lasts
+/// (`SHARD_LEASE_SECS=3`), then takes the shard over and serves what was left waiting. Nothing is
+/// posted twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_postgresql_share_one_discord_by_shard_and_take_over_after_the_lease() {
+    use crate::common::postgres;
+    use breakthrough_bot::game::{Member, Place};
+    use outages::{game_under_way, service, set_deadline, unix_now};
+    use std::time::{Duration, Instant};
+
+    let Some(cluster) = postgres::cluster() else {
+        return;
+    };
+    let db = cluster.database().await;
+    // GUILD_ID is on shard 1 of 2; this server on shard 0.
+    let there = Place::new(900_000_000_004_194_314, 31);
+    let here = Place::new(GUILD_ID, CHANNEL_ID);
+    let (store, games) = service(&db).await;
+    let member = |id: u64, name: &str| (Member::new(id, name), TestUser::new(id, name));
+    let ((ann, _), (ben, _)) = (member(401, "ann"), member(402, "ben"));
+    let ((cid, _), (dee, _)) = (member(403, "cid"), member(404, "dee"));
+    let ((eve, eve_u), (fay, _)) = (member(405, "eve"), member(406, "fay"));
+    let ((gus, gus_u), (hal, hal_u)) = (member(407, "gus"), member(408, "hal"));
+    let lost_0 = game_under_way(&games, there, &ann, &ben).await;
+    let lost_1 = game_under_way(&games, here, &cid, &dee).await;
+    let play_0 = game_under_way(&games, there, &eve, &fay).await;
+    let play_1 = game_under_way(&games, here, &gus, &hal).await;
+    for id in [lost_0, lost_1] {
+        set_deadline(&db, id, unix_now() - 60).await;
+    }
+
+    let fake = FakeDiscord::start().await;
+    fake.set_shard_count(2);
+    let guild = GUILD_ID.to_string();
+    let env = |shards: &'static str| -> Vec<(&str, String)> {
+        vec![
+            ("DISCORD_TOKEN", "fake-token".into()),
+            ("DISCORD_API_BASE", fake.api_base()),
+            ("DATABASE_URL", db.clone()),
+            ("DISCORD_GUILD_ID", guild.clone()),
+            ("SWEEP_INTERVAL_SECS", "1".into()),
+            ("POST_TIMEOUT_MS", "300".into()),
+            ("SHARD_COUNT", "2".into()),
+            ("SHARDS", shards.into()),
+            ("SHARD_LEASE_SECS", "3".into()),
+        ]
+    };
+    let start = |shards: &'static str| {
+        let env = env(shards);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        BotProcess::spawn_with_env(BOT, &env)
+    };
+    // Shard 0's process is the one the fake watches: it lives through the whole test.
+    let p1 = start("1");
+    let p0 = start("0");
+    fake.watch_bot(&p0);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    fake.wait_until_shards_live(&[0, 1]).await;
+    let identified: Vec<String> = fake
+        .identify_payloads()
+        .iter()
+        .map(|p| p["d"]["shard"].to_string())
+        .collect();
+    assert_eq!(identified.len(), 2, "{identified:?}");
+    assert!(identified.contains(&"[0,2]".to_string()) && identified.contains(&"[1,2]".to_string()));
+
+    // Each server's time-out is announced in its own channel.
+    let words = |r: &fake_discord::RecordedRequest| embed_text(r.body.as_ref().unwrap());
+    assert!(words(&fake.wait_channel_message(there.channel.get()).await)
+        .contains("ann ran out of time"));
+    assert!(words(&fake.wait_channel_message(CHANNEL_ID).await).contains("cid ran out of time"));
+
+    // A move in each server is answered (by the process its shard's events go to).
+    let moved = |who: &TestUser, place: Place, mv: &str| {
+        InteractionBuilder::slash("move")
+            .by(who)
+            .in_guild(place.guild.get())
+            .in_channel(place.channel.get())
+            .string("move", mv)
+    };
+    for (who, place, id) in [(&eve_u, there, play_0), (&gus_u, here, play_1)] {
+        let sent = fake.send_interaction(moved(who, place, "a3xb2")).await;
+        let reply = fake.callback_for(sent.id).await;
+        assert_eq!(reply["type"], 4, "{reply}");
+        // Read from the database (this test's own service remembers the game as it left it).
+        assert_eq!(store.moves(id).await.unwrap().len(), 3);
+    }
+
+    // A second process for shard 1 refuses to start, naming the holder.
+    let second = start("1");
+    let status = second.wait_exit(Duration::from_secs(20)).expect("it stops");
+    assert!(!status.success());
+    let log = second.log();
+    assert!(
+        log.contains("another bot process serves shard 1 of 2"),
+        "{log}"
+    );
+    assert!(log.contains(&format!("pid={}", p1.id())), "{log}");
+
+    // Shard 1's process dies without a word; a game of its server runs out meanwhile.
+    p1.kill();
+    let died = Instant::now();
+    fake.wait_until_shards_live(&[0]).await;
+    let later = game_under_way(&games, here, &dee, &cid).await;
+    set_deadline(&db, later, unix_now() - 60).await;
+    // Its replacement, started at once, is refused while the dead process's lease lasts…
+    let early = start("1");
+    let status = early.wait_exit(Duration::from_secs(20)).expect("refused");
+    assert!(!status.success());
+    assert!(
+        early.log().contains(&format!("pid={}", p1.id())),
+        "{}",
+        early.log()
+    );
+    assert!(
+        died.elapsed() < Duration::from_secs(3),
+        "the check came too late to mean anything"
+    );
+    // …and takes over once it has run out.
+    tokio::time::sleep(
+        Duration::from_secs(3).saturating_sub(died.elapsed()) + Duration::from_millis(300),
+    )
+    .await;
+    let replacement = start("1");
+    fake.wait_until_shards_live(&[0, 1]).await;
+    assert!(replacement.is_running(), "{}", replacement.log());
+    let posted = fake.wait_channel_messages(CHANNEL_ID, 2).await;
+    assert!(
+        words(&posted[1]).contains("dee ran out of time"),
+        "{}",
+        words(&posted[1])
+    );
+    let sent = fake.send_interaction(moved(&hal_u, here, "c3xb4")).await;
+    let reply = fake.callback_for(sent.id).await;
+    assert_eq!(reply["type"], 4, "{reply}");
+    assert_eq!(store.moves(play_1).await.unwrap().len(), 4);
+
+    // Each announcement was posted once, by the process of its server's shard.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let posts = |channel: u64| {
+        fake.requests_to("POST", &format!("/channels/{channel}/messages"))
+            .len()
+    };
+    assert_eq!(posts(there.channel.get()), 1);
+    assert_eq!(posts(CHANNEL_ID), 2);
+    fake.assert_spec_ok();
+    store.close().await;
 }

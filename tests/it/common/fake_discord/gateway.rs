@@ -1,5 +1,9 @@
 //! The gateway websocket: HELLO, IDENTIFY → READY, heartbeats, and dispatches with increasing `s`.
+//! One session per gateway shard: `GET /gateway/bot` tells the bot how many shards to run
+//! ([`GatewayState::shard_count`], 1 unless a test says otherwise), each IDENTIFY names its shard,
+//! and a dispatch goes to the session of the shard Discord routes its server to.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -30,29 +34,67 @@ pub(crate) struct Session {
     pub tx: mpsc::UnboundedSender<Outgoing>,
 }
 
+/// One shard's session.
 #[derive(Default)]
-pub(crate) struct GatewayState {
-    pub connections: u64,
-    pub readies: u64,
-    pub resumes: u64,
-    pub heartbeats: u64,
+pub(crate) struct ShardState {
     /// The sequence number of the last dispatch of the session (READY is 1).
     pub seq: u64,
     /// The session id of the last READY: a RESUME with it is accepted.
     pub session_id: Option<String>,
     pub current: Option<Session>,
+}
+
+pub(crate) struct GatewayState {
+    pub connections: u64,
+    pub readies: u64,
+    pub resumes: u64,
+    pub heartbeats: u64,
+    /// The shards the bot is told to run, all its processes together.
+    pub shard_count: u64,
+    pub shards: BTreeMap<u64, ShardState>,
     /// Every payload the bot sent except heartbeats (IDENTIFY, presence updates, ...).
     pub received: Vec<Value>,
 }
 
-pub(crate) fn ready_payload(shared: &Shared, session: u64) -> Value {
+impl Default for GatewayState {
+    fn default() -> Self {
+        GatewayState {
+            connections: 0,
+            readies: 0,
+            resumes: 0,
+            heartbeats: 0,
+            shard_count: 1,
+            shards: BTreeMap::new(),
+            received: Vec::new(),
+        }
+    }
+}
+
+impl GatewayState {
+    /// The state of shard `id`.
+    pub fn shard(&mut self, id: u64) -> &mut ShardState {
+        self.shards.entry(id).or_default()
+    }
+
+    /// The shard Discord routes a server's events to; direct messages are shard 0's.
+    pub fn shard_of(&self, guild: Option<u64>) -> u64 {
+        guild.map_or(0, |g| (g >> 22) % self.shard_count.max(1))
+    }
+
+    /// Whether any shard has a live session.
+    pub fn any_live(&self) -> bool {
+        self.shards.values().any(|s| s.current.is_some())
+    }
+}
+
+pub(crate) fn ready_payload(shared: &Shared, session: u64, shard: [u64; 2]) -> Value {
     json!({
         "v": 10,
         "user": bot_user_json(),
         "guilds": [],
         "session_id": format!("fake-session-{session}"),
         "resume_gateway_url": shared.gateway_url(),
-        "shard": [0, 1],
+        "shard": shard,
         "application": { "id": APPLICATION_ID.to_string(), "flags": 0 },
         "private_channels": [],
         "relationships": [],
@@ -169,8 +211,10 @@ pub(crate) async fn run_session(
         }
     }
     let mut g = shared.gateway.lock().unwrap();
-    if g.current.as_ref().is_some_and(|s| s.number == number) {
-        g.current = None;
+    for shard in g.shards.values_mut() {
+        if shard.current.as_ref().is_some_and(|s| s.number == number) {
+            shard.current = None;
+        }
     }
     drop(g);
     shared.bump();
@@ -194,17 +238,49 @@ fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>
             ));
         }
         Some(2) => {
-            let d = ready_payload(shared, number);
+            // IDENTIFY: its shard must be one of the count `GET /gateway/bot` gave, and not
+            // live on another connection.
+            let (id, count) = match payload["d"]["shard"].as_array().map(Vec::as_slice) {
+                Some([id, count]) => (id.as_u64(), count.as_u64()),
+                _ => (Some(0), Some(1)),
+            };
+            let mut g = shared.gateway.lock().unwrap();
+            let valid = match (id, count) {
+                (Some(id), Some(count)) if count == g.shard_count && id < count => Some(id),
+                _ => None,
+            };
+            let Some(id) = valid else {
+                let expected = g.shard_count;
+                drop(g);
+                shared.problem(format!(
+                    "IDENTIFY with shard {}, expected [id, {expected}] with id below {expected}",
+                    payload["d"]["shard"]
+                ));
+                let _ = tx.send(Outgoing::Close);
+                return;
+            };
+            if g.shard(id)
+                .current
+                .as_ref()
+                .is_some_and(|s| s.number != number)
+            {
+                drop(g);
+                shared.problem(format!("IDENTIFY for shard {id}, which has a live session"));
+                let _ = tx.send(Outgoing::Close);
+                return;
+            }
+            let count = g.shard_count;
+            let d = ready_payload(shared, number, [id, count]);
             let ready = json!({"op": 0, "s": 1, "t": "READY", "d": d});
             if let Err(e) = check_frame(&ready) {
                 shared.problem(format!("READY: {e}"));
             }
-            let mut g = shared.gateway.lock().unwrap();
             g.received.push(payload);
             g.readies += 1;
-            g.seq = 1;
-            g.session_id = d["session_id"].as_str().map(str::to_string);
-            g.current = Some(Session {
+            let shard = g.shard(id);
+            shard.seq = 1;
+            shard.session_id = d["session_id"].as_str().map(str::to_string);
+            shard.current = Some(Session {
                 number,
                 tx: tx.clone(),
             });
@@ -213,23 +289,28 @@ fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>
             shared.bump();
         }
         Some(6) => {
-            // RESUME of the last session: this connection takes over and gets RESUMED. Any
-            // other session id gets op 9 (not resumable), and the bot identifies again.
+            // RESUME of a shard's last session: this connection takes over and gets RESUMED.
+            // Any other session id gets op 9 (not resumable), and the bot identifies again.
             let mut g = shared.gateway.lock().unwrap();
-            let resumable = g.session_id.is_some()
-                && payload["d"]["session_id"].as_str() == g.session_id.as_deref();
+            let asked = payload["d"]["session_id"].as_str().map(str::to_string);
+            let resumable = g
+                .shards
+                .iter()
+                .find(|(_, s)| s.session_id.is_some() && s.session_id == asked)
+                .map(|(&id, _)| id);
             g.received.push(payload);
-            if resumable {
+            if let Some(id) = resumable {
                 g.resumes += 1;
-                g.seq += 1;
-                let resumed = json!({"op": 0, "s": g.seq, "t": "RESUMED", "d": {}});
-                if let Err(e) = check_frame(&resumed) {
-                    shared.problem(format!("RESUMED: {e}"));
-                }
-                g.current = Some(Session {
+                let shard = g.shard(id);
+                shard.seq += 1;
+                let resumed = json!({"op": 0, "s": shard.seq, "t": "RESUMED", "d": {}});
+                shard.current = Some(Session {
                     number,
                     tx: tx.clone(),
                 });
+                if let Err(e) = check_frame(&resumed) {
+                    shared.problem(format!("RESUMED: {e}"));
+                }
                 let _ = tx.send(Outgoing::Text(resumed.to_string()));
             } else {
                 let _ = tx.send(Outgoing::Text(

@@ -524,8 +524,8 @@ impl FakeDiscord {
             readies: g.readies,
             resumes: g.resumes,
             heartbeats: g.heartbeats,
-            last_seq: g.seq,
-            live: g.current.is_some(),
+            last_seq: g.shards.get(&0).map_or(0, |s| s.seq),
+            live: g.any_live(),
         }
     }
 
@@ -549,17 +549,58 @@ impl FakeDiscord {
     /// bot must identify again and gets a new READY.
     pub fn invalidate_session(&self) {
         let mut g = self.shared.gateway.lock().unwrap();
-        g.session_id = None;
-        if let Some(session) = &g.current {
-            let nine = serde_json::json!({"op": 9, "s": null, "t": null, "d": false});
-            let _ = session.tx.send(gateway::Outgoing::Text(nine.to_string()));
+        for shard in g.shards.values_mut() {
+            shard.session_id = None;
+            if let Some(session) = &shard.current {
+                let nine = serde_json::json!({"op": 9, "s": null, "t": null, "d": false});
+                let _ = session.tx.send(gateway::Outgoing::Text(nine.to_string()));
+            }
         }
     }
 
     pub fn close_gateway_connection(&self) {
-        if let Some(session) = self.shared.gateway.lock().unwrap().current.take() {
-            let _ = session.tx.send(gateway::Outgoing::Close);
+        let mut g = self.shared.gateway.lock().unwrap();
+        for shard in g.shards.values_mut() {
+            if let Some(session) = shard.current.take() {
+                let _ = session.tx.send(gateway::Outgoing::Close);
+            }
         }
+    }
+
+    /// Tells the bot (through `GET /gateway/bot`) to run `count` gateway shards, and expects an
+    /// IDENTIFY for each; dispatches then go to the session of the shard of their server. Call it
+    /// before the bot starts.
+    pub fn set_shard_count(&self, count: u64) {
+        self.shared.gateway.lock().unwrap().shard_count = count;
+    }
+
+    /// Waits until exactly these shards have a live session.
+    pub async fn wait_until_shards_live(&self, shards: &[u64]) {
+        self.wait_until(
+            &format!("live gateway sessions for shards {shards:?} and no other"),
+            self.timeout,
+            |s| {
+                let g = s.gateway.lock().unwrap();
+                let live: Vec<u64> = g
+                    .shards
+                    .iter()
+                    .filter(|(_, st)| st.current.is_some())
+                    .map(|(&id, _)| id)
+                    .collect();
+                (live == shards).then_some(())
+            },
+        )
+        .await
+    }
+
+    /// The shards with a live session.
+    pub fn live_shards(&self) -> Vec<u64> {
+        let g = self.shared.gateway.lock().unwrap();
+        g.shards
+            .iter()
+            .filter(|(_, s)| s.current.is_some())
+            .map(|(&id, _)| id)
+            .collect()
     }
 
     /// Waits until the bot has identified and been sent READY.
@@ -585,8 +626,8 @@ impl FakeDiscord {
         self.shared.gateway.lock().unwrap().received.clone()
     }
 
-    /// Sends a dispatch (op 0) with the next sequence number to the bot's live session, waiting
-    /// for one if needed. Panics if serenity would not read the payload (an error, or a known
+    /// Sends a dispatch (op 0) with the next sequence number to the live session of the shard of
+    /// its server (`d.guild_id`; none: shard 0), waiting for one if needed. Panics if serenity would not read the payload (an error, or a known
     /// event that would become `Event::Unknown`). Returns the sequence number used.
     pub async fn dispatch(&self, event: &str, d: Value) -> u64 {
         let frame = serde_json::json!({"op": 0, "s": 1, "t": event, "d": d});
@@ -601,17 +642,26 @@ impl FakeDiscord {
 
     /// Like [`dispatch`](Self::dispatch) without checking the payload against serenity.
     pub async fn dispatch_unchecked(&self, event: &str, d: Value) -> u64 {
+        let guild = d["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .or_else(|| d["guild_id"].as_u64());
+        let shard = self.shared.gateway.lock().unwrap().shard_of(guild);
         self.wait_until(
-            &format!("a live gateway session to dispatch {event} on"),
+            &format!("a live gateway session of shard {shard} to dispatch {event} on"),
             self.timeout,
-            |s| s.gateway.lock().unwrap().current.is_some().then_some(()),
+            |s| {
+                let mut g = s.gateway.lock().unwrap();
+                g.shard(shard).current.is_some().then_some(())
+            },
         )
         .await;
         let mut g = self.shared.gateway.lock().unwrap();
-        g.seq += 1;
-        let seq = g.seq;
+        let state = g.shard(shard);
+        state.seq += 1;
+        let seq = state.seq;
         let frame = serde_json::json!({"op": 0, "s": seq, "t": event, "d": d});
-        let session = g.current.as_ref().expect("session checked above");
+        let session = state.current.as_ref().expect("session checked above");
         let _ = session.tx.send(gateway::Outgoing::Text(frame.to_string()));
         seq
     }
@@ -1007,7 +1057,7 @@ impl FakeDiscord {
                 g.readies,
                 g.resumes,
                 g.heartbeats,
-                if g.current.is_some() { "yes" } else { "no" }
+                if g.any_live() { "yes" } else { "no" }
             ));
         }
         let violations = self.spec_violations();

@@ -220,7 +220,7 @@ fn route(
             200,
             json!({
                 "url": shared.gateway_url(),
-                "shards": 1,
+                "shards": shared.gateway.lock().unwrap().shard_count,
                 "session_start_limit": {
                     "total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1
                 }
