@@ -2888,7 +2888,8 @@ async fn two_processes_split_the_servers_by_shard_and_a_replacement_takes_over()
 /// go to the shard of their server). Each process ends, announces and answers only the games of
 /// its own server. A second process for a held shard refuses, naming the holder. The shard-1
 /// process is killed (no goodbye): its replacement is refused while the dead one's lease lasts
-/// (`SHARD_LEASE_SECS=3`), then takes the shard over and serves what was left waiting. Nothing is
+/// (`SHARD_LEASE_SECS=3`), then takes the shard over and serves what was left waiting. Then a
+/// rolling restart of shard 0: stopped with SIGTERM, its replacement starts at once. Nothing is
 /// posted twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_postgresql_share_one_discord_by_shard_and_take_over_after_the_lease() {
@@ -2908,7 +2909,7 @@ async fn two_processes_on_postgresql_share_one_discord_by_shard_and_take_over_af
     let member = |id: u64, name: &str| (Member::new(id, name), TestUser::new(id, name));
     let ((ann, _), (ben, _)) = (member(401, "ann"), member(402, "ben"));
     let ((cid, _), (dee, _)) = (member(403, "cid"), member(404, "dee"));
-    let ((eve, eve_u), (fay, _)) = (member(405, "eve"), member(406, "fay"));
+    let ((eve, eve_u), (fay, fay_u)) = (member(405, "eve"), member(406, "fay"));
     let ((gus, gus_u), (hal, hal_u)) = (member(407, "gus"), member(408, "hal"));
     let lost_0 = game_under_way(&games, there, &ann, &ben).await;
     let lost_1 = game_under_way(&games, here, &cid, &dee).await;
@@ -3023,6 +3024,21 @@ async fn two_processes_on_postgresql_share_one_discord_by_shard_and_take_over_af
     let reply = fake.callback_for(sent.id).await;
     assert_eq!(reply["type"], 4, "{reply}");
     assert_eq!(store.moves(play_1).await.unwrap().len(), 4);
+
+    // A rolling restart of shard 0: stopped, it gives its lease up, and its replacement starts
+    // at once and answers in its server.
+    fake.watch_bot(&replacement);
+    p0.terminate();
+    let status = p0.wait_exit(Duration::from_secs(20)).expect("it stops");
+    assert!(status.success(), "{}", p0.log());
+    fake.wait_until_shards_live(&[1]).await;
+    let restarted = start("0");
+    fake.wait_until_shards_live(&[0, 1]).await;
+    let sent = fake.send_interaction(moved(&fay_u, there, "c3xb4")).await;
+    let reply = fake.callback_for(sent.id).await;
+    assert_eq!(reply["type"], 4, "{reply}");
+    assert_eq!(store.moves(play_0).await.unwrap().len(), 4);
+    assert!(restarted.is_running(), "{}", restarted.log());
 
     // Each announcement was posted once, by the process of its server's shard.
     tokio::time::sleep(Duration::from_millis(1500)).await;

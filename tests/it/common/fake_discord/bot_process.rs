@@ -135,6 +135,13 @@ impl BotProcess {
     }
 
     /// Kills the process (if still running) and reaps it.
+    /// Asks the process to stop, as systemd or Ctrl-C does (SIGTERM).
+    pub fn terminate(&self) {
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", &self.id().to_string()])
+            .status();
+    }
+
     pub fn kill(&self) {
         let mut child = self.child.lock().unwrap();
         if let Ok(None) = child.try_wait() {
