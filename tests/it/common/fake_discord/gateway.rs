@@ -1,5 +1,6 @@
 //! The gateway websocket: HELLO, IDENTIFY → READY, heartbeats, and dispatches with increasing `s`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -21,13 +22,33 @@ pub const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 /// What a connection's task is told to do.
 pub(crate) enum Outgoing {
     Text(String),
+    /// Close with code 4000, as Discord does now and then (the bot resumes).
     Close,
+    /// Close with this code and reason (e.g. 4010 invalid shard).
+    CloseWith(u16, String),
 }
 
-/// The live connection that dispatches go to.
+/// The live connection that one shard's dispatches go to.
 pub(crate) struct Session {
+    /// The connection's number (1 for the first websocket opened, and so on).
     pub number: u64,
     pub tx: mpsc::UnboundedSender<Outgoing>,
+    /// The label of the API base the bot was given ([`FakeDiscord::api_base_as`]), if any: which
+    /// process holds the session.
+    ///
+    /// [`FakeDiscord::api_base_as`]: super::FakeDiscord::api_base_as
+    pub label: Option<String>,
+}
+
+/// One shard's gateway session, as Discord keeps it.
+#[derive(Default)]
+pub(crate) struct ShardState {
+    /// The sequence number of the last dispatch of the session (READY is 1).
+    pub seq: u64,
+    /// The session id of the last READY: a RESUME with it is accepted.
+    pub session_id: Option<String>,
+    pub current: Option<Session>,
+    pub readies: u64,
 }
 
 #[derive(Default)]
@@ -36,23 +57,43 @@ pub(crate) struct GatewayState {
     pub readies: u64,
     pub resumes: u64,
     pub heartbeats: u64,
-    /// The sequence number of the last dispatch of the session (READY is 1).
-    pub seq: u64,
-    /// The session id of the last READY: a RESUME with it is accepted.
-    pub session_id: Option<String>,
-    pub current: Option<Session>,
+    /// By shard id (`0..shard_count`).
+    pub shards: BTreeMap<u64, ShardState>,
     /// Every payload the bot sent except heartbeats (IDENTIFY, presence updates, ...).
     pub received: Vec<Value>,
 }
 
-pub(crate) fn ready_payload(shared: &Shared, session: u64) -> Value {
+impl GatewayState {
+    pub fn shard(&mut self, shard: u64) -> &mut ShardState {
+        self.shards.entry(shard).or_default()
+    }
+
+    /// The live session of a shard, if any.
+    pub fn live(&self, shard: u64) -> Option<&Session> {
+        self.shards.get(&shard).and_then(|s| s.current.as_ref())
+    }
+}
+
+/// The label in a gateway path `/as/LABEL/gateway` (see [`super::FakeDiscord::api_base_as`]).
+pub(crate) fn label_of(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/as/")?;
+    let (label, _) = rest.split_once('/')?;
+    Some(label.to_string())
+}
+
+pub(crate) fn ready_payload(
+    shared: &Shared,
+    session: u64,
+    shard: [u64; 2],
+    label: Option<&str>,
+) -> Value {
     json!({
         "v": 10,
         "user": bot_user_json(),
         "guilds": [],
         "session_id": format!("fake-session-{session}"),
-        "resume_gateway_url": shared.gateway_url(),
-        "shard": [0, 1],
+        "resume_gateway_url": shared.gateway_url_as(label),
+        "shard": shard,
         "application": { "id": APPLICATION_ID.to_string(), "flags": 0 },
         "private_channels": [],
         "relationships": [],
@@ -129,7 +170,12 @@ pub(crate) async fn run_session(
         g.connections += 1;
         g.connections
     };
-    if path != "/gateway" {
+    let label = label_of(&path);
+    let expected = match &label {
+        Some(l) => format!("/as/{l}/gateway"),
+        None => "/gateway".to_string(),
+    };
+    if path != expected {
         shared.problem(format!(
             "the bot opened a websocket on {path}?{query}, expected /gateway"
         ));
@@ -139,12 +185,17 @@ pub(crate) async fn run_session(
     if ws.send(Message::Text(hello.to_string())).await.is_err() {
         return;
     }
+    let conn = Connection {
+        number,
+        tx: tx.clone(),
+        label,
+    };
     loop {
         tokio::select! {
             incoming = ws.next() => match incoming {
-                Some(Ok(Message::Text(text))) => on_payload(&shared, number, &tx, &text),
+                Some(Ok(Message::Text(text))) => on_payload(&shared, &conn, &text),
                 Some(Ok(Message::Binary(bytes))) => {
-                    on_payload(&shared, number, &tx, &String::from_utf8_lossy(&bytes));
+                    on_payload(&shared, &conn, &String::from_utf8_lossy(&bytes));
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => {}
@@ -165,18 +216,98 @@ pub(crate) async fn run_session(
                     let _ = ws.close(Some(frame)).await;
                     break;
                 }
+                Some(Outgoing::CloseWith(code, reason)) => {
+                    let frame = CloseFrame {
+                        code: CloseCode::Library(code),
+                        reason: reason.into(),
+                    };
+                    let _ = ws.close(Some(frame)).await;
+                    break;
+                }
             },
         }
     }
     let mut g = shared.gateway.lock().unwrap();
-    if g.current.as_ref().is_some_and(|s| s.number == number) {
-        g.current = None;
+    for shard in g.shards.values_mut() {
+        if shard.current.as_ref().is_some_and(|s| s.number == number) {
+            shard.current = None;
+        }
     }
     drop(g);
     shared.bump();
 }
 
-fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>, text: &str) {
+/// One websocket connection, as its payloads are handled.
+struct Connection {
+    number: u64,
+    tx: mpsc::UnboundedSender<Outgoing>,
+    label: Option<String>,
+}
+
+impl Connection {
+    fn session(&self) -> Session {
+        Session {
+            number: self.number,
+            tx: self.tx.clone(),
+            label: self.label.clone(),
+        }
+    }
+
+    /// Records a problem and closes the connection with Discord's close `code`.
+    fn refuse(&self, shared: &Shared, code: u16, reason: &str, problem: String) {
+        shared.problem(problem);
+        let _ = self.tx.send(Outgoing::CloseWith(code, reason.to_string()));
+    }
+}
+
+/// The shard an IDENTIFY asks for, checked as Discord does against the fake's shard count:
+/// `Err((close code, reason, problem))` when it is refused.
+fn identified_shard(
+    d: &Value,
+    count: u64,
+    live: impl Fn(u64) -> bool,
+) -> Result<u64, (u16, &'static str, String)> {
+    let shard = &d["shard"];
+    if shard.is_null() {
+        return if count == 1 {
+            Ok(0)
+        } else {
+            Err((
+                4011,
+                "Sharding required.",
+                format!("the bot identified without a shard, but the fake serves {count} shards"),
+            ))
+        };
+    }
+    let pair = shard
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .and_then(|a| Some((a[0].as_u64()?, a[1].as_u64()?)));
+    match pair {
+        Some((id, num)) if num == count && id < num => {
+            if live(id) {
+                Err((
+                    4010,
+                    "Invalid shard.",
+                    format!(
+                        "the bot identified as shard [{id}, {num}], which another live session \
+                         already serves"
+                    ),
+                ))
+            } else {
+                Ok(id)
+            }
+        }
+        _ => Err((
+            4010,
+            "Invalid shard.",
+            format!("the bot identified with shard {shard}, but the fake serves {count} shard(s)"),
+        )),
+    }
+}
+
+fn on_payload(shared: &Shared, conn: &Connection, text: &str) {
+    let tx = &conn.tx;
     let Ok(payload) = serde_json::from_str::<Value>(text) else {
         shared.problem(format!(
             "the bot sent a gateway frame that is not JSON: {}",
@@ -194,42 +325,56 @@ fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>
             ));
         }
         Some(2) => {
-            let d = ready_payload(shared, number);
+            let count = shared.shard_count();
+            let mut g = shared.gateway.lock().unwrap();
+            // A session of this same connection (identifying again) is not another one.
+            let shard = identified_shard(&payload["d"], count, |id| {
+                g.live(id).is_some_and(|s| s.number != conn.number)
+            });
+            g.received.push(payload);
+            let shard = match shard {
+                Ok(shard) => shard,
+                Err((code, reason, problem)) => {
+                    drop(g);
+                    conn.refuse(shared, code, reason, problem);
+                    return;
+                }
+            };
+            let d = ready_payload(shared, conn.number, [shard, count], conn.label.as_deref());
             let ready = json!({"op": 0, "s": 1, "t": "READY", "d": d});
             if let Err(e) = check_frame(&ready) {
                 shared.problem(format!("READY: {e}"));
             }
-            let mut g = shared.gateway.lock().unwrap();
-            g.received.push(payload);
             g.readies += 1;
-            g.seq = 1;
-            g.session_id = d["session_id"].as_str().map(str::to_string);
-            g.current = Some(Session {
-                number,
-                tx: tx.clone(),
-            });
+            let state = g.shard(shard);
+            state.readies += 1;
+            state.seq = 1;
+            state.session_id = d["session_id"].as_str().map(str::to_string);
+            state.current = Some(conn.session());
             let _ = tx.send(Outgoing::Text(ready.to_string()));
             drop(g);
             shared.bump();
         }
         Some(6) => {
-            // RESUME of the last session: this connection takes over and gets RESUMED. Any
-            // other session id gets op 9 (not resumable), and the bot identifies again.
+            // RESUME of a shard's last session: this connection takes over and gets RESUMED.
+            // Any other session id gets op 9 (not resumable), and the bot identifies again.
             let mut g = shared.gateway.lock().unwrap();
-            let resumable = g.session_id.is_some()
-                && payload["d"]["session_id"].as_str() == g.session_id.as_deref();
+            let asked = payload["d"]["session_id"].as_str().map(str::to_string);
+            let shard = g
+                .shards
+                .iter()
+                .find(|(_, s)| s.session_id.is_some() && s.session_id == asked)
+                .map(|(id, _)| *id);
             g.received.push(payload);
-            if resumable {
+            if let Some(shard) = shard {
                 g.resumes += 1;
-                g.seq += 1;
-                let resumed = json!({"op": 0, "s": g.seq, "t": "RESUMED", "d": {}});
+                let state = g.shard(shard);
+                state.seq += 1;
+                let resumed = json!({"op": 0, "s": state.seq, "t": "RESUMED", "d": {}});
                 if let Err(e) = check_frame(&resumed) {
                     shared.problem(format!("RESUMED: {e}"));
                 }
-                g.current = Some(Session {
-                    number,
-                    tx: tx.clone(),
-                });
+                state.current = Some(conn.session());
                 let _ = tx.send(Outgoing::Text(resumed.to_string()));
             } else {
                 let _ = tx.send(Outgoing::Text(
