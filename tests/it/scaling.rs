@@ -397,3 +397,57 @@ async fn two_processes_on_postgresql_split_the_shards_and_a_replacement_takes_ov
         began.elapsed().as_secs_f64()
     );
 }
+
+/// Waits until the fake has recorded a problem that contains `text`.
+async fn problem(fake: &FakeDiscord, text: &str) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while !fake.problems().iter().any(|p| p.contains(text)) {
+        assert!(
+            Instant::now() < until,
+            "no problem {text:?} recorded:\n{}",
+            fake.report()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The fake holds the bot to Discord's sharding rules: a process that identifies as a shard
+/// another live session serves, or as a shard of another count, is recorded as a problem and
+/// closed with 4010 (invalid shard); the session of the shard stays with its holder.
+///
+/// serenity 0.12 only logs a 4010 close ("Sent invalid shard data") and leaves the shard idle
+/// instead of stopping, so the refused process is not expected to exit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_refuses_a_shard_already_served_or_of_another_count() {
+    let fake = FakeDiscord::start_sharded(2).await;
+    let dirs: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let url = |i: usize| format!("sqlite://{}", dirs[i].path().join("bot.db").display());
+    let first = serving(&fake, &url(0), SHARD_1, "first").await;
+    // Another database, so no lock stops it before Discord does.
+    let _again = spawn(&fake, &url(1), "1", "again");
+    problem(
+        &fake,
+        "the bot identified as shard [1, 2], which another live session already serves",
+    )
+    .await;
+    assert_eq!(fake.session_label(1), Some(Some("first".to_string())));
+    let mut env = settings(&fake, &url(2), "2", "three");
+    env.iter_mut()
+        .filter(|(k, _)| k == "SHARD_COUNT")
+        .for_each(|(_, v)| *v = "3".to_string());
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let _wrong = BotProcess::spawn_with_env(BOT, &env);
+    problem(
+        &fake,
+        "the bot identified with shard [2,3], but the fake serves 2 shard(s)",
+    )
+    .await;
+    assert_eq!(fake.session_label(0), None);
+    assert_eq!(fake.session_label(1), Some(Some("first".to_string())));
+    assert!(first.is_running());
+    let stats = fake.gateway_stats();
+    assert_eq!(
+        (stats.readies, stats.live_shards, stats.live),
+        (1, 1, false)
+    );
+}
