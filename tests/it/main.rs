@@ -17,4 +17,5 @@ mod perft;
 mod postgres;
 mod properties;
 mod render;
+mod scaling;
 mod service;

@@ -1,7 +1,4 @@
 //! The gateway websocket: HELLO, IDENTIFY → READY, heartbeats, and dispatches with increasing `s`.
-//! One session per gateway shard: `GET /gateway/bot` tells the bot how many shards to run
-//! ([`GatewayState::shard_count`], 1 unless a test says otherwise), each IDENTIFY names its shard,
-//! and a dispatch goes to the session of the shard Discord routes its server to.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -25,16 +22,25 @@ pub const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 /// What a connection's task is told to do.
 pub(crate) enum Outgoing {
     Text(String),
+    /// Close with code 4000, as Discord does now and then (the bot resumes).
     Close,
+    /// Close with this code and reason (e.g. 4010 invalid shard).
+    CloseWith(u16, String),
 }
 
-/// The live connection that dispatches go to.
+/// The live connection that one shard's dispatches go to.
 pub(crate) struct Session {
+    /// The connection's number (1 for the first websocket opened, and so on).
     pub number: u64,
     pub tx: mpsc::UnboundedSender<Outgoing>,
+    /// The label of the API base the bot was given ([`FakeDiscord::api_base_as`]), if any: which
+    /// process holds the session.
+    ///
+    /// [`FakeDiscord::api_base_as`]: super::FakeDiscord::api_base_as
+    pub label: Option<String>,
 }
 
-/// One shard's session.
+/// One shard's gateway session, as Discord keeps it.
 #[derive(Default)]
 pub(crate) struct ShardState {
     /// The sequence number of the last dispatch of the session (READY is 1).
@@ -42,58 +48,51 @@ pub(crate) struct ShardState {
     /// The session id of the last READY: a RESUME with it is accepted.
     pub session_id: Option<String>,
     pub current: Option<Session>,
+    pub readies: u64,
 }
 
+#[derive(Default)]
 pub(crate) struct GatewayState {
     pub connections: u64,
     pub readies: u64,
     pub resumes: u64,
     pub heartbeats: u64,
-    /// The shards the bot is told to run, all its processes together.
-    pub shard_count: u64,
+    /// By shard id (`0..shard_count`).
     pub shards: BTreeMap<u64, ShardState>,
     /// Every payload the bot sent except heartbeats (IDENTIFY, presence updates, ...).
     pub received: Vec<Value>,
 }
 
-impl Default for GatewayState {
-    fn default() -> Self {
-        GatewayState {
-            connections: 0,
-            readies: 0,
-            resumes: 0,
-            heartbeats: 0,
-            shard_count: 1,
-            shards: BTreeMap::new(),
-            received: Vec::new(),
-        }
-    }
-}
-
 impl GatewayState {
-    /// The state of shard `id`.
-    pub fn shard(&mut self, id: u64) -> &mut ShardState {
-        self.shards.entry(id).or_default()
+    pub fn shard(&mut self, shard: u64) -> &mut ShardState {
+        self.shards.entry(shard).or_default()
     }
 
-    /// The shard Discord routes a server's events to; direct messages are shard 0's.
-    pub fn shard_of(&self, guild: Option<u64>) -> u64 {
-        guild.map_or(0, |g| (g >> 22) % self.shard_count.max(1))
-    }
-
-    /// Whether any shard has a live session.
-    pub fn any_live(&self) -> bool {
-        self.shards.values().any(|s| s.current.is_some())
+    /// The live session of a shard, if any.
+    pub fn live(&self, shard: u64) -> Option<&Session> {
+        self.shards.get(&shard).and_then(|s| s.current.as_ref())
     }
 }
 
-pub(crate) fn ready_payload(shared: &Shared, session: u64, shard: [u64; 2]) -> Value {
+/// The label in a gateway path `/as/LABEL/gateway` (see [`super::FakeDiscord::api_base_as`]).
+pub(crate) fn label_of(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/as/")?;
+    let (label, _) = rest.split_once('/')?;
+    Some(label.to_string())
+}
+
+pub(crate) fn ready_payload(
+    shared: &Shared,
+    session: u64,
+    shard: [u64; 2],
+    label: Option<&str>,
+) -> Value {
     json!({
         "v": 10,
         "user": bot_user_json(),
         "guilds": [],
         "session_id": format!("fake-session-{session}"),
-        "resume_gateway_url": shared.gateway_url(),
+        "resume_gateway_url": shared.gateway_url_as(label),
         "shard": shard,
         "application": { "id": APPLICATION_ID.to_string(), "flags": 0 },
         "private_channels": [],
@@ -171,7 +170,12 @@ pub(crate) async fn run_session(
         g.connections += 1;
         g.connections
     };
-    if path != "/gateway" {
+    let label = label_of(&path);
+    let expected = match &label {
+        Some(l) => format!("/as/{l}/gateway"),
+        None => "/gateway".to_string(),
+    };
+    if path != expected {
         shared.problem(format!(
             "the bot opened a websocket on {path}?{query}, expected /gateway"
         ));
@@ -181,12 +185,17 @@ pub(crate) async fn run_session(
     if ws.send(Message::Text(hello.to_string())).await.is_err() {
         return;
     }
+    let conn = Connection {
+        number,
+        tx: tx.clone(),
+        label,
+    };
     loop {
         tokio::select! {
             incoming = ws.next() => match incoming {
-                Some(Ok(Message::Text(text))) => on_payload(&shared, number, &tx, &text),
+                Some(Ok(Message::Text(text))) => on_payload(&shared, &conn, &text),
                 Some(Ok(Message::Binary(bytes))) => {
-                    on_payload(&shared, number, &tx, &String::from_utf8_lossy(&bytes));
+                    on_payload(&shared, &conn, &String::from_utf8_lossy(&bytes));
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => {}
@@ -207,6 +216,14 @@ pub(crate) async fn run_session(
                     let _ = ws.close(Some(frame)).await;
                     break;
                 }
+                Some(Outgoing::CloseWith(code, reason)) => {
+                    let frame = CloseFrame {
+                        code: CloseCode::Library(code),
+                        reason: reason.into(),
+                    };
+                    let _ = ws.close(Some(frame)).await;
+                    break;
+                }
             },
         }
     }
@@ -220,7 +237,77 @@ pub(crate) async fn run_session(
     shared.bump();
 }
 
-fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>, text: &str) {
+/// One websocket connection, as its payloads are handled.
+struct Connection {
+    number: u64,
+    tx: mpsc::UnboundedSender<Outgoing>,
+    label: Option<String>,
+}
+
+impl Connection {
+    fn session(&self) -> Session {
+        Session {
+            number: self.number,
+            tx: self.tx.clone(),
+            label: self.label.clone(),
+        }
+    }
+
+    /// Records a problem and closes the connection with Discord's close `code`.
+    fn refuse(&self, shared: &Shared, code: u16, reason: &str, problem: String) {
+        shared.problem(problem);
+        let _ = self.tx.send(Outgoing::CloseWith(code, reason.to_string()));
+    }
+}
+
+/// The shard an IDENTIFY asks for, checked as Discord does against the fake's shard count:
+/// `Err((close code, reason, problem))` when it is refused.
+fn identified_shard(
+    d: &Value,
+    count: u64,
+    live: impl Fn(u64) -> bool,
+) -> Result<u64, (u16, &'static str, String)> {
+    let shard = &d["shard"];
+    if shard.is_null() {
+        return if count == 1 {
+            Ok(0)
+        } else {
+            Err((
+                4011,
+                "Sharding required.",
+                format!("the bot identified without a shard, but the fake serves {count} shards"),
+            ))
+        };
+    }
+    let pair = shard
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .and_then(|a| Some((a[0].as_u64()?, a[1].as_u64()?)));
+    match pair {
+        Some((id, num)) if num == count && id < num => {
+            if live(id) {
+                Err((
+                    4010,
+                    "Invalid shard.",
+                    format!(
+                        "the bot identified as shard [{id}, {num}], which another live session \
+                         already serves"
+                    ),
+                ))
+            } else {
+                Ok(id)
+            }
+        }
+        _ => Err((
+            4010,
+            "Invalid shard.",
+            format!("the bot identified with shard {shard}, but the fake serves {count} shard(s)"),
+        )),
+    }
+}
+
+fn on_payload(shared: &Shared, conn: &Connection, text: &str) {
+    let tx = &conn.tx;
     let Ok(payload) = serde_json::from_str::<Value>(text) else {
         shared.problem(format!(
             "the bot sent a gateway frame that is not JSON: {}",
@@ -238,52 +325,32 @@ fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>
             ));
         }
         Some(2) => {
-            // IDENTIFY: its shard must be one of the count `GET /gateway/bot` gave, and not
-            // live on another connection.
-            let (id, count) = match payload["d"]["shard"].as_array().map(Vec::as_slice) {
-                Some([id, count]) => (id.as_u64(), count.as_u64()),
-                _ => (Some(0), Some(1)),
-            };
+            let count = shared.shard_count();
             let mut g = shared.gateway.lock().unwrap();
-            let valid = match (id, count) {
-                (Some(id), Some(count)) if count == g.shard_count && id < count => Some(id),
-                _ => None,
+            // A session of this same connection (identifying again) is not another one.
+            let shard = identified_shard(&payload["d"], count, |id| {
+                g.live(id).is_some_and(|s| s.number != conn.number)
+            });
+            g.received.push(payload);
+            let shard = match shard {
+                Ok(shard) => shard,
+                Err((code, reason, problem)) => {
+                    drop(g);
+                    conn.refuse(shared, code, reason, problem);
+                    return;
+                }
             };
-            let Some(id) = valid else {
-                let expected = g.shard_count;
-                drop(g);
-                shared.problem(format!(
-                    "IDENTIFY with shard {}, expected [id, {expected}] with id below {expected}",
-                    payload["d"]["shard"]
-                ));
-                let _ = tx.send(Outgoing::Close);
-                return;
-            };
-            if g.shard(id)
-                .current
-                .as_ref()
-                .is_some_and(|s| s.number != number)
-            {
-                drop(g);
-                shared.problem(format!("IDENTIFY for shard {id}, which has a live session"));
-                let _ = tx.send(Outgoing::Close);
-                return;
-            }
-            let count = g.shard_count;
-            let d = ready_payload(shared, number, [id, count]);
+            let d = ready_payload(shared, conn.number, [shard, count], conn.label.as_deref());
             let ready = json!({"op": 0, "s": 1, "t": "READY", "d": d});
             if let Err(e) = check_frame(&ready) {
                 shared.problem(format!("READY: {e}"));
             }
-            g.received.push(payload);
             g.readies += 1;
-            let shard = g.shard(id);
-            shard.seq = 1;
-            shard.session_id = d["session_id"].as_str().map(str::to_string);
-            shard.current = Some(Session {
-                number,
-                tx: tx.clone(),
-            });
+            let state = g.shard(shard);
+            state.readies += 1;
+            state.seq = 1;
+            state.session_id = d["session_id"].as_str().map(str::to_string);
+            state.current = Some(conn.session());
             let _ = tx.send(Outgoing::Text(ready.to_string()));
             drop(g);
             shared.bump();
@@ -293,24 +360,21 @@ fn on_payload(shared: &Shared, number: u64, tx: &mpsc::UnboundedSender<Outgoing>
             // Any other session id gets op 9 (not resumable), and the bot identifies again.
             let mut g = shared.gateway.lock().unwrap();
             let asked = payload["d"]["session_id"].as_str().map(str::to_string);
-            let resumable = g
+            let shard = g
                 .shards
                 .iter()
                 .find(|(_, s)| s.session_id.is_some() && s.session_id == asked)
-                .map(|(&id, _)| id);
+                .map(|(id, _)| *id);
             g.received.push(payload);
-            if let Some(id) = resumable {
+            if let Some(shard) = shard {
                 g.resumes += 1;
-                let shard = g.shard(id);
-                shard.seq += 1;
-                let resumed = json!({"op": 0, "s": shard.seq, "t": "RESUMED", "d": {}});
-                shard.current = Some(Session {
-                    number,
-                    tx: tx.clone(),
-                });
+                let state = g.shard(shard);
+                state.seq += 1;
+                let resumed = json!({"op": 0, "s": state.seq, "t": "RESUMED", "d": {}});
                 if let Err(e) = check_frame(&resumed) {
                     shared.problem(format!("RESUMED: {e}"));
                 }
+                state.current = Some(conn.session());
                 let _ = tx.send(Outgoing::Text(resumed.to_string()));
             } else {
                 let _ = tx.send(Outgoing::Text(

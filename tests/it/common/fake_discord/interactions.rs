@@ -114,6 +114,9 @@ pub struct SentInteraction {
     pub channel_id: u64,
     pub guild_id: Option<u64>,
     pub user_id: u64,
+    /// The gateway shard it was sent on: its server's, `(guild_id >> 22) % shards`, or 0 for a
+    /// DM.
+    pub shard: u64,
 }
 
 /// An interaction to send: a slash command, a component click, an autocomplete request or a
@@ -407,6 +410,7 @@ impl InteractionBuilder {
             channel_id: self.channel_id,
             guild_id: guild,
             user_id: self.user.id,
+            shard: 0,
         };
         (p, sent)
     }

@@ -40,6 +40,13 @@
 //! channel message routes a full Message object, command registration the commands with ids,
 //! unknown routes 404 (also listed by [`FakeDiscord::problems`]).
 //!
+//! Sharding: [`FakeDiscord::start_sharded`] serves N gateway shards at once, like Discord: one
+//! live session per shard, each IDENTIFY checked for `shard: [id, N]` (else a problem and close
+//! code 4010 or 4011), READY echoing it, and every dispatch and interaction sent on the session
+//! of its server's shard (`(guild_id >> 22) % N`, shard 0 for a DM). Several bot processes can
+//! share one fake; give each its own API base with [`FakeDiscord::api_base_as`] to tell their
+//! requests ([`RecordedRequest::via`]) and sessions ([`FakeDiscord::session_label`]) apart.
+//!
 //! Every wait has a time-out (default [`DEFAULT_TIMEOUT`]) and panics with a report of what was
 //! recorded, the spec violations, the fake's own problems and the tail of the bot's log; it
 //! fails at once if the watched bot process has ended.
@@ -104,8 +111,11 @@ pub struct GatewayStats {
     pub heartbeats: u64,
     /// The `s` of the last dispatch.
     pub last_seq: u64,
-    /// Whether a session is live (dispatches can be sent).
+    /// Whether every shard has a live session (dispatches can be sent); with one shard, whether
+    /// its session is live.
     pub live: bool,
+    /// How many shards have a live session.
+    pub live_shards: u64,
 }
 
 /// One HTTP request the bot made, and what the fake answered.
@@ -134,6 +144,9 @@ pub struct RecordedRequest {
     pub response: Option<Value>,
     /// The spec's path template that matched, when the spec was loaded and one matched.
     pub spec_route: Option<String>,
+    /// The label of the API base the request came through (`/as/LABEL/api/v10/...`, see
+    /// [`FakeDiscord::api_base_as`]): which process sent it, when each was given its own.
+    pub via: Option<String>,
 }
 
 /// A file part of a multipart request.
@@ -222,9 +235,14 @@ impl RecordedRequest {
                 .collect();
             format!(" files: {}", names.join(", "))
         };
+        let via = self
+            .via
+            .as_ref()
+            .map(|l| format!(" (via {l})"))
+            .unwrap_or_default();
         format!(
-            "#{} {} {}{} -> {}{}{}",
-            self.seq, self.method, self.path, q, self.status, body, files
+            "#{} {} {}{}{} -> {}{}{}",
+            self.seq, self.method, self.path, q, via, self.status, body, files
         )
     }
 }
@@ -243,6 +261,8 @@ pub(crate) struct InteractionInfo {
     pub original: Option<u64>,
     /// When it was sent: Discord takes the first answer only within 3 seconds of that.
     pub created: std::time::Instant,
+    /// The gateway shard it goes through.
+    pub shard: u64,
 }
 
 /// How long Discord waits for the first answer to an interaction.
@@ -385,6 +405,8 @@ pub(crate) struct Shared {
     pub tasks: Mutex<Vec<AbortHandle>>,
     pub bot: Mutex<Option<BotWatch>>,
     pub heartbeat_ms: AtomicU64,
+    /// How many gateway shards the fake serves (`GET /gateway/bot`, IDENTIFY's `shard`).
+    pub shard_count: AtomicU64,
 }
 
 impl Shared {
@@ -394,6 +416,24 @@ impl Shared {
 
     pub fn gateway_url(&self) -> String {
         format!("ws://127.0.0.1:{}/gateway", self.port)
+    }
+
+    /// The gateway URL handed to a bot whose API base carries `label`.
+    pub fn gateway_url_as(&self, label: Option<&str>) -> String {
+        match label {
+            Some(l) => format!("ws://127.0.0.1:{}/as/{l}/gateway", self.port),
+            None => self.gateway_url(),
+        }
+    }
+
+    pub fn shard_count(&self) -> u64 {
+        self.shard_count.load(Ordering::Relaxed).max(1)
+    }
+
+    /// The shard Discord sends a server's events on (`(guild_id >> 22) % shards`); direct
+    /// messages go to shard 0.
+    pub fn shard_of(&self, guild_id: Option<u64>) -> u64 {
+        guild_id.map_or(0, |g| (g >> 22) % self.shard_count())
     }
 
     /// Wakes every waiter.
@@ -442,6 +482,14 @@ impl FakeDiscord {
     /// Binds 127.0.0.1 on a free port and starts serving REST (`/api/v10/...`) and the gateway
     /// (`/gateway`). Loads the OpenAPI spec on first use in the process.
     pub async fn start() -> FakeDiscord {
+        Self::start_sharded(1).await
+    }
+
+    /// Like [`start`](Self::start), serving `shards` gateway shards at once: `GET /gateway/bot`
+    /// answers `shards`, each IDENTIFY must ask for one shard of them that no other live session
+    /// serves (else the fake records a problem and closes with 4010 or 4011), and dispatches go
+    /// to the session of their server's shard (see [`FakeDiscord::shard_of`]).
+    pub async fn start_sharded(shards: u64) -> FakeDiscord {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("fake_discord: bind 127.0.0.1:0");
@@ -459,6 +507,7 @@ impl FakeDiscord {
             tasks: Mutex::new(Vec::new()),
             bot: Mutex::new(None),
             heartbeat_ms: AtomicU64::new(gateway::HEARTBEAT_INTERVAL_MS),
+            shard_count: AtomicU64::new(shards.max(1)),
         });
         spec::spec_available();
         let task = tokio::spawn(http::serve(listener, Arc::clone(&shared)));
@@ -469,9 +518,29 @@ impl FakeDiscord {
         }
     }
 
+    /// Serves `shards` gateway shards from now on, as [`start_sharded`](Self::start_sharded)
+    /// does; call it before the bot starts.
+    pub fn set_shard_count(&self, shards: u64) {
+        self.shared
+            .shard_count
+            .store(shards.max(1), Ordering::Relaxed);
+    }
+
     /// `http://127.0.0.1:PORT`: what the bot gets as `DISCORD_API_BASE`.
     pub fn api_base(&self) -> String {
         self.shared.api_base()
+    }
+
+    /// An API base that tags every request made through it with `label` (it is
+    /// `http://127.0.0.1:PORT/as/LABEL`; see [`RecordedRequest::via`]); the gateway URL answered
+    /// through it carries the label too, so the sessions are tagged as well (see
+    /// [`FakeDiscord::session_label`]). Give each bot process its own to tell them apart.
+    pub fn api_base_as(&self, label: &str) -> String {
+        assert!(
+            !label.is_empty() && !label.contains(['/', '?', '#']),
+            "a label is one path segment: {label:?}"
+        );
+        format!("{}/as/{label}", self.shared.api_base())
     }
 
     /// `ws://127.0.0.1:PORT/gateway`, as answered to `GET /api/v10/gateway`.
@@ -481,6 +550,17 @@ impl FakeDiscord {
 
     pub fn port(&self) -> u16 {
         self.shared.port
+    }
+
+    /// How many gateway shards the fake serves (1 unless [`start_sharded`](Self::start_sharded)).
+    pub fn shard_count(&self) -> u64 {
+        self.shared.shard_count()
+    }
+
+    /// The shard whose session gets a server's events and interactions: `(guild_id >> 22) %
+    /// shards`; `None` (a direct message) is shard 0's.
+    pub fn shard_of(&self, guild_id: Option<u64>) -> u64 {
+        self.shared.shard_of(guild_id)
     }
 
     /// Sets the time-out of the waits that take none.
@@ -518,15 +598,46 @@ impl FakeDiscord {
 
     /// Counts of what happened on the gateway so far.
     pub fn gateway_stats(&self) -> GatewayStats {
+        let count = self.shard_count();
         let g = self.shared.gateway.lock().unwrap();
+        let live_shards = (0..count).filter(|&s| g.live(s).is_some()).count() as u64;
         GatewayStats {
             connections: g.connections,
             readies: g.readies,
             resumes: g.resumes,
             heartbeats: g.heartbeats,
             last_seq: g.shards.get(&0).map_or(0, |s| s.seq),
-            live: g.any_live(),
+            live: live_shards == count,
+            live_shards,
         }
+    }
+
+    /// Whether a shard has a live session, and the label of the process that holds it (see
+    /// [`FakeDiscord::api_base_as`]): `None` when it has none, `Some(None)` when it is unlabelled.
+    pub fn session_label(&self, shard: u64) -> Option<Option<String>> {
+        let g = self.shared.gateway.lock().unwrap();
+        g.live(shard).map(|s| s.label.clone())
+    }
+
+    /// The `s` of a shard's last dispatch, and how many READYs it was sent.
+    pub fn shard_seq_and_readies(&self, shard: u64) -> (u64, u64) {
+        let g = self.shared.gateway.lock().unwrap();
+        g.shards.get(&shard).map_or((0, 0), |s| (s.seq, s.readies))
+    }
+
+    /// Waits until a shard has a live session (whose holder is labelled `label`, when given)
+    /// and returns its label.
+    pub async fn wait_shard_live(&self, shard: u64, label: Option<&str>) -> Option<String> {
+        let what = match label {
+            Some(l) => format!("a live gateway session of shard {shard} held by {l}"),
+            None => format!("a live gateway session of shard {shard}"),
+        };
+        self.wait_until(&what, self.timeout, |s| {
+            let g = s.gateway.lock().unwrap();
+            let found = g.live(shard)?.label.clone();
+            (label.is_none() || found.as_deref() == label).then_some(found)
+        })
+        .await
     }
 
     /// Waits until the gateway counts satisfy `predicate`.
@@ -542,65 +653,43 @@ impl FakeDiscord {
         .await
     }
 
-    /// Closes the bot's live gateway connection with close code 4000, as Discord does now and
-    /// then. serenity reconnects and RESUMEs; the fake answers RESUMED and goes on with the same
-    /// sequence numbers.
     /// Sends op 9 INVALID_SESSION (not resumable) on the live session and forgets its id, so the
     /// bot must identify again and gets a new READY.
     pub fn invalidate_session(&self) {
+        self.invalidate_shard_session(0);
+    }
+
+    /// [`invalidate_session`](Self::invalidate_session) on one shard's session.
+    pub fn invalidate_shard_session(&self, shard: u64) {
         let mut g = self.shared.gateway.lock().unwrap();
-        for shard in g.shards.values_mut() {
-            shard.session_id = None;
-            if let Some(session) = &shard.current {
-                let nine = serde_json::json!({"op": 9, "s": null, "t": null, "d": false});
-                let _ = session.tx.send(gateway::Outgoing::Text(nine.to_string()));
-            }
+        let state = g.shard(shard);
+        state.session_id = None;
+        if let Some(session) = &state.current {
+            let nine = serde_json::json!({"op": 9, "s": null, "t": null, "d": false});
+            let _ = session.tx.send(gateway::Outgoing::Text(nine.to_string()));
         }
     }
 
+    /// Closes the bot's live gateway connection (of shard 0) with close code 4000, as Discord
+    /// does now and then. serenity reconnects and RESUMEs; the fake answers RESUMED and goes on
+    /// with the same sequence numbers.
     pub fn close_gateway_connection(&self) {
-        let mut g = self.shared.gateway.lock().unwrap();
-        for shard in g.shards.values_mut() {
-            if let Some(session) = shard.current.take() {
-                let _ = session.tx.send(gateway::Outgoing::Close);
-            }
+        self.close_shard_connection(0);
+    }
+
+    /// [`close_gateway_connection`](Self::close_gateway_connection) on one shard's session.
+    pub fn close_shard_connection(&self, shard: u64) {
+        if let Some(session) = self
+            .shared
+            .gateway
+            .lock()
+            .unwrap()
+            .shard(shard)
+            .current
+            .take()
+        {
+            let _ = session.tx.send(gateway::Outgoing::Close);
         }
-    }
-
-    /// Tells the bot (through `GET /gateway/bot`) to run `count` gateway shards, and expects an
-    /// IDENTIFY for each; dispatches then go to the session of the shard of their server. Call it
-    /// before the bot starts.
-    pub fn set_shard_count(&self, count: u64) {
-        self.shared.gateway.lock().unwrap().shard_count = count;
-    }
-
-    /// Waits until exactly these shards have a live session.
-    pub async fn wait_until_shards_live(&self, shards: &[u64]) {
-        self.wait_until(
-            &format!("live gateway sessions for shards {shards:?} and no other"),
-            self.timeout,
-            |s| {
-                let g = s.gateway.lock().unwrap();
-                let live: Vec<u64> = g
-                    .shards
-                    .iter()
-                    .filter(|(_, st)| st.current.is_some())
-                    .map(|(&id, _)| id)
-                    .collect();
-                (live == shards).then_some(())
-            },
-        )
-        .await
-    }
-
-    /// The shards with a live session.
-    pub fn live_shards(&self) -> Vec<u64> {
-        let g = self.shared.gateway.lock().unwrap();
-        g.shards
-            .iter()
-            .filter(|(_, s)| s.current.is_some())
-            .map(|(&id, _)| id)
-            .collect()
     }
 
     /// Waits until the bot has identified and been sent READY.
@@ -626,8 +715,8 @@ impl FakeDiscord {
         self.shared.gateway.lock().unwrap().received.clone()
     }
 
-    /// Sends a dispatch (op 0) with the next sequence number to the live session of the shard of
-    /// its server (`d.guild_id`; none: shard 0), waiting for one if needed. Panics if serenity would not read the payload (an error, or a known
+    /// Sends a dispatch (op 0) with the next sequence number to the live session of its shard
+    /// (that of `d.guild_id`, shard 0 without one), waiting for one if needed. Panics if serenity would not read the payload (an error, or a known
     /// event that would become `Event::Unknown`). Returns the sequence number used.
     pub async fn dispatch(&self, event: &str, d: Value) -> u64 {
         let frame = serde_json::json!({"op": 0, "s": 1, "t": event, "d": d});
@@ -642,19 +731,26 @@ impl FakeDiscord {
 
     /// Like [`dispatch`](Self::dispatch) without checking the payload against serenity.
     pub async fn dispatch_unchecked(&self, event: &str, d: Value) -> u64 {
-        let guild = d["guild_id"]
-            .as_str()
-            .and_then(|g| g.parse().ok())
-            .or_else(|| d["guild_id"].as_u64());
-        let shard = self.shared.gateway.lock().unwrap().shard_of(guild);
-        self.wait_until(
-            &format!("a live gateway session of shard {shard} to dispatch {event} on"),
-            self.timeout,
-            |s| {
-                let mut g = s.gateway.lock().unwrap();
-                g.shard(shard).current.is_some().then_some(())
-            },
-        )
+        let guild = match &d["guild_id"] {
+            Value::String(g) => g.parse().ok(),
+            other => other.as_u64(),
+        };
+        let shard = self.shard_of(guild);
+        self.dispatch_to_shard(shard, event, d).await
+    }
+
+    /// Like [`dispatch_unchecked`](Self::dispatch_unchecked), on the session of `shard`
+    /// whatever the payload's server.
+    pub async fn dispatch_to_shard(&self, shard: u64, event: &str, d: Value) -> u64 {
+        let count = self.shard_count();
+        let what = if count == 1 {
+            format!("a live gateway session to dispatch {event} on")
+        } else {
+            format!("a live gateway session of shard {shard} of {count} to dispatch {event} on")
+        };
+        self.wait_until(&what, self.timeout, |s| {
+            s.gateway.lock().unwrap().live(shard).map(|_| ())
+        })
         .await;
         let mut g = self.shared.gateway.lock().unwrap();
         let state = g.shard(shard);
@@ -669,11 +765,13 @@ impl FakeDiscord {
     // ----- interactions ---------------------------------------------------------------------
 
     /// Builds the interaction, remembers its token (so the webhook routes know it) and
-    /// dispatches it as `INTERACTION_CREATE`. Commands get the id of the registered command of
-    /// that name when there is one.
+    /// dispatches it as `INTERACTION_CREATE` on its shard's session (that of its server, shard 0
+    /// for a DM; see [`SentInteraction::shard`]). Commands get the id of the registered command
+    /// of that name when there is one.
     pub async fn send_interaction(&self, builder: InteractionBuilder) -> SentInteraction {
         let (payload, sent) = self.prepare_interaction(builder);
-        self.dispatch("INTERACTION_CREATE", payload).await;
+        self.dispatch_to_shard(sent.shard, "INTERACTION_CREATE", payload)
+            .await;
         sent
     }
 
@@ -692,7 +790,8 @@ impl FakeDiscord {
                 .and_then(|c| rest::id_of(&c["id"]))
         });
         let command_id = command_id.unwrap_or_else(|| self.shared.next_id());
-        let (payload, sent) = builder.build(id, command_id, self.shared.next_id());
+        let (payload, mut sent) = builder.build(id, command_id, self.shared.next_id());
+        sent.shard = self.shard_of(sent.guild_id);
         let frame = serde_json::json!({"op": 0, "s": 1, "t": "INTERACTION_CREATE", "d": payload});
         if let Err(e) = gateway::check_frame(&frame) {
             panic!("fake_discord: the built interaction does not read in serenity: {e}\npayload: {payload}");
@@ -709,6 +808,7 @@ impl FakeDiscord {
                 acknowledged: None,
                 original: None,
                 created: std::time::Instant::now(),
+                shard: sent.shard,
             },
         );
         (payload, sent)
@@ -920,6 +1020,12 @@ impl FakeDiscord {
         .await
     }
 
+    /// The gateway shard an interaction (by token) was sent on, if the fake made it.
+    pub fn interaction_shard(&self, token: &str) -> Option<u64> {
+        let store = self.shared.store.lock().unwrap();
+        store.interactions.get(token).map(|i| i.shard)
+    }
+
     /// A stored message (built from what the bot sent) by id.
     pub fn message(&self, id: u64) -> Option<Value> {
         self.shared.store.lock().unwrap().messages.get(&id).cloned()
@@ -1050,14 +1156,30 @@ impl FakeDiscord {
             out.push_str(&format!("  {}\n", r.summary()));
         }
         {
+            let count = self.shard_count();
             let g = self.shared.gateway.lock().unwrap();
+            let live: Vec<String> = (0..count)
+                .map(|shard| match g.live(shard) {
+                    None => "no".to_string(),
+                    Some(s) => match &s.label {
+                        Some(l) => format!("yes (via {l})"),
+                        None => "yes".to_string(),
+                    },
+                })
+                .collect();
+            let live = if count == 1 {
+                live[0].clone()
+            } else {
+                let per: Vec<String> = live
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("shard {i}: {l}"))
+                    .collect();
+                per.join(", ")
+            };
             out.push_str(&format!(
                 "gateway: {} connection(s), {} READY, {} RESUMED, {} heartbeat(s), live session: {}\n",
-                g.connections,
-                g.readies,
-                g.resumes,
-                g.heartbeats,
-                if g.any_live() { "yes" } else { "no" }
+                g.connections, g.readies, g.resumes, g.heartbeats, live
             ));
         }
         let violations = self.spec_violations();

@@ -24,7 +24,12 @@ const API_PREFIX: &str = "/api/v10";
 /// Discord's `flags` bit of a deferred ("thinking") message.
 const LOADING_FLAG: u64 = 1 << 7;
 
-pub(crate) fn handle(shared: &Shared, req: HttpRequest) -> HttpResponse {
+pub(crate) fn handle(shared: &Shared, mut req: HttpRequest) -> HttpResponse {
+    // `/as/LABEL/api/v10/...`: a process given its own API base (see `api_base_as`).
+    let via = super::gateway::label_of(&req.path);
+    if let Some(label) = &via {
+        req.path = req.path[format!("/as/{label}").len()..].to_string();
+    }
     let (path, under_api) = match req.path.strip_prefix(API_PREFIX) {
         Some(p) if p.is_empty() || p.starts_with('/') => (p.to_string(), true),
         _ => (req.path.clone(), false),
@@ -147,7 +152,16 @@ pub(crate) fn handle(shared: &Shared, req: HttpRequest) -> HttpResponse {
                 response
             })
         };
-        stubbed.unwrap_or_else(|| route(shared, &req.method, &path, body.as_ref(), &files))
+        stubbed.unwrap_or_else(|| {
+            route(
+                shared,
+                &req.method,
+                &path,
+                body.as_ref(),
+                &files,
+                via.as_deref(),
+            )
+        })
     };
 
     let mut requests = shared.requests.lock().unwrap();
@@ -165,6 +179,7 @@ pub(crate) fn handle(shared: &Shared, req: HttpRequest) -> HttpResponse {
         status: response.status,
         response: response.body.clone(),
         spec_route,
+        via: via.clone(),
     });
     drop(requests);
     shared.bump();
@@ -209,18 +224,19 @@ fn route(
     path: &str,
     body: Option<&Value>,
     files: &[UploadedFile],
+    via: Option<&str>,
 ) -> HttpResponse {
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let app = APPLICATION_ID.to_string();
     let null = Value::Null;
     let body_or_null = body.unwrap_or(&null);
     match (method, segs.as_slice()) {
-        ("GET", ["gateway"]) => HttpResponse::json(200, json!({"url": shared.gateway_url()})),
+        ("GET", ["gateway"]) => HttpResponse::json(200, json!({"url": shared.gateway_url_as(via)})),
         ("GET", ["gateway", "bot"]) => HttpResponse::json(
             200,
             json!({
-                "url": shared.gateway_url(),
-                "shards": shared.gateway.lock().unwrap().shard_count,
+                "url": shared.gateway_url_as(via),
+                "shards": shared.shard_count(),
                 "session_start_limit": {
                     "total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1
                 }
