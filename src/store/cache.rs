@@ -7,11 +7,16 @@
 //! and a committed transaction that touched games drops them. A read that raced a write may not
 //! fill the cache: fills carry the generation they started in, and any drop moves it on.
 //!
-//! A database is served by one bot process; a change made by another process is seen at the
-//! next read of that game after its next refused move.
+//! Several processes may share a database (one per gateway shard). Each writes only the games of
+//! its own servers, but a game's row also shows its players' own settings (a vacation, turn
+//! notifications, a name), which a member may change through another process. So an entry is
+//! read again once it is [`MAX_AGE`] old: a change made elsewhere shows within that, and a move
+//! reads its game at most once per [`MAX_AGE`] (members' moves are minutes apart; only a
+//! benchmark's are closer).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::domain::{GameId, GameState};
 
@@ -41,10 +46,15 @@ impl Touched {
     }
 }
 
+/// How long a row read from the database is trusted.
+pub const MAX_AGE: Duration = Duration::from_secs(2);
+
 #[derive(Debug, Default)]
 struct Inner {
     generation: u64,
-    rows: HashMap<GameId, GameRow>,
+    /// Each row with when it was read from the database (moves written here since do not make
+    /// it younger: they change only the game's own columns).
+    rows: HashMap<GameId, (GameRow, Instant)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -60,8 +70,15 @@ impl GameCache {
 
     /// The cached row, or the generation a read started now must carry to fill the cache.
     pub fn get(&self, id: GameId) -> Result<GameRow, u64> {
-        let inner = self.lock();
-        inner.rows.get(&id).cloned().ok_or(inner.generation)
+        let mut inner = self.lock();
+        match inner.rows.get(&id) {
+            Some((row, read)) if read.elapsed() < MAX_AGE => Ok(row.clone()),
+            Some(_) => {
+                inner.rows.remove(&id);
+                Err(inner.generation)
+            }
+            None => Err(inner.generation),
+        }
     }
 
     /// Keeps a row read in `generation`, if it is an active game, nothing was dropped since,
@@ -69,7 +86,10 @@ impl GameCache {
     pub fn fill(&self, generation: u64, row: &GameRow) {
         let mut inner = self.lock();
         if row.state == GameState::Active && inner.generation == generation {
-            inner.rows.entry(row.id).or_insert_with(|| row.clone());
+            inner
+                .rows
+                .entry(row.id)
+                .or_insert_with(|| (row.clone(), Instant::now()));
         }
     }
 
@@ -78,7 +98,7 @@ impl GameCache {
     pub fn moved(&self, m: &MoveWrite) {
         let mut inner = self.lock();
         match inner.rows.get_mut(&m.game) {
-            Some(row) if row.ply == m.ply => {
+            Some((row, _)) if row.ply == m.ply => {
                 row.ply += 1;
                 row.position = m.position.to_string();
                 row.last_move = Some(m.mv.to_string());

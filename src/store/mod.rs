@@ -75,6 +75,7 @@ use batch::Batcher;
 use cache::{GameCache, Touched};
 use writer::Writer;
 
+pub use cache::MAX_AGE as CACHE_MAX_AGE;
 pub use challenges::ChallengesTo;
 use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};

@@ -2542,6 +2542,37 @@ async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it(b: Backend
     assert_eq!(deadline(&g), w.games.now() + HOUR);
 }
 
+/// Two processes on one database, as with gateway shards: a member's vacation taken through the
+/// other process reaches the games this one serves within the age its memory of a game is trusted,
+/// so their clock waits for them here too, and their move here ends it for both.
+async fn a_vacation_taken_through_another_process_reaches_the_games_this_one_serves(b: Backend) {
+    let w = world(b).await;
+    let id = started(&w).await;
+    // alice (Black) moves: bob is to move, and this process remembers the game.
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    let before = deadline(&w.games.game(id).await.unwrap());
+    let store = Store::open(&w.url).await.unwrap();
+    let other = Games::new(store.clone(), w.clock.clone(), Limits::default());
+    other.vacation(&bob(), 1).await.unwrap();
+    tokio::time::sleep(
+        breakthrough_bot::store::CACHE_MAX_AGE + std::time::Duration::from_millis(100),
+    )
+    .await;
+    let g = w.games.game(id).await.unwrap();
+    assert_eq!(deadline(&g), before + DAY);
+    assert_eq!(g.away_until(Color::White, w.games.now()), Some(T0 + DAY));
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+    let again = other.vacation(&bob(), 0).await;
+    assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
+    store.close().await;
+}
+
 /// The year's allowance, and the refusals: each says why and changes nothing.
 async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b: Backend) {
     let w = world(b).await;
@@ -2895,6 +2926,7 @@ async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
 }
 
 on_both_backends! {
+    #[tokio::test] a_vacation_taken_through_another_process_reaches_the_games_this_one_serves,
     #[tokio::test] a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says,
     #[tokio::test] challenges_are_refused_with_reasons_and_change_nothing,
     #[tokio::test] moves_are_refused_with_reasons_and_change_nothing,
