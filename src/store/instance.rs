@@ -71,7 +71,7 @@ impl InstanceLock {
                 path,
             }));
         };
-        let mut files = vec![claim(&path, Mode::Shared)?];
+        let mut files = vec![claim(&path, Mode::Shared)?, claim_count(db, shards.count)?];
         for shard in shards.first..=shards.last {
             files.push(claim(
                 &lock_path(db, Some((shard, shards.count))),
@@ -128,6 +128,60 @@ fn claim(path: &Path, mode: Mode) -> Result<File> {
         written.map_err(|e| StoreError::Lock(path.to_path_buf(), e))?;
     }
     Ok(file)
+}
+
+/// Processes running some shards must agree on `SHARD_COUNT`, or their servers would overlap:
+/// each holds `<db>.shards-of-C.lock` shared, and refuses to start while any other count's file
+/// is held. It claims its own before looking, so of two processes started together with
+/// different counts at least one sees the other.
+fn claim_count(db: &Path, count: u32) -> Result<File> {
+    let own = claim(&count_path(db, count), Mode::Shared)?;
+    let dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Some(name) = db.file_name() else {
+        return Ok(own);
+    };
+    let prefix = format!("{}.shards-of-", name.to_string_lossy());
+    let entries = std::fs::read_dir(dir).map_err(|e| StoreError::Lock(dir.to_path_buf(), e))?;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(other) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".lock"))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if other == count {
+            continue;
+        }
+        // Held by some process if it cannot be had alone; had, it is let go at once.
+        let probe = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(entry.path())
+            .map_err(|e| StoreError::Lock(entry.path(), e))?;
+        match probe.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::InUse {
+                    lock: entry.path(),
+                    holder: format!("processes running SHARD_COUNT={other}"),
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(StoreError::Lock(entry.path(), e)),
+        }
+    }
+    Ok(own)
+}
+
+/// `breakthrough.db` → `breakthrough.db.shards-of-4.lock`.
+fn count_path(db: &Path, count: u32) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(format!(".shards-of-{count}.lock"));
+    PathBuf::from(name)
 }
 
 /// A process holding one of the shard lock files of database `db`, if one is held.
@@ -250,8 +304,28 @@ mod tests {
             Err(StoreError::InUse { .. })
         ));
         drop(all);
-        assert!(InstanceLock::acquire_for(&url, of_two(0, 1))
+        let both = InstanceLock::acquire_for(&url, of_two(0, 1))
             .expect("after")
+            .expect("a file");
+        // A process with another shard count would serve servers these serve.
+        let of_three = Some(Shards {
+            count: 3,
+            first: 2,
+            last: 2,
+        });
+        match InstanceLock::acquire_for(&url, of_three) {
+            Err(StoreError::InUse { holder, lock }) => {
+                assert_eq!(holder, "processes running SHARD_COUNT=2");
+                assert!(
+                    lock.to_string_lossy().ends_with("x.db.shards-of-2.lock"),
+                    "{lock:?}"
+                );
+            }
+            other => panic!("another count: expected InUse, got {other:?}"),
+        }
+        drop(both);
+        assert!(InstanceLock::acquire_for(&url, of_three)
+            .expect("once the others are gone")
             .is_some());
     }
 }
