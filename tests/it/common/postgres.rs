@@ -1,12 +1,13 @@
 //! A throwaway PostgreSQL cluster for the tests, from the server binaries Debian's `postgresql`
 //! package installs: `initdb` in a temporary directory, started on a loopback port of its own
 //! and a private socket directory, and stopped and removed when the test process ends, however
-//! it ends (a watchdog process outlives it by at most a second). One cluster per test process;
-//! each test makes a database of its own in it.
+//! it ends, Ctrl-C included (a watchdog process, in a process group of its own, outlives it by
+//! at most a second). One cluster per test process; each test makes a database of its own in it.
 //!
 //! Without the binaries the PostgreSQL tests are skipped with one line saying why, except under
 //! CI (`CI` set), where that is a failure: `.ci/run` installs them.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -153,8 +154,11 @@ fn start(bin: &Path) -> Cluster {
         dir = dir.display(),
     );
     #[allow(clippy::zombie_processes)]
+    // A process group of its own: Ctrl-C on `cargo test`, or a `timeout` around it, signals the
+    // whole group of the test process, and the watchdog must outlive that to stop the cluster.
     Command::new("sh")
         .args(["-c", &stop])
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
