@@ -284,7 +284,7 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
     let lease_time = std::time::Duration::from_secs(config.shard_lease_secs);
-    let lease = if store.backend_name() == "postgres" {
+    let lease = if breakthrough_bot::store::is_postgres(&config.db.database_url) {
         let holder = breakthrough_bot::store::holder_name();
         store.claim_shards(shards, &holder, lease_time).await?;
         Some(holder)

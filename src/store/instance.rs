@@ -136,45 +136,55 @@ fn claim(path: &Path, mode: Mode) -> Result<File> {
 /// different counts at least one sees the other.
 fn claim_count(db: &Path, count: u32) -> Result<File> {
     let own = claim(&count_path(db, count), Mode::Shared)?;
+    let others =
+        files_beside(db, ".shards-of-").map_err(|e| StoreError::Lock(db.to_path_buf(), e))?;
+    for (path, rest) in others {
+        let Some(other) = rest
+            .strip_suffix(".lock")
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&other| other != count)
+        else {
+            continue;
+        };
+        // Held by some process if it cannot be had alone; had, it is let go at once.
+        let probe = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| StoreError::Lock(path.clone(), e))?;
+        match probe.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::InUse {
+                    lock: path,
+                    holder: format!("processes running SHARD_COUNT={other}"),
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(StoreError::Lock(path, e)),
+        }
+    }
+    Ok(own)
+}
+
+/// The files beside database `db` whose names go on from its own name and `stem`
+/// (`breakthrough.db.shard-…`), each with the rest of its name.
+fn files_beside(db: &Path, stem: &str) -> std::io::Result<Vec<(PathBuf, String)>> {
     let dir = db
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let Some(name) = db.file_name() else {
-        return Ok(own);
+        return Ok(Vec::new());
     };
-    let prefix = format!("{}.shards-of-", name.to_string_lossy());
-    let entries = std::fs::read_dir(dir).map_err(|e| StoreError::Lock(dir.to_path_buf(), e))?;
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(other) = file
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".lock"))
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if other == count {
-            continue;
-        }
-        // Held by some process if it cannot be had alone; had, it is let go at once.
-        let probe = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(entry.path())
-            .map_err(|e| StoreError::Lock(entry.path(), e))?;
-        match probe.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(StoreError::InUse {
-                    lock: entry.path(),
-                    holder: format!("processes running SHARD_COUNT={other}"),
-                });
-            }
-            Err(TryLockError::Error(e)) => return Err(StoreError::Lock(entry.path(), e)),
-        }
-    }
-    Ok(own)
+    let prefix = format!("{}{stem}", name.to_string_lossy());
+    Ok(std::fs::read_dir(dir)?
+        .flatten()
+        .filter_map(|entry| {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let rest = file.strip_prefix(&prefix)?.to_string();
+            Some((entry.path(), rest))
+        })
+        .collect())
 }
 
 /// `breakthrough.db` → `breakthrough.db.shards-of-4.lock`.
@@ -186,22 +196,16 @@ fn count_path(db: &Path, count: u32) -> PathBuf {
 
 /// A process holding one of the shard lock files of database `db`, if one is held.
 fn shard_holder(db: &Path) -> Option<StoreError> {
-    let dir = db
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let prefix = format!("{}.shard-", db.file_name()?.to_string_lossy());
-    std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
-        let name = entry.file_name();
-        if !name.to_string_lossy().starts_with(&prefix) {
-            return None;
-        }
-        // Held if it cannot be claimed; a claim that succeeds is let go at once.
-        match claim(&entry.path(), Mode::Shared) {
-            Err(e @ StoreError::InUse { .. }) => Some(e),
-            _ => None,
-        }
-    })
+    files_beside(db, ".shard-")
+        .ok()?
+        .into_iter()
+        .find_map(|(path, _)| {
+            // Held if it cannot be claimed; a claim that succeeds is let go at once.
+            match claim(&path, Mode::Shared) {
+                Err(e @ StoreError::InUse { .. }) => Some(e),
+                _ => None,
+            }
+        })
 }
 
 /// `breakthrough.db` → `breakthrough.db.lock`, or for shard 2 of 4 `breakthrough.db.shard-2-of-4.lock`.

@@ -2,8 +2,8 @@
 //! on several machines: a lease per shard, held as a row of `shard_leases` until a time the
 //! holder keeps moving on (see [`LEASE`]). A process that stops deletes its rows, so a
 //! replacement starts at once; one that dies stops renewing, and its shards may be taken once
-//! the lease has run out. Times are the database's clock (`clock_timestamp()`, in unix milliseconds), so the machines'
-//! clocks do not matter.
+//! the lease has run out. Times are the database's clock (`db_now_ms!`, in unix milliseconds), so
+//! the machines' clocks do not matter.
 //!
 //! A SQLite file is claimed with lock files instead (see `instance`): only processes on its own
 //! machine can open it.
@@ -18,6 +18,13 @@ use super::{Result, Store, StoreError};
 /// process's shards are taken over. A live process renews its leases three times within one, so
 /// one or two failed renewals (the database briefly away) cost nothing.
 pub const LEASE: Duration = Duration::from_secs(30);
+
+/// The database's clock in unix milliseconds, as SQL to splice into a statement with `concat!`.
+macro_rules! db_now_ms {
+    () => {
+        "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+    };
+}
 
 fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -49,7 +56,7 @@ impl Store {
         let held: Option<(String, i64, i64)> = sqlx::query_as(concat!(
             "SELECT holder, shard, shard_count FROM shard_leases
              WHERE holder <> $1 AND expires_at > ",
-            "(extract(epoch from clock_timestamp()) * 1000)::bigint",
+            db_now_ms!(),
             " AND (shard_count <> $2 OR shard BETWEEN $3 AND $4)
              ORDER BY shard LIMIT 1"
         ))
@@ -79,7 +86,7 @@ impl Store {
         sqlx::query(concat!(
             "INSERT INTO shard_leases (shard, shard_count, holder, expires_at)
              SELECT shard, $2, $4, ",
-            "(extract(epoch from clock_timestamp()) * 1000)::bigint",
+            db_now_ms!(),
             " + $5 FROM generate_series($1::bigint, $3::bigint) AS shard"
         ))
         .bind(i64::from(s.first))
@@ -105,7 +112,7 @@ impl Store {
         let mut held = self.write.lock().await?;
         let done = sqlx::query(concat!(
             "UPDATE shard_leases SET expires_at = ",
-            "(extract(epoch from clock_timestamp()) * 1000)::bigint",
+            db_now_ms!(),
             " + $5
              WHERE holder = $4 AND shard_count = $1 AND shard BETWEEN $2 AND $3"
         ))

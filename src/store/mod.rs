@@ -338,6 +338,7 @@ async fn connect_writer(options: &AnyConnectOptions) -> Result<AnyConnection> {
             sqlx::raw_sql(SQLITE_WRITER_SETUP)
                 .execute(&mut conn)
                 .await?;
+            sqlx::raw_sql(SQLITE_SETUP).execute(&mut conn).await?;
             Ok::<_, sqlx::Error>(conn)
         };
         match opened.await {
@@ -358,9 +359,8 @@ async fn connect_writer(options: &AnyConnectOptions) -> Result<AnyConnection> {
 const SQLITE_SETUP: &str =
     "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
 
-/// The writing connection, beside [`SQLITE_SETUP`]: WAL, and no checkpoint inside a commit.
-const SQLITE_WRITER_SETUP: &str = "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; \
-     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+/// The writing connection, before [`SQLITE_SETUP`]: WAL, and no checkpoint inside a commit.
+const SQLITE_WRITER_SETUP: &str = "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;";
 
 /// A pool of SQLite connections set up as [`SQLITE_SETUP`] says.
 async fn sqlite_pool(options: &SqliteConnectOptions, size: u32) -> Result<AnyPool> {

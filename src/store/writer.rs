@@ -68,16 +68,7 @@ impl Writer {
     /// open.
     pub async fn lock(&self) -> sqlx::Result<Held> {
         match self {
-            Writer::Single(slot) => {
-                let guard = slot.clone().lock_owned().await;
-                let mut held = OwnedMutexGuard::try_map(guard, Option::as_mut)
-                    .map_err(|_| sqlx::Error::PoolClosed)?;
-                if held.in_tx {
-                    sqlx::query("ROLLBACK").execute(&mut held.conn).await?;
-                    held.in_tx = false;
-                }
-                Ok(Held::Single(held))
-            }
+            Writer::Single(slot) => Ok(Held::Single(lock_slot(slot).await?)),
             Writer::Pool(pool) => Ok(Held::Pool(pool.acquire().await?)),
         }
     }
@@ -87,10 +78,8 @@ impl Writer {
     /// rather than failing half-way.
     pub async fn begin(&self) -> sqlx::Result<Tx> {
         match self {
-            Writer::Single(_) => {
-                let Held::Single(mut held) = self.lock().await? else {
-                    return Err(sqlx::Error::PoolClosed);
-                };
+            Writer::Single(slot) => {
+                let mut held = lock_slot(slot).await?;
                 sqlx::query("BEGIN IMMEDIATE")
                     .execute(&mut held.conn)
                     .await?;
@@ -118,6 +107,20 @@ impl Writer {
             Writer::Pool(pool) => pool.close().await,
         }
     }
+}
+
+/// Waits for SQLite's writing connection; rolls back a transaction its last holder left open.
+async fn lock_slot(
+    slot: &Arc<Mutex<Option<Slot>>>,
+) -> sqlx::Result<OwnedMappedMutexGuard<Option<Slot>, Slot>> {
+    let guard = slot.clone().lock_owned().await;
+    let mut held =
+        OwnedMutexGuard::try_map(guard, Option::as_mut).map_err(|_| sqlx::Error::PoolClosed)?;
+    if held.in_tx {
+        sqlx::query("ROLLBACK").execute(&mut held.conn).await?;
+        held.in_tx = false;
+    }
+    Ok(held)
 }
 
 /// A write transaction: rolled back unless [`Tx::commit`] succeeds.
