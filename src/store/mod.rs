@@ -96,7 +96,7 @@ pub enum StoreError {
     #[error("conflict with {0}")]
     Conflict(String),
     #[error("database: {0}")]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A failed statement shared by every request of its batch.
@@ -134,6 +134,15 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Every failed statement becomes a `StoreError` here, so this is where a connection that
+/// failed is noted, to be checked before it is used again (see `writer`).
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        writer::note_failure(&e);
+        StoreError::Sqlx(e)
+    }
+}
 
 impl StoreError {
     /// Whether the database could not grow: the disk (or the database's size limit) is full.
@@ -280,8 +289,16 @@ const BATCH: usize = 64;
 /// How often the background task checkpoints SQLite's WAL into the database file.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
-/// The connections a process keeps to PostgreSQL, for reads and writes together.
-pub const POSTGRES_CONNECTIONS: u32 = 16;
+/// The connections a process keeps to PostgreSQL for writes (each write holds one for its
+/// statement or transaction) and for reads: at most [`POSTGRES_CONNECTIONS`] in all.
+pub const POSTGRES_WRITERS: u32 = 16;
+pub const POSTGRES_READERS: u32 = 4;
+pub const POSTGRES_CONNECTIONS: u32 = POSTGRES_WRITERS + POSTGRES_READERS;
+
+/// How long a request waits for a PostgreSQL connection (or for one to open) before it fails:
+/// seconds, not sqlx's half minute, so a member hears of a database that does not answer, and a
+/// shard lease's renewal is tried again well within the lease.
+const POSTGRES_WAIT: Duration = Duration::from_secs(5);
 
 fn spawn_checkpointer(pool: AnyPool, alive: std::sync::Weak<()>) {
     tokio::spawn(async move {
@@ -469,37 +486,38 @@ impl Store {
         })
     }
 
-    /// PostgreSQL: a pool of [`POSTGRES_CONNECTIONS`] for reads and writes. Two processes
-    /// starting at once apply the migrations once: sqlx's migrator holds an advisory lock while
-    /// it runs.
+    /// PostgreSQL: [`POSTGRES_WRITERS`] connections for writes (`writer::ConnSet`) and a pool of
+    /// [`POSTGRES_READERS`] for reads. Two processes starting at once apply the migrations once:
+    /// sqlx's migrator holds an advisory lock while it runs.
     async fn open_postgres(url: &str) -> Result<Store> {
         // One connection first, so that a server that cannot be reached or refuses says why
-        // (the pool would only say it timed out).
-        let first = AnyConnection::connect(url)
-            .await
-            .map_err(|e| StoreError::Unreachable {
-                at: where_is(url),
-                why: match &e {
-                    sqlx::Error::Database(db) => db.message().to_string(),
-                    other => other.to_string(),
-                },
-            })?;
-        first.close().await?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(POSTGRES_CONNECTIONS)
-            // No ping before each use: it doubled the round trips of a move. A connection the
-            // server dropped fails its next statement (that request gets an error) and is closed.
-            .test_before_acquire(false)
-            // A database that does not answer fails a request in seconds, not half a minute
-            // (sqlx's default): the member hears so, and a shard lease's renewal is tried again
-            // well within the lease.
-            .acquire_timeout(Duration::from_secs(5))
-            .connect(url)
+        // (the pool would only say it timed out). It becomes the first writer.
+        let options = AnyConnectOptions::from_str(url)?;
+        let mut first =
+            AnyConnection::connect_with(&options)
+                .await
+                .map_err(|e| StoreError::Unreachable {
+                    at: where_is(url),
+                    why: match &e {
+                        sqlx::Error::Database(db) => db.message().to_string(),
+                        other => other.to_string(),
+                    },
+                })?;
+        sqlx::migrate!("./migrations/postgres")
+            .run(&mut first)
             .await?;
-        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        let read = AnyPoolOptions::new()
+            .max_connections(POSTGRES_READERS)
+            // A ping before each read: reads are few beside the writes (the game cache answers
+            // most), and a connection the server dropped is replaced rather than failing a
+            // member's request.
+            .test_before_acquire(true)
+            .acquire_timeout(POSTGRES_WAIT)
+            .connect_with(options.clone())
+            .await?;
         Ok(Store {
-            read: pool.clone(),
-            write: Writer::pool(pool),
+            read,
+            write: Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT),
             backend: Backend::Postgres,
             cache: GameCache::default(),
             _alive: Arc::new(()),

@@ -1,4 +1,4 @@
-//! Where writes go: on SQLite, the one connection that writes; on PostgreSQL, a pool.
+//! Where writes go: on SQLite, the one connection that writes; on PostgreSQL, a set of them.
 //!
 //! SQLite has one writer at a time, so the process keeps one writing connection and hands it from
 //! one writer to the next by a mutex. A pool of one connection would do the same, but sqlx's pool
@@ -10,16 +10,22 @@
 //! it committed leaves a flag, and whoever takes the connection next rolls it back first; a task
 //! is started to be that next holder at once, so the database's write lock is not kept.
 //!
-//! PostgreSQL takes many writers at once, each on a connection of the pool; what keeps two of
-//! them apart is the database's row locks and the ply check in each statement, not this process.
+//! PostgreSQL takes many writers at once, each on a connection of a [`ConnSet`]; what keeps two
+//! of them apart is the database's row locks and the ply check in each statement, not this
+//! process. The set hands a connection from one writer to the next directly too: sqlx's pool
+//! pings every connection that comes back (a round trip, in a task of its own, before the next
+//! writer may have it), which halved the moves a second a process could write. A connection is
+//! checked only when it may have gone bad instead: after a while unused, or after a statement of
+//! this process failed on its connection (see [`note_failure`]).
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
 
-use sqlx::any::Any;
-use sqlx::pool::PoolConnection;
+use sqlx::any::AnyConnectOptions;
+use sqlx::AnyConnection;
 use sqlx::Connection;
-use sqlx::{AnyConnection, AnyPool};
-use tokio::sync::{Mutex, OwnedMappedMutexGuard, OwnedMutexGuard};
+use tokio::sync::{Mutex, OwnedMappedMutexGuard, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
 /// The connection and whether a transaction was left open on it.
 #[derive(Debug)]
@@ -29,18 +35,18 @@ pub(crate) struct Slot {
 }
 
 /// A writing connection, held: the SQLite writer (others wait until it is dropped), or one of
-/// PostgreSQL's pool.
+/// PostgreSQL's set.
 #[derive(Debug)]
 pub(crate) enum Held {
     Single(OwnedMappedMutexGuard<Option<Slot>, Slot>),
-    Pool(PoolConnection<Any>),
+    Set(Lent),
 }
 
 impl Held {
     pub fn conn(&mut self) -> &mut AnyConnection {
         match self {
             Held::Single(slot) => &mut slot.conn,
-            Held::Pool(conn) => conn,
+            Held::Set(lent) => lent.conn(),
         }
     }
 }
@@ -49,8 +55,8 @@ impl Held {
 pub(crate) enum Writer {
     /// SQLite's one writing connection.
     Single(Arc<Mutex<Option<Slot>>>),
-    /// PostgreSQL's pool.
-    Pool(AnyPool),
+    /// PostgreSQL's writing connections.
+    Set(Arc<ConnSet>),
 }
 
 impl Writer {
@@ -59,9 +65,28 @@ impl Writer {
         Writer::Single(Arc::new(Mutex::new(Some(Slot { conn, in_tx: false }))))
     }
 
-    /// A pool of writing connections (PostgreSQL).
-    pub fn pool(pool: AnyPool) -> Writer {
-        Writer::Pool(pool)
+    /// Up to `size` writing connections to the PostgreSQL database of `options`, opened as they
+    /// are needed; `first` is one already open. Waiting for a connection, or for one to open,
+    /// fails after `timeout`.
+    pub fn set(
+        options: AnyConnectOptions,
+        first: AnyConnection,
+        size: u32,
+        timeout: Duration,
+    ) -> Writer {
+        let first = SetSlot {
+            conn: first,
+            in_tx: false,
+            used_at: Instant::now(),
+            faults_seen: FAULTS.load(Ordering::Relaxed),
+        };
+        Writer::Set(Arc::new(ConnSet {
+            options,
+            idle: std::sync::Mutex::new(vec![first]),
+            permits: Arc::new(Semaphore::new(size as usize)),
+            size,
+            timeout,
+        }))
     }
 
     /// Waits for a writing connection; on SQLite, rolls back a transaction its last holder left
@@ -69,7 +94,7 @@ impl Writer {
     pub async fn lock(&self) -> sqlx::Result<Held> {
         match self {
             Writer::Single(slot) => Ok(Held::Single(lock_slot(slot).await?)),
-            Writer::Pool(pool) => Ok(Held::Pool(pool.acquire().await?)),
+            Writer::Set(set) => Ok(Held::Set(set.lend().await?)),
         }
     }
 
@@ -89,7 +114,14 @@ impl Writer {
                     writer: self.clone(),
                 }))
             }
-            Writer::Pool(pool) => Ok(Tx::Pool(pool.begin().await?)),
+            Writer::Set(set) => {
+                let mut lent = set.lend().await?;
+                // Marked first: a BEGIN cut off half-way is rolled back too (a ROLLBACK outside a
+                // transaction only draws a warning).
+                lent.slot_mut().in_tx = true;
+                sqlx::query("BEGIN").execute(lent.conn()).await?;
+                Ok(Tx::Set(lent))
+            }
         }
     }
 
@@ -104,7 +136,7 @@ impl Writer {
                     }
                 }
             }
-            Writer::Pool(pool) => pool.close().await,
+            Writer::Set(set) => set.close().await,
         }
     }
 }
@@ -127,14 +159,14 @@ async fn lock_slot(
 #[derive(Debug)]
 pub(crate) enum Tx {
     Single(SingleTx),
-    Pool(sqlx::Transaction<'static, Any>),
+    Set(Lent),
 }
 
 impl Tx {
     pub fn conn(&mut self) -> &mut AnyConnection {
         match self {
             Tx::Single(tx) => &mut tx.held.conn,
-            Tx::Pool(tx) => tx,
+            Tx::Set(lent) => lent.conn(),
         }
     }
 
@@ -145,7 +177,11 @@ impl Tx {
                 tx.held.in_tx = false;
                 Ok(())
             }
-            Tx::Pool(tx) => tx.commit().await,
+            Tx::Set(mut lent) => {
+                sqlx::query("COMMIT").execute(lent.conn()).await?;
+                lent.slot_mut().in_tx = false;
+                Ok(())
+            }
         }
     }
 }
@@ -169,6 +205,187 @@ impl Drop for SingleTx {
                 if let Err(e) = writer.lock().await {
                     tracing::warn!(error = %e, "rolling back an abandoned transaction");
                 }
+            });
+        }
+    }
+}
+
+/// Statements of this process that failed on their connection (it broke, timed out, or the
+/// server went away), for as long as the process runs: a connection of a [`ConnSet`] that has
+/// not been checked since the last of them is checked before its next use.
+static FAULTS: AtomicU64 = AtomicU64::new(0);
+
+/// How long a connection of a [`ConnSet`] may sit unused before it is checked again.
+const IDLE_CHECK: Duration = Duration::from_secs(1);
+
+/// Counts `e` among [`FAULTS`] if it says the connection, rather than the statement, failed.
+pub(crate) fn note_failure(e: &sqlx::Error) {
+    let broken = match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::PoolTimedOut => true,
+        // PostgreSQL's connection exceptions (class 08) and shut-downs (57P01 to 57P05).
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
+    };
+    if broken {
+        FAULTS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// PostgreSQL's writing connections: at most `size`, lent one writer at a time, first come first
+/// served, and opened when no idle one is left.
+#[derive(Debug)]
+pub(crate) struct ConnSet {
+    options: AnyConnectOptions,
+    idle: std::sync::Mutex<Vec<SetSlot>>,
+    permits: Arc<Semaphore>,
+    size: u32,
+    timeout: Duration,
+}
+
+#[derive(Debug)]
+struct SetSlot {
+    conn: AnyConnection,
+    /// A transaction is open on it (its holder is in one, or was dropped in one).
+    in_tx: bool,
+    used_at: Instant,
+    /// [`FAULTS`] when the connection was last known to work.
+    faults_seen: u64,
+}
+
+impl ConnSet {
+    /// A connection that works, as far as can be told without a round trip: an idle one, checked
+    /// first if it may have gone bad, or a new one.
+    async fn lend(self: &Arc<Self>) -> sqlx::Result<Lent> {
+        let permit =
+            match tokio::time::timeout(self.timeout, self.permits.clone().acquire_owned()).await {
+                Ok(Ok(permit)) => permit,
+                Ok(Err(_closed)) => return Err(sqlx::Error::PoolClosed),
+                Err(_elapsed) => return Err(sqlx::Error::PoolTimedOut),
+            };
+        let idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let faults = FAULTS.load(Ordering::Relaxed);
+        let slot = match idle {
+            Some(slot) if slot.faults_seen == faults && slot.used_at.elapsed() < IDLE_CHECK => slot,
+            Some(mut slot) => match tokio::time::timeout(self.timeout, slot.conn.ping()).await {
+                Ok(Ok(())) => SetSlot {
+                    faults_seen: faults,
+                    ..slot
+                },
+                failed => {
+                    tracing::debug!(
+                        ?failed,
+                        "a PostgreSQL connection failed its check; reopening"
+                    );
+                    self.open(faults).await?
+                }
+            },
+            None => self.open(faults).await?,
+        };
+        Ok(Lent {
+            slot: Some(slot),
+            set: Arc::clone(self),
+            _permit: Some(permit),
+        })
+    }
+
+    async fn open(&self, faults: u64) -> sqlx::Result<SetSlot> {
+        let conn = tokio::time::timeout(self.timeout, AnyConnection::connect_with(&self.options))
+            .await
+            .map_err(|_elapsed| sqlx::Error::PoolTimedOut)??;
+        Ok(SetSlot {
+            conn,
+            in_tx: false,
+            used_at: Instant::now(),
+            faults_seen: faults,
+        })
+    }
+
+    fn put_back(&self, mut slot: SetSlot) {
+        slot.used_at = Instant::now();
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(slot);
+    }
+
+    /// Waits (up to the timeout) for the connections lent out to come back, then closes them
+    /// all; later uses fail.
+    async fn close(&self) {
+        let all = self.permits.clone().acquire_many_owned(self.size);
+        if tokio::time::timeout(self.timeout, all).await.is_err() {
+            tracing::warn!("closing the database's connections while some are still in use");
+        }
+        self.permits.close();
+        let idle = std::mem::take(&mut *self.idle.lock().unwrap_or_else(PoisonError::into_inner));
+        for slot in idle {
+            if let Err(e) = slot.conn.close().await {
+                tracing::debug!(error = %e, "closing a database connection");
+            }
+        }
+    }
+}
+
+/// A connection of a [`ConnSet`], lent: back in the set when dropped. One dropped inside a
+/// transaction (its holder failed or was cancelled half-way) is rolled back first, at once, so
+/// the row locks it holds are not kept until its next use.
+#[derive(Debug)]
+pub(crate) struct Lent {
+    slot: Option<SetSlot>,
+    set: Arc<ConnSet>,
+    /// Held until the connection is back (or closed), so the set never has more than its size.
+    _permit: Option<OwnedSemaphorePermit>,
+}
+
+impl Lent {
+    fn slot_mut(&mut self) -> &mut SetSlot {
+        // Only `Drop` takes the slot out.
+        self.slot
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("a lent connection is there until dropped"))
+    }
+
+    fn conn(&mut self) -> &mut AnyConnection {
+        &mut self.slot_mut().conn
+    }
+}
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        let Some(mut slot) = self.slot.take() else {
+            return;
+        };
+        let permit = self._permit.take();
+        if !slot.in_tx {
+            self.set.put_back(slot);
+            drop(permit);
+            return;
+        }
+        // Without a runtime (the process is ending) the connection is closed as it drops, and
+        // the server ends the transaction with it.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let set = Arc::clone(&self.set);
+            runtime.spawn(async move {
+                match sqlx::query("ROLLBACK").execute(&mut slot.conn).await {
+                    Ok(_) => {
+                        slot.in_tx = false;
+                        set.put_back(slot);
+                    }
+                    Err(e) => {
+                        note_failure(&e);
+                        tracing::warn!(error = %e, "rolling back an abandoned transaction");
+                    }
+                }
+                drop(permit);
             });
         }
     }

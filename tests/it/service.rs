@@ -2107,6 +2107,113 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     assert_eq!(played.game.ply, 2);
 }
 
+/// PostgreSQL only: the server drops every connection of the bot (a restart, a fail-over, an
+/// admin's `pg_terminate_backend`). A connection in use a moment before is trusted, so the first
+/// request after the drop may fail; it gets the apology, keeps nothing, and every later request
+/// gets a connection that works. A connection unused for a second is checked before it is used,
+/// so after a quiet second no request fails at all, writes and reads alike.
+#[tokio::test]
+async fn connections_postgresql_dropped_cost_at_most_one_request_and_keep_nothing_of_it() {
+    use std::time::Duration;
+    if crate::common::postgres::cluster().is_none() {
+        return;
+    }
+    const DROP_ALL: &str = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                            WHERE datname = current_database() AND pid <> pg_backend_pid()";
+    let w = world(Backend::Postgres).await;
+    let id = started(&w).await;
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .expect("a move before the drop");
+    execute(&w.url, DROP_ALL, &[]).await;
+    let mut failed = 0;
+    let played = loop {
+        match w.games.play(&bob(), PLACE, GameRef::Id(id), "c2-c3").await {
+            Ok(played) => break played,
+            Err(e) => {
+                failed += 1;
+                assert!(failed <= 1, "a second request failed too: {e:?}");
+                assert!(e.is_internal(), "{e:?}");
+                assert_eq!(
+                    e.localized(Lang::En),
+                    "something went wrong on our side; please try again"
+                );
+                let game = w.store.game(id).await.unwrap().expect("the game");
+                assert_eq!(game.ply, 1, "the failed move was not kept");
+            }
+        }
+    };
+    assert_eq!(played.game.ply, 2);
+
+    // After a quiet second, a drop costs nothing: each connection is checked before use.
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    execute(&w.url, DROP_ALL, &[]).await;
+    let played = w
+        .games
+        .play(&alice(), PLACE, GameRef::Id(id), "b4-b3")
+        .await
+        .expect("the first move after a quiet second and a drop");
+    assert_eq!(played.game.ply, 3);
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    execute(&w.url, DROP_ALL, &[]).await;
+    let moves = w
+        .store
+        .moves(id)
+        .await
+        .expect("the first read after a drop");
+    assert_eq!(
+        moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>(),
+        ["a4-a3", "c2-c3", "b4-b3"]
+    );
+}
+
+/// A write transaction dropped before it commits (its request failed, or was cancelled half-way)
+/// keeps nothing and holds up no one: another connection may write the same rows at once, and
+/// the process's next write commits only its own.
+async fn a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one(b: Backend) {
+    use std::time::Duration;
+    let w = world(b).await;
+    started(&w).await;
+    let dave = Member::new(1004, "dave");
+    let mut tx = w.store.begin().await.unwrap();
+    tx.upsert_member(PLACE.guild, alice().id, "ghost", false, T0)
+        .await
+        .unwrap();
+    tx.upsert_member(PLACE.guild, dave.id, &dave.name, false, T0)
+        .await
+        .unwrap();
+    drop(tx);
+    // The row the dropped transaction changed is free for a writer elsewhere.
+    tokio::time::timeout(
+        Duration::from_secs(5),
+        execute(
+            &w.url,
+            "UPDATE member_names SET name = name WHERE member_id = $1",
+            &[1001],
+        ),
+    )
+    .await
+    .expect("another connection wrote alice's row within 5 s");
+    tokio::time::timeout(
+        Duration::from_secs(5),
+        w.games.challenge(request(&alice(), Some(&carol()), "8x8")),
+    )
+    .await
+    .expect("the next write went through within 5 s")
+    .expect("alice challenges carol");
+    let name = |id| w.store.member_name(PLACE.guild, id);
+    assert_eq!(name(alice().id).await.unwrap().as_deref(), Some("alice"));
+    assert_eq!(
+        name(dave.id).await.unwrap(),
+        None,
+        "nothing of the dropped transaction is kept"
+    );
+}
+
 async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend) {
     let w = world(b).await;
     let here = started(&w).await;
@@ -2976,4 +3083,5 @@ on_both_backends! {
     #[tokio::test] one_analysis_per_member_at_a_time_in_the_ais_queue,
     #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
     #[tokio::test] each_shard_sweeps_only_its_own_servers,
+    #[tokio::test] a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one,
 }
