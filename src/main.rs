@@ -269,10 +269,25 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
     match runtime.block_on(job) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_line(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes on one line, each said once: many errors (sqlx's, the migrator's)
+/// already end with their cause's text, which `{:#}` would repeat after them.
+fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.ends_with(&text) {
+            line = format!("{line}: {text}");
+        }
+    }
+    line
 }
 
 /// `run`: claims the database (one bot per database, or per shard of it), opens it, builds the

@@ -326,14 +326,20 @@ const MIGRATION_ATTEMPTS: u32 = 20;
 /// Applies SQLite's migrations not applied yet. Each one is a transaction of its own, recorded in
 /// the same transaction, so two processes starting at once on a fresh file cannot apply one
 /// twice: the one that loses the race has its transaction rolled back (`table already exists`,
-/// or the lock still held), and tries again, finding that migration done.
+/// or the lock still held), and tries again, finding that migration done. A migration that fails
+/// again other than on the lock was not raced (the file holds another program's tables, say):
+/// that error is final at once.
 async fn migrate_sqlite(conn: &mut AnyConnection) -> Result<()> {
     let migrator = sqlx::migrate!("./migrations/sqlite");
     let mut attempt = 1;
+    let mut failed = None;
     loop {
         match migrator.run(&mut *conn).await {
             Ok(()) => return Ok(()),
-            Err(e) if attempt < MIGRATION_ATTEMPTS && raced(&e) => {
+            Err(e) if attempt < MIGRATION_ATTEMPTS && raced(&e) && !failed_again(&e, failed) => {
+                if let sqlx::migrate::MigrateError::ExecuteMigration(_, version) = &e {
+                    failed = Some(*version);
+                }
                 tracing::debug!(error = %e, attempt, "migrations raced another process; trying again");
                 tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
                 attempt += 1;
@@ -413,6 +419,13 @@ fn raced(e: &sqlx::migrate::MigrateError) -> bool {
         MigrateError::Execute(sqlx::Error::Database(_))
             | MigrateError::ExecuteMigration(sqlx::Error::Database(_), _)
     )
+}
+
+/// Whether migration `failed` (the one that failed last time) failed again, other than on the
+/// database's lock.
+fn failed_again(e: &sqlx::migrate::MigrateError, failed: Option<i64>) -> bool {
+    matches!(e, sqlx::migrate::MigrateError::ExecuteMigration(err, version)
+        if Some(*version) == failed && !is_busy(err))
 }
 
 /// Where a PostgreSQL URL points, without its user and password: `host:port/database`.

@@ -354,3 +354,34 @@ fn shards_out_of_their_count_are_refused_before_anything_starts() {
     assert!(stderr(&o).contains("--shard-count"), "{}", stderr(&o));
     assert!(!dir.path().join("breakthrough.db").exists());
 }
+
+/// A database the bot cannot migrate (here another program's file, with a table of the same name
+/// as one of the bot's) ends start-up with exit 1 and one line that says why once, not once for
+/// each layer of the error.
+#[test]
+fn a_database_that_cannot_be_migrated_says_why_once() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("other.db").display());
+    tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(async {
+            let mut conn = sqlx::SqliteConnection::connect(&format!("{url}?mode=rwc")).await?;
+            sqlx::query("CREATE TABLE members (name TEXT)")
+                .execute(&mut conn)
+                .await?;
+            conn.close().await
+        })
+        .expect("another program's database");
+    let o = run_in(dir.path(), &["console", "--plain", "--db", &url], &[], "");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("error: migrations: "), "{err}");
+    assert_eq!(
+        lines[0].matches("table members already exists").count(),
+        1,
+        "{err}"
+    );
+}
