@@ -248,9 +248,15 @@ fn init_logging() {
             filter = filter.add_directive(directive);
         }
     }
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    // What `filter` lets through goes to standard error; beside it, whatever the filter, the
+    // Discord front end watches serenity's gateway for a shard Discord refused.
+    use tracing_subscriber::prelude::*;
+    let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
+        .with_filter(filter);
+    let _ = tracing_subscriber::registry()
+        .with(log)
+        .with(breakthrough_bot::discord::gateway_refusals())
         .try_init();
 }
 
@@ -266,7 +272,11 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(job) {
+    let done = runtime.block_on(job);
+    // Tasks still running are dropped; a blocking one (a search of the AI's, a shard serenity
+    // could not stop) is given a moment, not the power to keep the process from exiting.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", error_line(&e));

@@ -9,6 +9,7 @@ pub mod locales;
 mod outbox;
 mod play;
 mod rate;
+mod refusals;
 mod startup;
 pub mod view;
 mod window;
@@ -26,6 +27,7 @@ use crate::i18n::Lang;
 use crate::tr;
 
 use button::Button;
+pub use refusals::layer as gateway_refusals;
 
 /// What every command can reach: the game service, and nothing else (no game state in memory);
 /// and the members' rate limit.
@@ -582,14 +584,28 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     });
     // The gateway shards this process runs: a range of them, all of a count, or as many as
     // Discord recommends.
-    match config.shard_range()? {
-        Some(s) if !s.is_all() => {
-            info!(shards = %s, "running some of the bot's gateway shards");
-            // serenity 0.12 reads this range's end as included: `first..last` runs `last` too.
-            client.start_shard_range(s.first..s.last, s.count).await?;
+    let range = config.shard_range()?;
+    let shards = client.shard_manager.clone();
+    let started = async {
+        match range {
+            Some(s) if !s.is_all() => {
+                info!(shards = %s, "running some of the bot's gateway shards");
+                // serenity 0.12 reads this range's end as included: `first..last` runs `last`.
+                client.start_shard_range(s.first..s.last, s.count).await
+            }
+            Some(s) => client.start_shards(s.count).await,
+            None => client.start_autosharded().await,
         }
-        Some(s) => client.start_shards(s.count).await?,
-        None => client.start_autosharded().await?,
+    };
+    tokio::select! {
+        started = started => started?,
+        // Only heard of if `main` set up logging with `gateway_refusals`.
+        refused = refusals::first() => {
+            // The refused shard's runner no longer answers (serenity waits 5 s for it): the
+            // others get a moment to close cleanly, then the process stops all the same.
+            let _ = tokio::time::timeout(Duration::from_secs(1), shards.shutdown_all()).await;
+            anyhow::bail!(refused);
+        }
     }
     Ok(())
 }

@@ -94,6 +94,23 @@ fn assert_refused(process: &BotProcess, shard: u64, holder: u32) {
     assert!(log.contains(&format!("pid={holder} ")), "{log}");
 }
 
+/// Asserts that `process` stops by itself, with exit 1 and the line that says Discord refused its
+/// gateway shard `shard` ("1 of 2").
+fn assert_stops_refused_by_discord(process: &BotProcess, shard: &str) {
+    let status = process
+        .wait_exit(Duration::from_secs(20))
+        .unwrap_or_else(|| panic!("it should have stopped:\n{}", process.log()));
+    assert_eq!(status.code(), Some(1), "{status}");
+    let log = process.log();
+    assert!(
+        log.contains(&format!(
+            "error: Discord refused gateway shard {shard} (close code 4010, invalid shard): every \
+             process of the bot must have the same SHARD_COUNT, and SHARDS within it"
+        )),
+        "{log}"
+    );
+}
+
 /// Sends an interaction through the session of its server's shard, held by the process
 /// `label`, and returns it with its callback, which that process must have sent.
 async fn answered(
@@ -428,10 +445,9 @@ async fn problem(fake: &FakeDiscord, text: &str) {
 
 /// The fake holds the bot to Discord's sharding rules: a process that identifies as a shard
 /// another live session serves, or as a shard of another count, is recorded as a problem and
-/// closed with 4010 (invalid shard); the session of the shard stays with its holder.
-///
-/// serenity 0.12 only logs a 4010 close ("Sent invalid shard data") and leaves the shard idle
-/// instead of stopping, so the refused process is not expected to exit.
+/// closed with 4010 (invalid shard); the session of the shard stays with its holder. The refused
+/// process stops (exit 1) with a line that says which shard Discord refused and what to check,
+/// rather than running on without its shard.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fake_refuses_a_shard_already_served_or_of_another_count() {
     let fake = FakeDiscord::start_sharded(2).await;
@@ -439,24 +455,26 @@ async fn the_fake_refuses_a_shard_already_served_or_of_another_count() {
     let url = |i: usize| format!("sqlite://{}", dirs[i].path().join("bot.db").display());
     let first = serving(&fake, &url(0), SHARD_1, "first").await;
     // Another database, so no lock stops it before Discord does.
-    let _again = spawn(&fake, &url(1), "1", "again");
+    let again = spawn(&fake, &url(1), "1", "again");
     problem(
         &fake,
         "the bot identified as shard [1, 2], which another live session already serves",
     )
     .await;
+    assert_stops_refused_by_discord(&again, "1 of 2");
     assert_eq!(fake.session_label(1), Some(Some("first".to_string())));
     let mut env = settings(&fake, &url(2), "2", "three");
     env.iter_mut()
         .filter(|(k, _)| k == "SHARD_COUNT")
         .for_each(|(_, v)| *v = "3".to_string());
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let _wrong = BotProcess::spawn_with_env(BOT, &env);
+    let wrong = BotProcess::spawn_with_env(BOT, &env);
     problem(
         &fake,
         "the bot identified with shard [2,3], but the fake serves 2 shard(s)",
     )
     .await;
+    assert_stops_refused_by_discord(&wrong, "2 of 3");
     assert_eq!(fake.session_label(0), None);
     assert_eq!(fake.session_label(1), Some(Some("first".to_string())));
     assert!(first.is_running());
