@@ -294,7 +294,7 @@ impl ConnSet {
         Ok(Lent {
             slot: Some(slot),
             set: Arc::clone(self),
-            _permit: Some(permit),
+            permit: Some(permit),
         })
     }
 
@@ -321,8 +321,13 @@ impl ConnSet {
     /// Waits (up to the timeout) for the connections lent out to come back, then closes them
     /// all; later uses fail.
     async fn close(&self) {
-        let all = self.permits.clone().acquire_many_owned(self.size);
-        if tokio::time::timeout(self.timeout, all).await.is_err() {
+        // Held to the end, so no writer takes a connection between the wait and the close.
+        let all = tokio::time::timeout(
+            self.timeout,
+            self.permits.clone().acquire_many_owned(self.size),
+        )
+        .await;
+        if all.is_err() {
             tracing::warn!("closing the database's connections while some are still in use");
         }
         self.permits.close();
@@ -343,7 +348,7 @@ pub(crate) struct Lent {
     slot: Option<SetSlot>,
     set: Arc<ConnSet>,
     /// Held until the connection is back (or closed), so the set never has more than its size.
-    _permit: Option<OwnedSemaphorePermit>,
+    permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Lent {
@@ -364,7 +369,7 @@ impl Drop for Lent {
         let Some(mut slot) = self.slot.take() else {
             return;
         };
-        let permit = self._permit.take();
+        let permit = self.permit.take();
         if !slot.in_tx {
             self.set.put_back(slot);
             drop(permit);
