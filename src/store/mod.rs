@@ -245,7 +245,8 @@ fn conflict_or(e: sqlx::Error) -> StoreError {
             return StoreError::Conflict(db.message().to_string());
         }
     }
-    StoreError::Sqlx(e)
+    // Through `From`, as every other failed statement, so a broken connection is noted.
+    e.into()
 }
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
