@@ -81,8 +81,8 @@ use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
 pub use leases::{holder_name, LEASE};
-use moves::apply_moves;
-pub use moves::MoveWrite;
+use moves::{apply_moves, Dialect};
+pub use moves::{MoveWrite, POSTGRES_LANES};
 use outbox::insert_outbox;
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
@@ -252,8 +252,9 @@ fn conflict_or(e: sqlx::Error) -> StoreError {
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 
 /// The database. On SQLite: one writing connection (see `writer`) and a reader pool, with moves
-/// and game reads grouped under load (see `batch`). On PostgreSQL: one pool for reads and writes,
-/// each request a statement of its own, several at once.
+/// and game reads grouped under load (see `batch`). On PostgreSQL: a set of writing connections,
+/// several writes at once, with each game's moves grouped under load in one of a few queues (see
+/// `moves`), and a reader pool.
 #[derive(Clone)]
 pub struct Store {
     read: AnyPool,
@@ -272,7 +273,10 @@ enum Backend {
         moves: Batcher<MoveWrite, Shared<bool>>,
         games: Batcher<GameId, Shared<Option<GameRow>>>,
     },
-    Postgres,
+    Postgres {
+        /// The queues of moves, a game's by its id (see `moves`).
+        moves: Vec<Batcher<MoveWrite, Shared<bool>>>,
+    },
 }
 
 impl std::fmt::Debug for Store {
@@ -284,7 +288,7 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// At most this many requests share one statement (SQLite).
+/// At most this many requests share one statement.
 const BATCH: usize = 64;
 
 /// How often the background task checkpoints SQLite's WAL into the database file.
@@ -480,7 +484,7 @@ impl Store {
         let moves = {
             let (write, cache) = (write.clone(), cache.clone());
             Batcher::spawn(BATCH, move |batch| {
-                apply_moves(write.clone(), cache.clone(), batch)
+                apply_moves(Dialect::Sqlite, write.clone(), cache.clone(), batch)
             })
         };
         let games = {
@@ -529,11 +533,21 @@ impl Store {
             .acquire_timeout(POSTGRES_WAIT)
             .connect_with(options.clone())
             .await?;
+        let write = Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT);
+        let cache = GameCache::default();
+        let moves = (0..POSTGRES_LANES)
+            .map(|_| {
+                let (write, cache) = (write.clone(), cache.clone());
+                Batcher::spawn(BATCH, move |batch| {
+                    apply_moves(Dialect::Postgres, write.clone(), cache.clone(), batch)
+                })
+            })
+            .collect();
         Ok(Store {
             read,
-            write: Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT),
-            backend: Backend::Postgres,
-            cache: GameCache::default(),
+            write,
+            backend: Backend::Postgres { moves },
+            cache,
             _alive: Arc::new(()),
         })
     }
@@ -542,7 +556,7 @@ impl Store {
     pub fn backend_name(&self) -> &'static str {
         match self.backend {
             Backend::Sqlite { .. } => "sqlite",
-            Backend::Postgres => "postgres",
+            Backend::Postgres { .. } => "postgres",
         }
     }
 
@@ -550,7 +564,7 @@ impl Store {
     /// force: beyond it every write fails as on a full disk. For testing what a full disk does;
     /// a large number lifts the cap again. PostgreSQL has no such cap: `None`.
     pub async fn limit_size(&self, pages: u64) -> Result<Option<u64>> {
-        if matches!(self.backend, Backend::Postgres) {
+        if matches!(self.backend, Backend::Postgres { .. }) {
             return Ok(None);
         }
         let mut held = self.write.lock().await?;

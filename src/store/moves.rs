@@ -1,22 +1,51 @@
-//! Moves, each checked against the game's ply. On SQLite they are written in batches, one
-//! statement per group (one writer: the statements are what it spends its time on); on
-//! PostgreSQL each is one `UPDATE … WHERE ply = $n` of its own, several at once, kept apart by
-//! the game row's lock.
+//! Moves, each checked against the game's ply, written in groups: the moves that queued up while
+//! the last statement ran go in the next one, so under load many moves share a round trip and a
+//! commit, and with no load a move goes straight through.
+//!
+//! - SQLite has one writer: one queue, and one statement per group on it, all or none; if a game
+//!   of the group moved on, the trigger refuses the statement and the group's moves go one by one
+//!   to find which (the statements are what its one writer spends its time on).
+//! - PostgreSQL has many: each game belongs to one of [`POSTGRES_LANES`] queues by its id, and
+//!   each queue writes its groups on a connection it borrows from the writers' set, beside the
+//!   other queues and the other writes.
+//!   A group is one `UPDATE … WHERE ply = $n` over its rows, its own transaction; each row is
+//!   checked on its own under the game row's lock, and the statement returns the games it moved,
+//!   so a stale move is turned away alone, in the same round trip. A move's commit (a flush of
+//!   the WAL) is what PostgreSQL spends most on; a group shares one. A game's moves all go
+//!   through one queue, so two groups never wait for each other's rows.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
 
 use sqlx::any::{Any, AnyArguments};
-use sqlx::AnyConnection;
+use sqlx::error::BoxDynError;
+use sqlx::{AnyConnection, Arguments};
 
 use crate::domain::GameId;
 use crate::rules::{Move, Position};
 
-use super::writer::Writer;
+use super::writer::{note_failure, Writer};
 use super::{
     insert_outbox, refused_by_trigger, Backend, GameCache, MoveRow, NewOutbox, Result, Shared,
     Store, StoreError, BATCH,
 };
+
+/// PostgreSQL's queues of moves: a game's moves go through queue `id % POSTGRES_LANES`. Fewer
+/// queues make larger groups (fewer commits), more let more groups run at once; measured with
+/// `bench` (see the README).
+pub const POSTGRES_LANES: usize = 2;
+
+/// How often a PostgreSQL group that deadlocked with another writer of the database (say, a
+/// vacation moving several of a member's deadlines) is tried again. A deadlock aborts the
+/// statement whole, so nothing of it was written.
+const DEADLOCK_TRIES: usize = 3;
+
+/// Which database a group of moves is written to.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Dialect {
+    Sqlite,
+    Postgres,
+}
 
 /// A move to record.
 #[derive(Clone, Debug)]
@@ -33,35 +62,69 @@ pub struct MoveWrite {
     pub now: i64,
 }
 
-/// Records moves of many games at once, all or none: `ply` is set to the ply each move was
-/// validated against plus one, and if any game moved on meanwhile, `games_ply_steps_by_one`
-/// (migration 0004) refuses the whole statement. The statement for `rows` moves, `rows` a power
-/// of two up to [`BATCH`]: a batch is padded with rows that match no game, so that a handful of
-/// statements, each prepared once, serve every batch size. (Rows bound as values cost SQLite less
-/// than the same rows read out of one JSON argument.)
-fn apply_moves_sql(rows: usize) -> &'static str {
-    static BY_ROWS: LazyLock<Vec<String>> = LazyLock::new(|| {
+/// The grouped move statement of `dialect` for `rows` moves, `rows` a power of two up to
+/// [`BATCH`]: a group is padded with rows that match no game, so that a handful of statements,
+/// each prepared once, serve every group size. (Rows bound as values cost SQLite less than the
+/// same rows read out of one JSON argument.)
+///
+/// - SQLite's records them all or none: `ply` is set to the ply each move was validated against
+///   plus one, and if any game moved on meanwhile, `games_ply_steps_by_one` (migration 0004)
+///   refuses the whole statement.
+/// - PostgreSQL's writes each row whose game is still active at its ply, and returns their ids.
+///   Under READ COMMITTED an UPDATE that waited for another writer's row checks its conditions
+///   again on the row that writer left, so the ply check holds across connections and processes.
+fn apply_moves_sql(dialect: Dialect, rows: usize) -> &'static str {
+    fn statements(values: impl Fn(usize) -> String, check: &str) -> Vec<String> {
         (0..=BATCH.ilog2())
             .map(|k| {
-                let values = vec!["(?, ?, ?, ?, ?, ?)"; 1 << k].join(", ");
+                let values = values(1 << k);
                 format!(
                     "UPDATE games SET ply = v.column2 + 1, position = v.column3,
                          last_move = v.column4, last_move_at = v.column5, deadline = v.column6,
                          reminded = 0
                      FROM (VALUES {values}) AS v
-                     WHERE games.id = v.column1"
+                     WHERE games.id = v.column1{check}"
                 )
             })
             .collect()
+    }
+    static SQLITE: LazyLock<Vec<String>> =
+        LazyLock::new(|| statements(|rows| vec!["(?, ?, ?, ?, ?, ?)"; rows].join(", "), ""));
+    static POSTGRES: LazyLock<Vec<String>> = LazyLock::new(|| {
+        statements(
+            |rows| {
+                (0..rows)
+                    .map(|r| {
+                        let n = 6 * r;
+                        format!(
+                            "(${}, ${}, ${}, ${}, ${}, ${})",
+                            n + 1,
+                            n + 2,
+                            n + 3,
+                            n + 4,
+                            n + 5,
+                            n + 6
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            " AND games.ply = v.column2 AND games.state = 'active' RETURNING games.id",
+        )
     });
+    let by_rows = match dialect {
+        Dialect::Sqlite => &SQLITE,
+        Dialect::Postgres => &POSTGRES,
+    };
     let k = rows.max(1).next_power_of_two().ilog2() as usize;
-    BY_ROWS[k.min(BY_ROWS.len() - 1)].as_str()
+    by_rows[k.min(by_rows.len() - 1)].as_str()
 }
 
 /// Serves a batch of moves. A statement takes at most one move per game (SQLite would apply
 /// an arbitrary one of several); further moves for the same game go in the next statement,
 /// where the ply check turns them away.
 pub(super) async fn apply_moves(
+    dialect: Dialect,
     writer: Writer,
     cache: GameCache,
     batch: Vec<MoveWrite>,
@@ -69,6 +132,7 @@ pub(super) async fn apply_moves(
     let mut held = match writer.lock().await {
         Ok(held) => held,
         Err(e) => {
+            note_failure(&e);
             let e = Arc::new(e);
             return batch.iter().map(|_| Err(Arc::clone(&e))).collect();
         }
@@ -77,10 +141,18 @@ pub(super) async fn apply_moves(
     let mut left: Vec<usize> = (0..batch.len()).collect();
     while !left.is_empty() {
         let mut seen = HashSet::new();
-        let (now, later): (Vec<usize>, Vec<usize>) =
+        let (mut now, later): (Vec<usize>, Vec<usize>) =
             left.into_iter().partition(|&i| seen.insert(batch[i].game));
+        if let Dialect::Postgres = dialect {
+            // Rows locked in the order of their ids, as far as the plan follows the values: two
+            // writers that lock several games in the same order never wait for each other.
+            now.sort_by_key(|&i| batch[i].game);
+        }
         let group: Vec<&MoveWrite> = now.iter().map(|&i| &batch[i]).collect();
-        let applied = apply_group(held.conn(), &group).await;
+        let applied = match dialect {
+            Dialect::Sqlite => apply_group(held.conn(), &group).await,
+            Dialect::Postgres => apply_group_returning(held.conn(), &group).await,
+        };
         for (k, &i) in now.iter().enumerate() {
             answers[i] = match &applied {
                 Ok(applied) => Ok(applied[k]),
@@ -96,10 +168,14 @@ pub(super) async fn apply_moves(
     answers
 }
 
-/// Writes a group of moves, one per game, and says which applied. The group goes as one
+/// Writes a group of moves, one per game, and says which applied (SQLite). The group goes as one
 /// statement; only if a game in it moved on does each move go on its own, to find which.
 async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
-    match moves_statement(group).execute(&mut *conn).await {
+    let arguments = moves_arguments(group).map_err(|e| Arc::new(sqlx::Error::Encode(e)))?;
+    match sqlx::query_with(apply_moves_sql(Dialect::Sqlite, group.len()), arguments)
+        .execute(&mut *conn)
+        .await
+    {
         Ok(done) if done.rows_affected() == group.len() as u64 => Ok(vec![true; group.len()]),
         Err(e) if !refused_by_trigger(&e) => Err(Arc::new(e)),
         short_or_refused => {
@@ -122,6 +198,38 @@ async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<V
             Ok(applied)
         }
     }
+}
+
+/// Writes a group of moves, one per game, and says which applied (PostgreSQL): one statement,
+/// which returns the games it moved.
+async fn apply_group_returning(
+    conn: &mut AnyConnection,
+    group: &[&MoveWrite],
+) -> Shared<Vec<bool>> {
+    let mut tries = 0;
+    let moved: HashSet<GameId> = loop {
+        tries += 1;
+        let arguments = moves_arguments(group).map_err(|e| Arc::new(sqlx::Error::Encode(e)))?;
+        match sqlx::query_scalar_with(apply_moves_sql(Dialect::Postgres, group.len()), arguments)
+            .fetch_all(&mut *conn)
+            .await
+        {
+            Ok(ids) => break ids.into_iter().collect(),
+            Err(e) if deadlocked(&e) && tries < DEADLOCK_TRIES => {
+                tracing::info!(error = %e, "a group of moves deadlocked; trying it again");
+            }
+            Err(e) => {
+                note_failure(&e);
+                return Err(Arc::new(e));
+            }
+        }
+    };
+    Ok(group.iter().map(|m| moved.contains(&m.game)).collect())
+}
+
+/// Whether PostgreSQL aborted the statement to break a deadlock with another transaction.
+fn deadlocked(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some("40P01"))
 }
 
 /// One move on its own: the game's row, if it is still active at the ply the move was
@@ -150,42 +258,49 @@ async fn write_move(conn: &mut AnyConnection, m: &MoveWrite) -> sqlx::Result<boo
     }
 }
 
-/// The grouped move statement with `group` bound, padded as [`apply_moves_sql`] says.
-fn moves_statement(group: &[&MoveWrite]) -> sqlx::query::Query<'static, Any, AnyArguments> {
-    let mut q = sqlx::query(apply_moves_sql(group.len()));
+/// The arguments of the grouped move statement for `group`, padded as [`apply_moves_sql`] says.
+fn moves_arguments(group: &[&MoveWrite]) -> std::result::Result<AnyArguments, BoxDynError> {
+    let mut arguments = AnyArguments::default();
     for m in group {
-        q = q
-            .bind(m.game)
-            .bind(i64::from(m.ply))
-            .bind(m.position)
-            .bind(m.mv.to_string())
-            .bind(m.now)
-            .bind(m.deadline);
+        arguments.add(m.game)?;
+        arguments.add(i64::from(m.ply))?;
+        arguments.add(m.position)?;
+        arguments.add(m.mv.to_string())?;
+        arguments.add(m.now)?;
+        arguments.add(m.deadline)?;
     }
     for _ in group.len()..group.len().next_power_of_two() {
-        q = q
-            .bind(None::<i64>)
-            .bind(None::<i64>)
-            .bind(None::<String>)
-            .bind(None::<String>)
-            .bind(None::<i64>)
-            .bind(None::<i64>);
+        arguments.add(None::<i64>)?;
+        arguments.add(None::<i64>)?;
+        arguments.add(None::<String>)?;
+        arguments.add(None::<String>)?;
+        arguments.add(None::<i64>)?;
+        arguments.add(None::<i64>)?;
     }
-    q
+    Ok(arguments)
 }
 
 impl Store {
     /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
     /// check. False (and nothing written) when another move got there first. Moves queued
-    /// together are written by one statement, atomic on its own; the `moves` rows are written by
-    /// the `games_record_move` trigger.
+    /// together are written by one statement, its own transaction (see the module's comment);
+    /// the `moves` rows are written by the `games_record_move` trigger.
     pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
         match &self.backend {
             Backend::Sqlite { moves, .. } => match moves.call(m).await {
                 Some(answer) => answer.map_err(StoreError::Batch),
                 None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
             },
-            Backend::Postgres => self.apply_move_announced(m, &[]).await,
+            Backend::Postgres { moves } => {
+                let lane = usize::try_from(m.game.get()).unwrap_or(0) % moves.len().max(1);
+                match moves.get(lane) {
+                    Some(lane) => match lane.call(m).await {
+                        Some(answer) => answer.map_err(StoreError::Batch),
+                        None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+                    },
+                    None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
+                }
+            }
         }
     }
 
@@ -200,7 +315,7 @@ impl Store {
 
     /// Records a move like [`Store::apply_move`], and queues its announcements in the same write
     /// transaction: for the few moves that are announced later (the AI's answers the sweeper
-    /// makes, a turn told by direct message), off SQLite's grouped path of members' moves. With
+    /// makes, a turn told by direct message), off the grouped path of members' moves. With
     /// nothing to announce the move is one statement, its own transaction.
     pub async fn apply_move_announced(&self, m: MoveWrite, announce: &[NewOutbox]) -> Result<bool> {
         if announce.is_empty() {

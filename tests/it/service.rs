@@ -2171,6 +2171,167 @@ async fn connections_postgresql_dropped_cost_at_most_one_request_and_keep_nothin
     );
 }
 
+/// PostgreSQL only: moves that wait for game rows another process holds are checked against what
+/// that process left. The move it made stale meanwhile is turned away alone; the other applies.
+#[tokio::test]
+async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_it_left() {
+    use sqlx::Connection;
+    use std::time::Duration;
+    if crate::common::postgres::cluster().is_none() {
+        return;
+    }
+    let w = world(Backend::Postgres).await;
+    let stale = started(&w).await;
+    let fresh = started_between(&w, &carol(), &alice()).await;
+    play_all(&w, stale, &["a4-a3"]).await;
+    let size = w.games.game(stale).await.unwrap().size;
+
+    let mut other = sqlx::PgConnection::connect(&w.url).await.expect("connect");
+    let mut tx = other.begin().await.expect("begin");
+    sqlx::query("SELECT id FROM games WHERE id IN ($1, $2) FOR UPDATE")
+        .bind(stale.get())
+        .bind(fresh.get())
+        .fetch_all(&mut *tx)
+        .await
+        .expect("lock both games");
+    let play = |who: Member, id: GameId, mv: &'static str| {
+        let games = w.games.clone();
+        tokio::spawn(async move { games.play(&who, PLACE, GameRef::Id(id), mv).await })
+    };
+    let late = play(bob(), stale, "b2-b3");
+    let on_time = play(carol(), fresh, "a4-a3");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !late.is_finished() && !on_time.is_finished(),
+        "both wait for the rows"
+    );
+
+    // Meanwhile the other process moves for bob in the first game, then lets both rows go.
+    let position = breakthrough_bot::rules::replay(size, ["a4-a3", "c2-c3"])
+        .unwrap()
+        .0;
+    sqlx::query(
+        "UPDATE games SET ply = 2, position = $1, last_move = 'c2-c3', last_move_at = $2
+         WHERE id = $3",
+    )
+    .bind(position.to_string())
+    .bind(T0)
+    .bind(stale.get())
+    .execute(&mut *tx)
+    .await
+    .expect("the other process's move");
+    tx.commit().await.expect("commit");
+
+    refused!(late.await.unwrap(), GameError::PositionChanged);
+    assert_eq!(on_time.await.unwrap().unwrap().game.ply, 1);
+    assert_eq!(
+        w.games.history(PLACE, fresh).await.unwrap().moves,
+        ["a4-a3"]
+    );
+    let h = w.games.history(PLACE, stale).await.unwrap();
+    assert_eq!(h.moves, ["a4-a3", "c2-c3"]);
+    assert_eq!(h.game.position, position);
+}
+
+/// PostgreSQL only: a group of moves that deadlocks with another writer of the database (one
+/// that holds a game of the group, then asks for another the group holds) is tried again, so no
+/// move is lost and the other writer goes on as well.
+#[tokio::test]
+async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
+    use breakthrough_bot::store::POSTGRES_LANES;
+    use sqlx::Connection;
+    use std::time::{Duration, Instant};
+    if crate::common::postgres::cluster().is_none() {
+        return;
+    }
+    let w = world(Backend::Postgres).await;
+    // Three games whose moves go through the same queue.
+    let mut same_queue: Vec<GameId> = Vec::new();
+    while same_queue.len() < 3 {
+        let id = started(&w).await;
+        let lanes = POSTGRES_LANES as i64;
+        if same_queue
+            .first()
+            .is_none_or(|f| (id.get() - f.get()) % lanes == 0)
+        {
+            same_queue.push(id);
+        }
+    }
+    let (busy, a, b) = (same_queue[0], same_queue[1], same_queue[2]);
+    let play = |id: GameId| {
+        let games = w.games.clone();
+        tokio::spawn(async move { games.play(&alice(), PLACE, GameRef::Id(id), "a4-a3").await })
+    };
+
+    // The queue is held up on `busy` while the moves of `a` and `b` queue up behind it.
+    let mut first = sqlx::PgConnection::connect(&w.url).await.expect("connect");
+    let mut holds_busy = first.begin().await.expect("begin");
+    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
+        .bind(busy.get())
+        .fetch_all(&mut *holds_busy)
+        .await
+        .expect("lock");
+    let on_busy = play(busy);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (on_a, on_b) = (play(a), play(b));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    // Another writer holds `b`; once `busy` is let go, the group of `a` and `b` takes `a`
+    // and waits for `b`.
+    let mut second = sqlx::PgConnection::connect(&w.url).await.expect("connect");
+    let mut other = second.begin().await.expect("begin");
+    const TOUCH: &str = "UPDATE games SET reminded = reminded WHERE id = $1";
+    sqlx::query(TOUCH)
+        .bind(b.get())
+        .execute(&mut *other)
+        .await
+        .expect("hold b");
+    holds_busy.commit().await.expect("commit");
+    let mut watch = sqlx::PgConnection::connect(&w.url).await.expect("connect");
+    let waiting = Instant::now();
+    loop {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&mut watch)
+        .await
+        .expect("activity");
+        if n > 0 {
+            break;
+        }
+        assert!(
+            waiting.elapsed() < Duration::from_secs(5),
+            "the group never waited for b"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // Now the other writer asks for `a`: a deadlock, which PostgreSQL breaks after a second by
+    // aborting the group's statement (it has waited longer).
+    let asked = Instant::now();
+    sqlx::query(TOUCH)
+        .bind(a.get())
+        .execute(&mut *other)
+        .await
+        .expect("the other writer goes on");
+    assert!(
+        asked.elapsed() >= Duration::from_millis(500),
+        "the other writer was held up by the group, not let through: {:?}",
+        asked.elapsed()
+    );
+    other.commit().await.expect("commit");
+
+    for (id, played) in [(busy, on_busy), (a, on_a), (b, on_b)] {
+        let played = played
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        assert_eq!(played.game.ply, 1);
+        assert_eq!(w.games.history(PLACE, id).await.unwrap().moves, ["a4-a3"]);
+    }
+}
+
 /// A write transaction dropped before it commits (its request failed, or was cancelled half-way)
 /// keeps nothing and holds up no one: another connection may write the same rows at once, and
 /// the process's next write commits only its own.
