@@ -316,16 +316,10 @@ impl Store {
     /// Records a move like [`Store::apply_move`], and queues its announcements in the same write
     /// transaction: for the few moves that are announced later (the AI's answers the sweeper
     /// makes, a turn told by direct message), off the grouped path of members' moves. With
-    /// nothing to announce the move is one statement, its own transaction.
+    /// nothing to announce it is [`Store::apply_move`].
     pub async fn apply_move_announced(&self, m: MoveWrite, announce: &[NewOutbox]) -> Result<bool> {
         if announce.is_empty() {
-            let mut held = self.write.lock().await?;
-            let applied = write_move(held.conn(), &m).await;
-            match applied {
-                Ok(true) => self.cache.moved(&m),
-                _ => self.cache.forget(m.game),
-            }
-            return Ok(applied?);
+            return self.apply_move(m).await;
         }
         let mut tx = self.write.begin().await?;
         let applied = match write_move(tx.conn(), &m).await {
