@@ -286,21 +286,19 @@ impl Store {
     /// together are written by one statement, its own transaction (see the module's comment);
     /// the `moves` rows are written by the `games_record_move` trigger.
     pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
-        match &self.backend {
-            Backend::Sqlite { moves, .. } => match moves.call(m).await {
+        let queue = match &self.backend {
+            Backend::Sqlite { moves, .. } => Some(moves),
+            // All of a game's moves go through the same queue.
+            Backend::Postgres { moves } => {
+                moves.get(m.game.get().rem_euclid(POSTGRES_LANES as i64) as usize)
+            }
+        };
+        match queue {
+            Some(queue) => match queue.call(m).await {
                 Some(answer) => answer.map_err(StoreError::Batch),
                 None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
             },
-            Backend::Postgres { moves } => {
-                let lane = usize::try_from(m.game.get()).unwrap_or(0) % moves.len().max(1);
-                match moves.get(lane) {
-                    Some(lane) => match lane.call(m).await {
-                        Some(answer) => answer.map_err(StoreError::Batch),
-                        None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
-                    },
-                    None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
-                }
-            }
+            None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
         }
     }
 
