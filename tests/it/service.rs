@@ -2264,6 +2264,7 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
     };
 
     // The queue is held up on `busy` while the moves of `a` and `b` queue up behind it.
+    let mut watch = sqlx::PgConnection::connect(&w.url).await.expect("connect");
     let mut first = sqlx::PgConnection::connect(&w.url).await.expect("connect");
     let mut holds_busy = first.begin().await.expect("begin");
     sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
@@ -2272,9 +2273,9 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
         .await
         .expect("lock");
     let on_busy = play(busy);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    someone_waits_for(&mut watch, &mut holds_busy, "the move of busy").await;
     let (on_a, on_b) = (play(a), play(b));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
 
     // Another writer holds `b`; once `busy` is let go, the group of `a` and `b` takes `a`
     // and waits for `b`.
@@ -2287,25 +2288,7 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
         .await
         .expect("hold b");
     holds_busy.commit().await.expect("commit");
-    let mut watch = sqlx::PgConnection::connect(&w.url).await.expect("connect");
-    let waiting = Instant::now();
-    loop {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        )
-        .fetch_one(&mut watch)
-        .await
-        .expect("activity");
-        if n > 0 {
-            break;
-        }
-        assert!(
-            waiting.elapsed() < Duration::from_secs(5),
-            "the group never waited for b"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    someone_waits_for(&mut watch, &mut other, "the group of a and b").await;
 
     // Now the other writer asks for `a`: a deadlock, which PostgreSQL breaks after a second by
     // aborting the group's statement (it has waited longer).
@@ -2329,6 +2312,35 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
             .unwrap_or_else(|e| panic!("{id}: {e:?}"));
         assert_eq!(played.game.ply, 1);
         assert_eq!(w.games.history(PLACE, id).await.unwrap().moves, ["a4-a3"]);
+    }
+}
+
+/// Waits until a statement of another connection waits for the transaction `tx` (PostgreSQL), as
+/// `pg_locks` shows it, asked on `watch`; fails after 5 seconds, saying `who` never did.
+async fn someone_waits_for(watch: &mut sqlx::PgConnection, tx: &mut sqlx::PgConnection, who: &str) {
+    use std::time::{Duration, Instant};
+    let xid: String = sqlx::query_scalar("SELECT pg_current_xact_id()::xid::text")
+        .fetch_one(&mut *tx)
+        .await
+        .expect("the transaction's id");
+    let since = Instant::now();
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_locks
+             WHERE NOT granted AND locktype = 'transactionid' AND transactionid::text = $1",
+        )
+        .bind(&xid)
+        .fetch_one(&mut *watch)
+        .await
+        .expect("pg_locks");
+        if waiting > 0 {
+            return;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(5),
+            "{who} never waited"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
