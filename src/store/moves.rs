@@ -145,7 +145,7 @@ pub(super) async fn apply_moves(
             left.into_iter().partition(|&i| seen.insert(batch[i].game));
         if let Dialect::Postgres = dialect {
             // Rows locked in the order of their ids, as far as the plan follows the values: two
-            // writers that lock several games in the same order never wait for each other.
+            // writers that lock several games in the same order cannot deadlock.
             now.sort_by_key(|&i| batch[i].game);
         }
         let group: Vec<&MoveWrite> = now.iter().map(|&i| &batch[i]).collect();
@@ -171,7 +171,7 @@ pub(super) async fn apply_moves(
 /// Writes a group of moves, one per game, and says which applied (SQLite). The group goes as one
 /// statement; only if a game in it moved on does each move go on its own, to find which.
 async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
-    let arguments = moves_arguments(group).map_err(|e| Arc::new(sqlx::Error::Encode(e)))?;
+    let arguments = moves_arguments(group)?;
     match sqlx::query_with(apply_moves_sql(Dialect::Sqlite, group.len()), arguments)
         .execute(&mut *conn)
         .await
@@ -209,7 +209,7 @@ async fn apply_group_returning(
     let mut tries = 0;
     let moved: HashSet<GameId> = loop {
         tries += 1;
-        let arguments = moves_arguments(group).map_err(|e| Arc::new(sqlx::Error::Encode(e)))?;
+        let arguments = moves_arguments(group)?;
         match sqlx::query_scalar_with(apply_moves_sql(Dialect::Postgres, group.len()), arguments)
             .fetch_all(&mut *conn)
             .await
@@ -259,25 +259,28 @@ async fn write_move(conn: &mut AnyConnection, m: &MoveWrite) -> sqlx::Result<boo
 }
 
 /// The arguments of the grouped move statement for `group`, padded as [`apply_moves_sql`] says.
-fn moves_arguments(group: &[&MoveWrite]) -> std::result::Result<AnyArguments, BoxDynError> {
-    let mut arguments = AnyArguments::default();
-    for m in group {
-        arguments.add(m.game)?;
-        arguments.add(i64::from(m.ply))?;
-        arguments.add(m.position)?;
-        arguments.add(m.mv.to_string())?;
-        arguments.add(m.now)?;
-        arguments.add(m.deadline)?;
-    }
-    for _ in group.len()..group.len().next_power_of_two() {
-        arguments.add(None::<i64>)?;
-        arguments.add(None::<i64>)?;
-        arguments.add(None::<String>)?;
-        arguments.add(None::<String>)?;
-        arguments.add(None::<i64>)?;
-        arguments.add(None::<i64>)?;
-    }
-    Ok(arguments)
+fn moves_arguments(group: &[&MoveWrite]) -> Shared<AnyArguments> {
+    let bound = || -> std::result::Result<AnyArguments, BoxDynError> {
+        let mut arguments = AnyArguments::default();
+        for m in group {
+            arguments.add(m.game)?;
+            arguments.add(i64::from(m.ply))?;
+            arguments.add(m.position)?;
+            arguments.add(m.mv.to_string())?;
+            arguments.add(m.now)?;
+            arguments.add(m.deadline)?;
+        }
+        for _ in group.len()..group.len().next_power_of_two() {
+            arguments.add(None::<i64>)?;
+            arguments.add(None::<i64>)?;
+            arguments.add(None::<String>)?;
+            arguments.add(None::<String>)?;
+            arguments.add(None::<i64>)?;
+            arguments.add(None::<i64>)?;
+        }
+        Ok(arguments)
+    };
+    bound().map_err(|e| Arc::new(sqlx::Error::Encode(e)))
 }
 
 impl Store {
