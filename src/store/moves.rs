@@ -233,7 +233,8 @@ fn deadlocked(e: &sqlx::Error) -> bool {
 }
 
 /// One move on its own: the game's row, if it is still active at the ply the move was
-/// validated against. The `moves` row is written by `games_record_move`.
+/// validated against. The `moves` row is written by a trigger of the schema
+/// (`games_record_move` on SQLite, `games_record_moves` on PostgreSQL).
 const MOVE_SQL: &str = "UPDATE games SET ply = ply + 1, position = $3, last_move = $4,
          last_move_at = $5, deadline = $6, reminded = 0
      WHERE id = $1 AND ply = $2 AND state = 'active'";
@@ -287,7 +288,7 @@ impl Store {
     /// Records the move of ply `m.ply` if the game is still active at that ply: the concurrency
     /// check. False (and nothing written) when another move got there first. Moves queued
     /// together are written by one statement, its own transaction (see the module's comment);
-    /// the `moves` rows are written by the `games_record_move` trigger.
+    /// the `moves` rows are written by the schema's trigger (see `MOVE_SQL`).
     pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
         let queue = match &self.backend {
             Backend::Sqlite { moves, .. } => Some(moves),

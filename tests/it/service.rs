@@ -179,6 +179,18 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says(b
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
     assert_eq!(replayed, game.position);
+    // Each row is kept at the ply it was played from: 0 is Black's first move.
+    let rows = w.store.moves(game.id).await.unwrap();
+    assert_eq!(
+        rows.iter()
+            .map(|m| (m.ply, m.notation.as_str()))
+            .collect::<Vec<_>>(),
+        BLACK_WINS
+            .iter()
+            .enumerate()
+            .map(|(ply, mv)| (ply as u32, *mv))
+            .collect::<Vec<_>>()
+    );
     let export = breakthrough_bot::game::text::export(Lang::En, &history);
     assert!(
         export.contains("1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1"),
