@@ -137,3 +137,68 @@ fn an_unreachable_or_refusing_postgresql_says_where_and_why_at_start_up() {
         );
     }
 }
+
+/// A database made by an earlier version, when each game's move was recorded by a trigger run of
+/// its own, is upgraded in place when the bot starts on it: the moves made before are kept, the
+/// moves made after are recorded at their plies, and writes that move no game record nothing.
+#[tokio::test]
+async fn a_database_from_before_moves_were_recorded_per_statement_keeps_its_history() {
+    use breakthrough_bot::domain::GameId;
+    use breakthrough_bot::store::Store;
+    use sqlx::Connection;
+
+    let Some(cluster) = postgres::cluster() else {
+        return;
+    };
+    let url = cluster.database().await;
+    let mut old = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::migrate!("./migrations/postgres")
+        .run_to(1, &mut old)
+        .await
+        .unwrap();
+    let exec = |sql: &'static str| sqlx::raw_sql(sql);
+    exec(
+        "INSERT INTO members (id, created_at) VALUES (1, 0), (2, 0), (3, 0), (4, 0);
+         INSERT INTO games (id, guild_id, channel_id, black_id, white_id, size, time_limit, rated,
+                            position, deadline, created_at)
+         VALUES (1, 1, 1, 1, 2, '3x5', 86400, 0, 'p0', 0, 0),
+                (2, 1, 1, 3, 4, '3x5', 86400, 0, 'q0', 0, 0);
+         UPDATE games SET ply = 1, position = 'p1', last_move = 'a4-a3', last_move_at = 10
+         WHERE id = 1;",
+    )
+    .execute(&mut old)
+    .await
+    .unwrap();
+    old.close().await.unwrap();
+
+    // The bot's store brings the schema up to date.
+    let store = Store::open(&url).await.unwrap();
+    store.close().await;
+    let mut new = sqlx::PgConnection::connect(&url).await.unwrap();
+    exec(
+        "UPDATE games SET ply = ply + 1, position = position || 'x', last_move = 'c2-c3',
+                          last_move_at = 20
+         WHERE id IN (1, 2);
+         UPDATE games SET reminded = 1;",
+    )
+    .execute(&mut new)
+    .await
+    .unwrap();
+    new.close().await.unwrap();
+
+    let store = Store::open(&url).await.unwrap();
+    let history = |rows: Vec<breakthrough_bot::store::MoveRow>| {
+        rows.into_iter()
+            .map(|m| (m.ply, m.notation, m.played_at))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        history(store.moves(GameId::new(1)).await.unwrap()),
+        [(0, "a4-a3".to_string(), 10), (1, "c2-c3".to_string(), 20)]
+    );
+    assert_eq!(
+        history(store.moves(GameId::new(2)).await.unwrap()),
+        [(0, "c2-c3".to_string(), 20)]
+    );
+    store.close().await;
+}
