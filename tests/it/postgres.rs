@@ -1,5 +1,6 @@
-//! PostgreSQL: the throwaway cluster the tests start for themselves answers, and is the tests'
-//! own (see `common::postgres`).
+//! PostgreSQL on its own: the throwaway cluster the tests start for themselves answers, and is
+//! the tests' own (see `common::postgres`); shard leases; start-up that cannot reach it; a
+//! database an earlier version made, upgraded in place.
 
 use crate::common::postgres;
 
