@@ -115,6 +115,18 @@ pub enum StoreError {
     /// The PostgreSQL server could not be reached, or refused the connection.
     #[error("cannot connect to PostgreSQL at {at}: {why}")]
     Unreachable { at: String, why: String },
+    /// PostgreSQL would not let this process open all the connections it keeps.
+    #[error(
+        "PostgreSQL at {at} let this process open {opened} of the {wanted} connections it keeps \
+         ({why}): raise PostgreSQL's max_connections (or the role's or database's connection \
+         limit), or run fewer bot processes on it"
+    )]
+    TooFewConnections {
+        at: String,
+        opened: u32,
+        wanted: u32,
+        why: String,
+    },
     /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
     #[error(
         "another bot process serves shard {shard} of this database ({holder}): stop it first, \
@@ -505,8 +517,10 @@ impl Store {
     }
 
     /// PostgreSQL: [`POSTGRES_WRITERS`] connections for writes (`writer::ConnSet`) and a pool of
-    /// [`POSTGRES_READERS`] for reads. Two processes starting at once apply the migrations once:
-    /// sqlx's migrator holds an advisory lock while it runs.
+    /// [`POSTGRES_READERS`] for reads, all opened before it returns: a server without room for
+    /// them all says so now, not under load, and the first moves after a start do not wait for
+    /// connections to open. Two processes starting at once apply the migrations once: sqlx's
+    /// migrator holds an advisory lock while it runs.
     async fn open_postgres(url: &str) -> Result<Store> {
         // One connection first, so that a server that cannot be reached or refuses says why
         // (the pool would only say it timed out). It becomes the first writer.
@@ -526,14 +540,36 @@ impl Store {
             .await?;
         let read = AnyPoolOptions::new()
             .max_connections(POSTGRES_READERS)
+            .min_connections(POSTGRES_READERS)
             // A ping before each read: reads are few beside the writes (the game cache answers
             // most), and a connection the server dropped is replaced rather than failing a
             // member's request.
             .test_before_acquire(true)
             .acquire_timeout(POSTGRES_WAIT)
-            .connect_with(options.clone())
-            .await?;
+            .connect_lazy_with(options.clone());
         let write = Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT);
+        let (writers, refused) = write.open_all().await;
+        // Every reader taken at once, so that each opens, then given back to the pool.
+        let (readers, unread) = writer::all_at_once((0..POSTGRES_READERS).map(|_| {
+            let read = read.clone();
+            async move { read.acquire().await }
+        }))
+        .await;
+        let opened = writers + readers.len() as u32;
+        drop(readers);
+        if let Some(e) = refused.or(unread) {
+            write.close().await;
+            read.close().await;
+            return Err(StoreError::TooFewConnections {
+                at: where_is(url),
+                opened,
+                wanted: POSTGRES_CONNECTIONS,
+                why: match &e {
+                    sqlx::Error::Database(db) => db.message().to_string(),
+                    other => other.to_string(),
+                },
+            });
+        }
         let cache = GameCache::default();
         let moves = (0..POSTGRES_LANES)
             .map(|_| {
@@ -575,6 +611,17 @@ impl Store {
             .fetch_one(held.conn())
             .await?;
         Ok(Some(u64::try_from(cap).unwrap_or(0)))
+    }
+
+    /// PostgreSQL: refreshes the statistics its planner works from (`ANALYZE`), as its autovacuum
+    /// does by itself once a tenth of a table changed. SQLite: nothing (the bot leaves SQLite's
+    /// planner to its defaults).
+    pub async fn analyze(&self) -> Result<()> {
+        if let Backend::Postgres { .. } = self.backend {
+            let mut held = self.write.lock().await?;
+            sqlx::query("ANALYZE").execute(held.conn()).await?;
+        }
+        Ok(())
     }
 
     /// Closes the pools, waiting for work in flight.

@@ -65,9 +65,9 @@ impl Writer {
         Writer::Single(Arc::new(Mutex::new(Some(Slot { conn, in_tx: false }))))
     }
 
-    /// Up to `size` writing connections to the PostgreSQL database of `options`, opened as they
-    /// are needed; `first` is one already open. Waiting for a connection, or for one to open,
-    /// fails after `timeout`.
+    /// Up to `size` writing connections to the PostgreSQL database of `options`; `first` is one
+    /// already open, [`Writer::open_all`] opens the others, and one that broke is opened again
+    /// when next needed. Waiting for a connection, or for one to open, fails after `timeout`.
     pub fn set(
         options: AnyConnectOptions,
         first: AnyConnection,
@@ -123,6 +123,32 @@ impl Writer {
                 Ok(Tx::Set(lent))
             }
         }
+    }
+
+    /// Opens, all at once, the connections of a PostgreSQL set that are not open yet, so that
+    /// the first writes after start-up do not wait for them (a new connection costs the server a
+    /// process, and its first statements a cold cache). How many of the set are open, and the
+    /// first error of those that would not open (they are tried again when needed).
+    pub async fn open_all(&self) -> (u32, Option<sqlx::Error>) {
+        let Writer::Set(set) = self else {
+            return (1, None);
+        };
+        let open = set
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len() as u32;
+        let faults = FAULTS.load(Ordering::Relaxed);
+        let (opened, failed) = all_at_once((open..set.size).map(|_| {
+            let set = Arc::clone(set);
+            async move { set.open(faults).await }
+        }))
+        .await;
+        let more = opened.len() as u32;
+        for slot in opened {
+            set.put_back(slot);
+        }
+        (open + more, failed)
     }
 
     /// Waits for the writers in flight, then closes the connections; later uses fail.
@@ -210,6 +236,33 @@ impl Drop for SingleTx {
     }
 }
 
+/// Runs `tasks` side by side: what each that succeeded gave, and the first error of the others.
+pub(crate) async fn all_at_once<T, F>(
+    tasks: impl IntoIterator<Item = F>,
+) -> (Vec<T>, Option<sqlx::Error>)
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = sqlx::Result<T>> + Send + 'static,
+{
+    let mut running = tokio::task::JoinSet::new();
+    for task in tasks {
+        running.spawn(task);
+    }
+    let (mut done, mut failed) = (Vec::new(), None);
+    while let Some(finished) = running.join_next().await {
+        match finished {
+            Ok(Ok(value)) => done.push(value),
+            Ok(Err(e)) => {
+                failed.get_or_insert(e);
+            }
+            Err(e) => {
+                failed.get_or_insert(sqlx::Error::Io(std::io::Error::other(e)));
+            }
+        }
+    }
+    (done, failed)
+}
+
 /// Statements of this process that failed on their connection (it broke, timed out, or the
 /// server went away), for as long as the process runs: a connection of a [`ConnSet`] that has
 /// not been checked since the last of them is checked before its next use.
@@ -238,7 +291,7 @@ pub(crate) fn note_failure(e: &sqlx::Error) {
 }
 
 /// PostgreSQL's writing connections: at most `size`, lent one writer at a time, first come first
-/// served, and opened when no idle one is left.
+/// served; all opened at start-up, and one that broke opened again when no idle one is left.
 #[derive(Debug)]
 pub(crate) struct ConnSet {
     options: AnyConnectOptions,

@@ -1,6 +1,6 @@
 //! PostgreSQL on its own: the throwaway cluster the tests start for themselves answers, and is
-//! the tests' own (see `common::postgres`); shard leases; start-up that cannot reach it; a
-//! database an earlier version made, upgraded in place.
+//! the tests' own (see `common::postgres`); shard leases; start-up that cannot reach it, or
+//! finds no room for its connections; a database an earlier version made, upgraded in place.
 
 use crate::common::postgres;
 
@@ -74,11 +74,12 @@ async fn a_shard_is_leased_to_one_process_and_taken_over_once_its_lease_runs_out
     // A stops: its shard is free at once.
     a.release_shards("process A").await.unwrap();
     b.release_shards("process B").await.unwrap();
+    // C is open before B's short lease begins: its opening is not what runs the lease out.
+    let c = Store::open(&url).await.unwrap();
     b.claim_shards(two(0, 1), "process B", Duration::from_millis(300))
         .await
         .unwrap();
     // B dies (it stops renewing): its lease runs out, then C takes both shards over.
-    let c = Store::open(&url).await.unwrap();
     assert!(matches!(
         c.claim_shards(two(1, 1), "process C", long).await,
         Err(StoreError::ShardsHeld { .. })
@@ -94,6 +95,91 @@ async fn a_shard_is_leased_to_one_process_and_taken_over_once_its_lease_runs_out
     for s in [a, b, c] {
         s.close().await;
     }
+}
+
+/// A process opens all its connections at start-up: where PostgreSQL has no room for them all,
+/// start-up ends with one line saying how many it got and what to change, rather than the bot
+/// starting and failing later, under load; with room, they are all open before it serves.
+#[test]
+fn a_postgresql_without_room_for_the_connections_of_a_process_says_so_at_start_up() {
+    use breakthrough_bot::store::{Store, POSTGRES_CONNECTIONS};
+
+    let Some(cluster) = postgres::cluster() else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let url = runtime.block_on(cluster.database());
+    let name = url.rsplit('/').next().unwrap().to_string();
+    // Connection limits do not hold for superusers: the bot connects as a role of its own, which
+    // owns the database and may open 5 connections to it.
+    let role = format!("{name}_bot");
+    runtime.block_on(async {
+        let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .unwrap();
+        let setup = format!(
+            "CREATE ROLE {role} LOGIN CONNECTION LIMIT 5; ALTER DATABASE {name} OWNER TO {role}"
+        );
+        sqlx::raw_sql(sqlx::AssertSqlSafe(setup))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+    });
+    let limited = url.replacen("postgres://postgres@", &format!("postgres://{role}@"), 1);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
+        .args(["console", "--db", &limited])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let line = stderr.trim();
+    let at = limited.rsplit('@').next().unwrap();
+    let (opened, rest) = line
+        .strip_prefix(&format!("error: PostgreSQL at {at} let this process open "))
+        .and_then(|rest| rest.split_once(' '))
+        .unwrap_or_else(|| panic!("{line}"));
+    // Connections opened at once may turn each other away: at most the limit got in.
+    let opened: u32 = opened.parse().unwrap_or_else(|_| panic!("{line}"));
+    assert!((1..=5).contains(&opened), "{line}");
+    assert_eq!(
+        rest,
+        format!(
+            "of the {POSTGRES_CONNECTIONS} connections it keeps (too many connections for role \
+             \"{role}\"): raise PostgreSQL's max_connections (or the role's or database's \
+             connection limit), or run fewer bot processes on it"
+        )
+    );
+
+    // With room for them, every connection is open once the store is.
+    runtime.block_on(async {
+        let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .unwrap();
+        let count = format!("SELECT count(*) FROM pg_stat_activity WHERE usename = '{role}'");
+        let open = || sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(count.clone()));
+        // The refused process's connections are gone with it (their server processes end a
+        // moment after it).
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while open().fetch_one(&mut admin).await.unwrap() > 0 {
+            assert!(
+                std::time::Instant::now() < until,
+                "its connections are still open"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let raise = format!("ALTER ROLE {role} CONNECTION LIMIT {POSTGRES_CONNECTIONS}");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(raise))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        let store = Store::open(&limited).await.unwrap();
+        assert_eq!(
+            open().fetch_one(&mut admin).await.unwrap(),
+            i64::from(POSTGRES_CONNECTIONS)
+        );
+        store.close().await;
+    });
 }
 
 /// A PostgreSQL that cannot be reached, or that refuses the bot, ends start-up with one line
