@@ -126,14 +126,8 @@ fn a_postgresql_without_room_for_the_connections_of_a_process_says_so_at_start_u
             .unwrap();
     });
     let limited = url.replacen("postgres://postgres@", &format!("postgres://{role}@"), 1);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
-        .args(["console", "--db", &limited])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let line = stderr.trim();
+    let line = start_up_failure(&limited);
+    let line = line.as_str();
     let at = limited.rsplit('@').next().unwrap();
     let (opened, rest) = line
         .strip_prefix(&format!("error: PostgreSQL at {at} let this process open "))
@@ -208,14 +202,8 @@ fn an_unreachable_or_refusing_postgresql_says_where_and_why_at_start_up() {
         ));
     }
     for (url, begins, why) in cases {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
-            .args(["console", "--db", &url])
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
-        let line = stderr.trim();
+        let line = start_up_failure(&url);
+        let line = line.as_str();
         assert!(line.starts_with(&format!("error: {begins}")), "{line}");
         assert!(line.contains(why), "{line}");
         assert!(
@@ -223,6 +211,18 @@ fn an_unreachable_or_refusing_postgresql_says_where_and_why_at_start_up() {
             "{line}"
         );
     }
+}
+
+/// What the bot, started on the database of `url`, says on stderr as it gives up (exit code 1).
+fn start_up_failure(url: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
+        .args(["console", "--db", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    stderr.trim().to_string()
 }
 
 /// A database made by an earlier version, when each game's move was recorded by a trigger run of
