@@ -458,6 +458,15 @@ fn where_is(url: &str) -> String {
     }
 }
 
+/// Why PostgreSQL refused a connection, in its own words (the server's message, without sqlx's
+/// wrapping), or what else went wrong.
+fn refusal(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(db) => db.message().to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// Whether `url` names a PostgreSQL database (`postgres://…` or `postgresql://…`); anything else
 /// is read as SQLite's.
 pub fn is_postgres(url: &str) -> bool {
@@ -530,10 +539,7 @@ impl Store {
                 .await
                 .map_err(|e| StoreError::Unreachable {
                     at: where_is(url),
-                    why: match &e {
-                        sqlx::Error::Database(db) => db.message().to_string(),
-                        other => other.to_string(),
-                    },
+                    why: refusal(&e),
                 })?;
         sqlx::migrate!("./migrations/postgres")
             .run(&mut first)
@@ -564,10 +570,7 @@ impl Store {
                 at: where_is(url),
                 opened,
                 wanted: POSTGRES_CONNECTIONS,
-                why: match &e {
-                    sqlx::Error::Database(db) => db.message().to_string(),
-                    other => other.to_string(),
-                },
+                why: refusal(&e),
             });
         }
         let cache = GameCache::default();
