@@ -111,7 +111,7 @@ impl Store {
                 Some(answer) => answer.map_err(StoreError::Batch)?,
                 None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
             },
-            Backend::Postgres { .. } => {
+            Backend::Postgres => {
                 sqlx::query_as(game_select!("WHERE g.id = $1"))
                     .bind(id)
                     .fetch_optional(&self.read)

@@ -82,7 +82,7 @@ pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
 pub use leases::{holder_name, LEASE};
 use moves::{apply_moves, Dialect};
-pub use moves::{MoveWrite, POSTGRES_LANES};
+pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
 pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
@@ -265,12 +265,14 @@ type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 
 /// The database. On SQLite: one writing connection (see `writer`) and a reader pool, with moves
 /// and game reads grouped under load (see `batch`). On PostgreSQL: a set of writing connections,
-/// several writes at once, with each game's moves grouped under load in one of a few queues (see
+/// several writes at once, with moves grouped under load and a few groups written at once (see
 /// `moves`), and a reader pool.
 #[derive(Clone)]
 pub struct Store {
     read: AnyPool,
     write: Writer,
+    /// The queue of moves (see `moves`).
+    moves: Batcher<MoveWrite, Shared<bool>>,
     backend: Backend,
     cache: GameCache,
     /// The checkpointer runs while any clone of this store is alive.
@@ -282,13 +284,9 @@ pub struct Store {
 enum Backend {
     Sqlite {
         checkpoint: AnyPool,
-        moves: Batcher<MoveWrite, Shared<bool>>,
         games: Batcher<GameId, Shared<Option<GameRow>>>,
     },
-    Postgres {
-        /// The queues of moves, a game's by its id (see `moves`).
-        moves: Vec<Batcher<MoveWrite, Shared<bool>>>,
-    },
+    Postgres,
 }
 
 impl std::fmt::Debug for Store {
@@ -504,22 +502,20 @@ impl Store {
         let cache = GameCache::default();
         let moves = {
             let (write, cache) = (write.clone(), cache.clone());
-            Batcher::spawn(BATCH, move |batch| {
+            // One group at a time: SQLite has one writer.
+            Batcher::spawn(BATCH, 1, move |batch| {
                 apply_moves(Dialect::Sqlite, write.clone(), cache.clone(), batch)
             })
         };
         let games = {
             let read = read.clone();
-            Batcher::spawn(BATCH, move |ids| games_by_id(read.clone(), ids))
+            Batcher::spawn(BATCH, 1, move |ids| games_by_id(read.clone(), ids))
         };
         Ok(Store {
             read,
             write,
-            backend: Backend::Sqlite {
-                checkpoint,
-                moves,
-                games,
-            },
+            moves,
+            backend: Backend::Sqlite { checkpoint, games },
             cache,
             _alive: alive,
         })
@@ -574,18 +570,17 @@ impl Store {
             });
         }
         let cache = GameCache::default();
-        let moves = (0..POSTGRES_LANES)
-            .map(|_| {
-                let (write, cache) = (write.clone(), cache.clone());
-                Batcher::spawn(BATCH, move |batch| {
-                    apply_moves(Dialect::Postgres, write.clone(), cache.clone(), batch)
-                })
+        let moves = {
+            let (write, cache) = (write.clone(), cache.clone());
+            Batcher::spawn(BATCH, POSTGRES_GROUPS_IN_FLIGHT, move |batch| {
+                apply_moves(Dialect::Postgres, write.clone(), cache.clone(), batch)
             })
-            .collect();
+        };
         Ok(Store {
             read,
             write,
-            backend: Backend::Postgres { moves },
+            moves,
+            backend: Backend::Postgres,
             cache,
             _alive: Arc::new(()),
         })
@@ -595,7 +590,7 @@ impl Store {
     pub fn backend_name(&self) -> &'static str {
         match self.backend {
             Backend::Sqlite { .. } => "sqlite",
-            Backend::Postgres { .. } => "postgres",
+            Backend::Postgres => "postgres",
         }
     }
 
@@ -603,7 +598,7 @@ impl Store {
     /// force: beyond it every write fails as on a full disk. For testing what a full disk does;
     /// a large number lifts the cap again. PostgreSQL has no such cap: `None`.
     pub async fn limit_size(&self, pages: u64) -> Result<Option<u64>> {
-        if matches!(self.backend, Backend::Postgres { .. }) {
+        if matches!(self.backend, Backend::Postgres) {
             return Ok(None);
         }
         let mut held = self.write.lock().await?;
@@ -620,7 +615,7 @@ impl Store {
     /// does by itself once a tenth of a table changed. SQLite: nothing (the bot leaves SQLite's
     /// planner to its defaults).
     pub async fn analyze(&self) -> Result<()> {
-        if let Backend::Postgres { .. } = self.backend {
+        if let Backend::Postgres = self.backend {
             let mut held = self.write.lock().await?;
             sqlx::query("ANALYZE").execute(held.conn()).await?;
         }

@@ -1,18 +1,21 @@
 //! Moves, each checked against the game's ply, written in groups: the moves that queued up while
-//! the last statement ran go in the next one, so under load many moves share a round trip and a
-//! commit, and with no load a move goes straight through.
+//! the statements in flight ran go in the next one, so under load many moves share a round trip
+//! and a commit, and with no load a move goes straight through.
 //!
-//! - SQLite has one writer: one queue, and one statement per group on it, all or none; if a game
-//!   of the group moved on, the trigger refuses the statement and the group's moves go one by one
-//!   to find which (the statements are what its one writer spends its time on).
-//! - PostgreSQL has many: each game belongs to one of [`POSTGRES_LANES`] queues by its id, and
-//!   each queue writes its groups on a connection it borrows from the writers' set, beside the
-//!   other queues and the other writes.
+//! - SQLite has one writer: one statement at a time, all or none; if a game of the group moved
+//!   on, the trigger refuses the statement and the group's moves go one by one to find which (the
+//!   statements are what its one writer spends its time on).
+//! - PostgreSQL has many: up to [`POSTGRES_GROUPS_IN_FLIGHT`] groups are written at once, each on
+//!   a connection it borrows from the writers' set, beside the other writes. The next group goes
+//!   as soon as any group in flight is answered, so a statement PostgreSQL is slow with holds up
+//!   only its own moves.
 //!   A group is one `UPDATE … WHERE ply = $n` over its rows, its own transaction; each row is
 //!   checked on its own under the game row's lock, and the statement returns the games it moved,
 //!   so a stale move is turned away alone, in the same round trip. A move's commit (a flush of
-//!   the WAL) is what PostgreSQL spends most on; a group shares one. A game's moves all go
-//!   through one queue, so two groups never wait for each other's rows.
+//!   the WAL) is what PostgreSQL spends most on; a group shares one. Two groups in flight hold
+//!   the same game only when two moves for it came within a statement of each other (a member's
+//!   double click, two clients): the later group waits for the earlier's row lock, and its ply
+//!   check then turns that move away.
 
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
@@ -26,14 +29,13 @@ use crate::rules::{Move, Position};
 
 use super::writer::{note_failure, Writer};
 use super::{
-    insert_outbox, refused_by_trigger, Backend, GameCache, MoveRow, NewOutbox, Result, Shared,
-    Store, StoreError, BATCH,
+    insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
+    StoreError, BATCH,
 };
 
-/// PostgreSQL's queues of moves: a game's moves go through queue `id % POSTGRES_LANES`. Fewer
-/// queues make larger groups (fewer commits), more let more groups run at once; measured with
-/// `bench` (see the README).
-pub const POSTGRES_LANES: usize = 2;
+/// How many groups of moves a PostgreSQL process writes at once. Fewer make larger groups (fewer
+/// commits), more let more groups run side by side; measured with `bench` (see the README).
+pub const POSTGRES_GROUPS_IN_FLIGHT: usize = 2;
 
 /// How often a PostgreSQL group that deadlocked with another writer of the database (say, a
 /// vacation moving several of a member's deadlines) is tried again. A deadlock aborts the
@@ -290,18 +292,8 @@ impl Store {
     /// together are written by one statement, its own transaction (see the module's comment);
     /// the `moves` rows are written by the schema's trigger (see `MOVE_SQL`).
     pub async fn apply_move(&self, m: MoveWrite) -> Result<bool> {
-        let queue = match &self.backend {
-            Backend::Sqlite { moves, .. } => Some(moves),
-            // All of a game's moves go through the same queue.
-            Backend::Postgres { moves } => {
-                moves.get(m.game.get().rem_euclid(POSTGRES_LANES as i64) as usize)
-            }
-        };
-        match queue {
-            Some(queue) => match queue.call(m).await {
-                Some(answer) => answer.map_err(StoreError::Batch),
-                None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
-            },
+        match self.moves.call(m).await {
+            Some(answer) => answer.map_err(StoreError::Batch),
             None => Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
         }
     }

@@ -2250,42 +2250,47 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
 /// move is lost and the other writer goes on as well.
 #[tokio::test]
 async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
-    use breakthrough_bot::store::POSTGRES_LANES;
+    use breakthrough_bot::store::POSTGRES_GROUPS_IN_FLIGHT;
     use sqlx::Connection;
     use std::time::{Duration, Instant};
     if crate::common::postgres::cluster().is_none() {
         return;
     }
     let w = world(Backend::Postgres).await;
-    // Three games whose moves go through the same queue.
-    let mut same_queue: Vec<GameId> = Vec::new();
-    while same_queue.len() < 3 {
-        let id = started(&w).await;
-        let lanes = POSTGRES_LANES as i64;
-        if same_queue
-            .first()
-            .is_none_or(|f| (id.get() - f.get()) % lanes == 0)
-        {
-            same_queue.push(id);
+    let busy: Vec<GameId> = {
+        let mut ids = Vec::new();
+        for _ in 0..POSTGRES_GROUPS_IN_FLIGHT {
+            ids.push(started(&w).await);
         }
-    }
-    let (busy, a, b) = (same_queue[0], same_queue[1], same_queue[2]);
+        ids
+    };
+    let (a, b) = (started(&w).await, started(&w).await);
     let play = |id: GameId| {
         let games = w.games.clone();
         tokio::spawn(async move { games.play(&alice(), PLACE, GameRef::Id(id), "a4-a3").await })
     };
 
-    // The queue is held up on `busy` while the moves of `a` and `b` queue up behind it.
+    // Every group in flight is held up on a `busy` game while the moves of `a` and `b` queue up
+    // behind them.
     let mut watch = sqlx::PgConnection::connect(&w.url).await.expect("connect");
     let mut first = sqlx::PgConnection::connect(&w.url).await.expect("connect");
     let mut holds_busy = first.begin().await.expect("begin");
-    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
-        .bind(busy.get())
+    sqlx::query("SELECT id FROM games WHERE id = ANY($1) FOR UPDATE")
+        .bind(busy.iter().map(|id| id.get()).collect::<Vec<i64>>())
         .fetch_all(&mut *holds_busy)
         .await
         .expect("lock");
-    let on_busy = play(busy);
-    someone_waits_for(&mut watch, &mut holds_busy, "the move of busy").await;
+    let mut on_busy = Vec::new();
+    for (n, &id) in busy.iter().enumerate() {
+        on_busy.push((id, play(id)));
+        waiting_for(
+            &mut watch,
+            &mut holds_busy,
+            n as i64 + 1,
+            "the moves of busy",
+        )
+        .await;
+    }
     let (on_a, on_b) = (play(a), play(b));
     tokio::time::sleep(Duration::from_millis(300)).await;
 
@@ -2300,7 +2305,7 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
         .await
         .expect("hold b");
     holds_busy.commit().await.expect("commit");
-    someone_waits_for(&mut watch, &mut other, "the group of a and b").await;
+    waiting_for(&mut watch, &mut other, 1, "the group of a and b").await;
 
     // Now the other writer asks for `a`: a deadlock, which PostgreSQL breaks after a second by
     // aborting the group's statement (it has waited longer).
@@ -2317,7 +2322,8 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
     );
     other.commit().await.expect("commit");
 
-    for (id, played) in [(busy, on_busy), (a, on_a), (b, on_b)] {
+    on_busy.extend([(a, on_a), (b, on_b)]);
+    for (id, played) in on_busy {
         let played = played
             .await
             .unwrap()
@@ -2327,9 +2333,14 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
     }
 }
 
-/// Waits until a statement of another connection waits for the transaction `tx` (PostgreSQL), as
-/// `pg_locks` shows it, asked on `watch`; fails after 5 seconds, saying `who` never did.
-async fn someone_waits_for(watch: &mut sqlx::PgConnection, tx: &mut sqlx::PgConnection, who: &str) {
+/// Waits until `n` statements of other connections wait for the transaction `tx` (PostgreSQL),
+/// as `pg_locks` shows it, asked on `watch`; fails after 5 seconds, saying `who` never did.
+async fn waiting_for(
+    watch: &mut sqlx::PgConnection,
+    tx: &mut sqlx::PgConnection,
+    n: i64,
+    who: &str,
+) {
     use std::time::{Duration, Instant};
     let xid: String = sqlx::query_scalar("SELECT pg_current_xact_id()::xid::text")
         .fetch_one(&mut *tx)
@@ -2345,7 +2356,7 @@ async fn someone_waits_for(watch: &mut sqlx::PgConnection, tx: &mut sqlx::PgConn
         .fetch_one(&mut *watch)
         .await
         .expect("pg_locks");
-        if waiting > 0 {
+        if waiting >= n {
             return;
         }
         assert!(
