@@ -185,7 +185,10 @@ pub async fn run_on(
                 rated: true,
             })
             .await?;
-        let game = service.accept(&b, ChallengeRef::Id(c.place, c.id)).await?;
+        let game = service
+            .accept(&b, ChallengeRef::Id(c.place, c.id))
+            .await?
+            .game;
         started.push((game, a, b));
     }
 

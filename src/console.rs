@@ -23,8 +23,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    self, text, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
-    Games, Member, MemberId, Opponent, Place, Played, Rematch, SweepReport, SystemClock,
+    self, text, Announced, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError,
+    GameId, GameRef, Games, Member, MemberId, Opponent, Place, Played, Rematch, SystemClock,
     TimeControl, TimeControlError, LOCAL_SERVER,
 };
 use crate::i18n::commands::{command_id, option_id, Part};
@@ -594,6 +594,15 @@ pub fn parse_duration(v: &str) -> Option<i64> {
     n.checked_mul(unit)
 }
 
+/// Announcements read from the outbox at a time.
+const OUTBOX_BATCH: i64 = 50;
+
+/// The name `member` plays under in `game`.
+fn name_in(game: &game::Game, member: MemberId) -> &str {
+    game.color_of(member)
+        .map_or("", |side| game.player(side).name.as_str())
+}
+
 impl Console {
     /// A console over `games`, looking after the clocks and AI replies of its own local server
     /// only, so that it can run on the bot's database without touching Discord's games.
@@ -653,24 +662,79 @@ impl Console {
         out
     }
 
-    /// What the clock did, as channel messages.
-    pub fn announce(&self, report: &SweepReport) -> Vec<String> {
+    /// Everything the outbox holds for the local server, as the channel (or, for a turn
+    /// notification, the member) sees it, oldest first; each is removed once shown.
+    async fn announcements(&self) -> Vec<String> {
         let mut out = Vec::new();
-        for c in &report.expired {
-            out.push(text::challenge_expired(self.lang, c));
+        loop {
+            let owed = match self.games.due_announcements(i64::MAX, OUTBOX_BATCH).await {
+                Ok(owed) => owed,
+                Err(e) => {
+                    out.push(self.apology(&e));
+                    return out;
+                }
+            };
+            let full = owed.len() as i64 == OUTBOX_BATCH;
+            for owed in owed {
+                let said = match &owed.announcement {
+                    Ok(a) => match self.games.announcement(a).await {
+                        Ok(what) => what.map(|what| self.announced(&what)),
+                        Err(e) if e.is_internal() => {
+                            out.push(self.apology(&e));
+                            return out;
+                        }
+                        // About something gone: nothing to say.
+                        Err(_) => None,
+                    },
+                    Err(_) => None,
+                };
+                out.extend(said);
+                if let Err(e) = self.games.announced(owed.id).await {
+                    out.push(self.apology(&e));
+                    return out;
+                }
+            }
+            if !full {
+                return out;
+            }
         }
-        for g in report.timed_out.iter().chain(&report.aborted) {
-            out.push(self.board(g));
-        }
-        for g in &report.reminders {
-            out.push(format!(
+    }
+
+    /// An announcement in the console's words.
+    fn announced(&self, what: &Announced) -> String {
+        let now = self.games.now();
+        match what {
+            Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, c),
+            Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
+            Announced::Reminder { game, member } => format!(
                 "@{}: {}",
-                g.to_move().name,
-                text::reminder(self.lang, g, self.games.now())
-            ));
-            out.extend(self.turn_dm(g, true));
+                name_in(game, *member),
+                text::reminder(self.lang, game, now)
+            ),
+            Announced::AiMoved(played) => self.ai_board(played),
+            Announced::YourTurn {
+                game,
+                member,
+                reminder,
+                ..
+            } => tr!(
+                self.lang,
+                "console-dm",
+                name = name_in(game, *member),
+                text = text::your_turn(self.lang, game, *member, *reminder, now)
+            ),
+            Announced::Vacation {
+                game,
+                member,
+                until,
+            } => {
+                let said = text::vacation_told(self.lang, game, *member, *until);
+                match game.color_of(*member) {
+                    Some(side) => format!("@{}: {said}", game.player(side.opposite()).name),
+                    None => said,
+                }
+            }
         }
-        out
     }
 
     /// A game against the AI just started by `who`: its board, and the AI's first move when it
@@ -693,20 +757,6 @@ impl Console {
         reply
     }
 
-    /// The direct message a player who asked for turn notifications gets when it is their turn
-    /// in `game` (or, with `reminder`, their time runs short), as the console shows it.
-    fn turn_dm(&self, game: &game::Game, reminder: bool) -> Option<String> {
-        let to_move = game.to_move();
-        (game.is_active() && game.notifies(game.position.turn())).then(|| {
-            tr!(
-                self.lang,
-                "console-dm",
-                name = &to_move.name,
-                text = text::your_turn(self.lang, game, to_move.id, reminder, self.games.now())
-            )
-        })
-    }
-
     /// A challenge just made, and who may answer it.
     fn challenge_made(&self, c: &game::Challenge, now: i64) -> Reply {
         let answer = match &c.opponent {
@@ -724,11 +774,11 @@ impl Console {
         }
         // Games a previous run left waiting for the AI are answered first, so its clock never
         // runs out for a reply it could not make.
-        let mut out = self.answer_waiting_ai().await;
-        match self.games.sweep(self.games.now()).await {
-            Ok(report) => out.extend(self.announce(&report)),
-            Err(e) => out.push(self.apology(&e)),
+        let mut out: Vec<String> = self.answer_waiting_ai().await.into_iter().collect();
+        if let Err(e) = self.games.sweep(self.games.now()).await {
+            out.push(self.apology(&e));
         }
+        out.extend(self.announcements().await);
         let w = words(line);
         let first = w.first().map(String::as_str).unwrap_or("");
         let word = if is_word(first, |l| tr!(l, "console-word-quit")) || first == "exit" {
@@ -759,9 +809,10 @@ impl Console {
                         "console-clock-moved",
                         duration = text::duration(self.lang, seconds)
                     ));
-                    if let Ok(report) = self.games.sweep(self.games.now()).await {
-                        out.extend(self.announce(&report));
+                    if let Err(e) = self.games.sweep(self.games.now()).await {
+                        out.push(self.apology(&e));
                     }
+                    out.extend(self.announcements().await);
                 }
                 None => out.push(tr!(self.lang, "console-wait-how")),
             },
@@ -784,23 +835,27 @@ impl Console {
                         .into_iter()
                         .map(|p| tr!(self.lang, "console-private", name = &who.name, text = p)),
                 );
+                // What the command told others: turn notifications, vacation notices.
+                out.extend(self.announcements().await);
             }
             _ => out.push(tr!(self.lang, "console-line-how")),
         }
         Some(out)
     }
 
-    /// The AI's replies to every game of the local server waiting for it.
-    async fn answer_waiting_ai(&self) -> Vec<String> {
+    /// The AI's replies to every game of the local server waiting for it, each queued in the
+    /// outbox with its move.
+    async fn answer_waiting_ai(&self) -> Option<String> {
         let ids = match self.games.ai_games_to_move(0).await {
             Ok(ids) => ids,
-            Err(e) => return vec![self.apology(&e)],
+            Err(e) => return Some(self.apology(&e)),
         };
-        let mut out = Vec::new();
         for id in ids {
-            out.extend(self.ai_turn(id).await);
+            if let Err(e) = self.games.ai_reply_announced(id).await {
+                return Some(self.apology(&e));
+            }
         }
-        out
+        None
     }
 
     /// The AI's reply in game `id`, if it is to move there, as a channel message.
@@ -880,7 +935,7 @@ impl Console {
             }
             Command::Vacation { days } => {
                 let change = g.vacation(who, days).await?;
-                let mut reply = Reply::private(if change.started {
+                let reply = Reply::private(if change.started {
                     tr!(
                         self.lang,
                         "vacation-started",
@@ -891,19 +946,7 @@ impl Console {
                 } else {
                     tr!(self.lang, "vacation-ended", left = change.days_left)
                 });
-                if change.started {
-                    // Each opponent (but the AI) is told, in the game's channel.
-                    for game in change.games.iter().filter(|g| g.ai.is_none()) {
-                        let Some(side) = game.color_of(who.id) else {
-                            continue;
-                        };
-                        reply.public.push(format!(
-                            "@{}: {}",
-                            game.player(side.opposite()).name,
-                            text::vacation_told(self.lang, game, who.id, change.until)
-                        ));
-                    }
-                }
+                // Each opponent is told through the outbox.
                 reply
             }
             Command::Rematch { game } => match g.rematch(who, CONSOLE_PLACE, game_ref(game)).await?
@@ -917,19 +960,14 @@ impl Console {
             },
             Command::Accept { challenger } => {
                 let from = challenger.map(|n| member(&n).id);
-                let game = g
+                let started = g
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
-                let mut reply = Reply::public(format!(
+                Reply::public(format!(
                     "{}\n{}",
                     tr!(self.lang, "console-accepted", name = &who.name),
-                    self.board(&game)
-                ));
-                // The challenger, to move first, is told; the one accepting is here already.
-                if game.to_move().id != who.id {
-                    reply.public.extend(self.turn_dm(&game, false));
-                }
-                reply
+                    self.board(&started.game)
+                ))
             }
             Command::Decline { challenger } => {
                 let from = challenger.map(|n| member(&n).id);
@@ -962,7 +1000,6 @@ impl Console {
                     .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
                     .await?;
                 let mut reply = Reply::public(self.board(&played.game));
-                reply.public.extend(self.turn_dm(&played.game, false));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
                 }

@@ -318,8 +318,7 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     };
     // The console's local server, should it share this database, is the console's to look after.
     let mut games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
-        .all_servers_but(LOCAL_SERVER)
-        .with_outbox();
+        .all_servers_but(LOCAL_SERVER);
     if let Some(shards) = shards {
         games = games.on_shards(shards);
     }

@@ -167,14 +167,8 @@ pub async fn accept(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let me = caller(ctx).await;
-    let game = games.accept(&me, which).await?;
-    let reply = ctx
-        .send(view::game(public_lang(ctx), &game, games.now()).reply(false))
-        .await?;
-    // The challenger, to move first, may be told by direct message.
-    let told = super::turn_told(&game) && game.to_move().id != me.id;
-    let message = super::sent_message(&reply, told).await;
-    super::board_shown(ctx.data(), game.id, told, message).await;
+    let started = games.accept(&me, which).await?;
+    super::reply_board(ctx, &started.game, started.notified).await;
     Ok(())
 }
 
@@ -249,7 +243,7 @@ pub async fn on_rematch(
                 serenity::CreateInteractionResponseMessage::new(),
             );
             click.create_response(&ctx.http, defer).await?;
-            let v = super::play::after_ai(games, lang, &game, slot).await?;
+            let (v, _) = super::play::after_ai(games, lang, &game, slot).await?;
             click.edit_response(&ctx.http, v.edit()).await?;
             return Ok(());
         }
@@ -274,15 +268,25 @@ pub async fn on_button(
     let lang = super::click_public_lang(click);
     match button {
         Button::Accept(id) => {
-            let game = games.accept(who, ChallengeRef::Id(at, id)).await?;
-            let closed = games.challenge_view(id).await?;
-            super::update(ctx, click, view::challenge(lang, &closed, now), false).await?;
-            let posted = click
-                .create_followup(&ctx.http, view::game(lang, &game, now).followup())
-                .await?;
-            // The challenger, to move first, may be told by direct message.
-            let told = super::turn_told(&game) && game.to_move().id != who.id;
-            super::board_shown(data, game.id, told, Some(posted.id)).await;
+            let started = games.accept(who, ChallengeRef::Id(at, id)).await?;
+            // The game has begun: whatever Discord does from here, nobody is told otherwise.
+            let closed = match games.challenge_view(id).await {
+                Ok(closed) => super::update(ctx, click, view::challenge(lang, &closed, now), false)
+                    .await
+                    .err(),
+                Err(e) => Some(e.into()),
+            };
+            if let Some(e) = closed {
+                tracing::warn!(error = %e, "could not close an accepted challenge's message");
+            }
+            let board = view::game(lang, &started.game, now).followup();
+            match click.create_followup(&ctx.http, board).await {
+                Ok(posted) => {
+                    super::board_shown(data, started.game.id, started.notified, Some(posted.id))
+                        .await;
+                }
+                Err(e) => super::board_owed(data, &started.game, &e).await,
+            }
         }
         Button::Decline(id) => {
             let c = games.decline(who, ChallengeRef::Id(at, id)).await?;

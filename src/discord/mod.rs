@@ -169,15 +169,16 @@ async fn tell_closed_dms(ctx: Context<'_>) {
     }
 }
 
-/// Records `message` as the board of `game` that turn notifications link to, when the member
-/// to move asked for them (`told`), and wakes the outbox to tell them.
+/// After a change that posted `game`'s board as `message`: when the game told a member their
+/// turn by direct message (`notified`), records the message for the notification to link to,
+/// and wakes the outbox to send it.
 async fn board_shown(
     data: &Data,
     game: game::GameId,
-    told: bool,
+    notified: Option<game::MemberId>,
     message: Option<serenity::MessageId>,
 ) {
-    if !told {
+    if notified.is_none() {
         return;
     }
     if let Some(message) = message {
@@ -188,9 +189,29 @@ async fn board_shown(
     data.outbox.notify_one();
 }
 
-/// Whether the member to move in `game` is told their turn by direct message.
-fn turn_told(game: &game::Game) -> bool {
-    game.is_active() && game.notifies(game.position.turn())
+/// The public board of a change that went through, which Discord did not take as the reply to
+/// its command (`why`: a 5xx, a time-out): handed to the outbox, which posts it in the game's
+/// channel until Discord has it. The change stands, so the member is never told it failed.
+async fn board_owed(data: &Data, game: &game::Game, why: &(dyn std::fmt::Display + Sync)) {
+    warn!(game = %game.id, error = %why, "could not post a board as a reply; handing it to the outbox");
+    match data.games.board_owed(game).await {
+        Ok(()) => data.outbox.notify_one(),
+        Err(e) => error!(game = %game.id, error = ?e, "could not hand a board to the outbox"),
+    }
+}
+
+/// Replies to a command with `game`'s board after the change it made: the public post of that
+/// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]).
+async fn reply_board(ctx: Context<'_>, game: &game::Game, notified: Option<game::MemberId>) {
+    let games = &ctx.data().games;
+    let v = view::game(public_lang(ctx), game, games.now());
+    match ctx.send(v.reply(false)).await {
+        Ok(reply) => {
+            let message = sent_message(&reply, notified.is_some()).await;
+            board_shown(ctx.data(), game.id, notified, message).await;
+        }
+        Err(e) => board_owed(ctx.data(), game, &e).await,
+    }
 }
 
 /// The message of a reply just sent, read back (one more request) only when `wanted`.
@@ -460,8 +481,8 @@ fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) 
                 continue;
             }
             match games.sweep(now).await {
-                Ok(report) if !report.is_empty() => wake.notify_one(),
-                Ok(_) => {}
+                Ok(0) => {}
+                Ok(_) => wake.notify_one(),
                 Err(e) => error!(error = ?e, "clock sweep failed"),
             }
         }

@@ -15,7 +15,7 @@ use serenity::http::{LightMethod, Request, Route};
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Announced, Games, Owed, Place};
+use crate::game::{Games, Owed, Place};
 use crate::i18n::Lang;
 
 use super::view;
@@ -119,16 +119,8 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         Ok(Some(what)) => {
             // A turn told by direct message goes to its member, in their language (the view
             // knows it); the rest to the game's channel, in the channel's.
-            let dm_to = match &what {
-                Announced::YourTurn { member, .. } => Some(*member),
-                _ => None,
-            };
-            // A board posted in the channel: the message a turn's direct message links to.
-            let board_of = match &what {
-                Announced::TimedOut(g) => Some(g.id),
-                Announced::AiMoved(p) => Some(p.game.id),
-                _ => None,
-            };
+            let dm_to = what.direct_to();
+            let board_of = what.board_of();
             let lang = post_lang(cache, games, owed.place).await;
             (
                 view::announcement(lang, &what, now).message(),

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, MemberId, Played};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -82,42 +82,36 @@ pub async fn play_move(
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         return answer_ai(ctx, &played.game, slot).await;
     }
-    let reply = ctx
-        .send(view::game(public_lang(ctx), &played.game, games.now()).reply(false))
-        .await?;
-    // The member to move next may be told by direct message, with a link to this board.
-    let told = super::turn_told(&played.game);
-    let message = super::sent_message(&reply, told).await;
-    super::board_shown(ctx.data(), played.game.id, told, message).await;
+    super::reply_board(ctx, &played.game, played.notified).await;
     Ok(())
 }
 
 /// A move that went through after its response was deferred: the board (after the AI's reply,
-/// in a game against the AI) goes to the channel, and the member gets a private note.
+/// in a game against the AI) goes to the channel through the outbox, and the member gets a
+/// private note.
 async fn late_move(
     ctx: Context<'_>,
     played: &Played,
     slot: Option<AiSlot>,
 ) -> Result<(), BotError> {
-    let games = &ctx.data().games;
-    let v = if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
-        match games.ai_reply_with(slot).await {
-            Ok(Some(reply)) => view::ai_move(public_lang(ctx), &reply, games.now()),
-            Ok(None) => view::game(
-                public_lang(ctx),
-                &games.game(played.game.id).await?,
-                games.now(),
-            ),
+    let data = ctx.data();
+    let owed = match slot.filter(|_| played.game.ai_to_move()) {
+        // The AI's move is queued with its announcement; another reply that got there first
+        // (the sweeper's) announced itself.
+        Some(slot) => match data.games.ai_reply_with_announced(slot).await {
+            Ok(_) => None,
             Err(e) => {
                 // The sweeper answers games left waiting for the AI.
                 tracing::error!(error = ?e, game = %played.game.id, "the AI could not reply");
-                view::game(public_lang(ctx), &played.game, games.now())
+                Some(&played.game)
             }
-        }
-    } else {
-        view::game(public_lang(ctx), &played.game, games.now())
+        },
+        None => Some(&played.game),
     };
-    ctx.channel_id().send_message(ctx, v.message()).await?;
+    match owed {
+        Some(game) => super::board_owed(data, game, &"the response closed before the move").await,
+        None => data.outbox.notify_one(),
+    }
     window::note(
         ctx,
         text::played_late(private_lang(ctx), played.mv, played.game.id),
@@ -130,16 +124,14 @@ async fn late_move(
 /// the board after its move. A reply lost on the way is left to the sweeper.
 pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
-    let v = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
-    // The AI's move makes it the member's turn: one who asked is told, with a link to this board.
-    let told = game.ai.is_some_and(|ai| game.notifies(ai.color.opposite()));
+    let (v, notified) = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
     match ctx {
         poise::Context::Application(app) => {
             let message = app
                 .interaction
                 .edit_response(ctx.serenity_context(), v.edit())
                 .await?;
-            super::board_shown(ctx.data(), game.id, told, Some(message.id)).await;
+            super::board_shown(ctx.data(), game.id, notified, Some(message.id)).await;
         }
         poise::Context::Prefix(_) => {
             ctx.send(v.reply(false)).await?;
@@ -149,23 +141,27 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
 }
 
 /// The board once the AI has replied in `game` with its place in the queue: its move, the game
-/// as it stands when another reply got there first, or an apology (logged) when it could not.
+/// as it stands when another reply got there first, or an apology (logged) when it could not;
+/// with the member the game told their turn by direct message, as [`Played::notified`].
 pub async fn after_ai(
     games: &Games,
     lang: Lang,
     game: &Game,
     slot: AiSlot,
-) -> Result<view::View, BotError> {
+) -> Result<(view::View, Option<MemberId>), BotError> {
     Ok(match games.ai_reply_with(slot).await {
-        Ok(Some(played)) => view::ai_move(lang, &played, games.now()),
+        Ok(Some(played)) => (view::ai_move(lang, &played, games.now()), played.notified),
         // Another reply (the sweeper's) got there first: show the game as it stands.
-        Ok(None) => view::game(lang, &games.game(game.id).await?, games.now()),
+        Ok(None) => (
+            view::game(lang, &games.game(game.id).await?, games.now()),
+            None,
+        ),
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
             let mut v = view::game(lang, game, games.now());
             v.content = Some(tr!(lang, "ai-failed"));
             v.mention = None;
-            v
+            (v, None)
         }
     })
 }
@@ -227,8 +223,7 @@ pub async fn abort(
     let g = games
         .abort(&caller(ctx).await, place(ctx), game_ref(game))
         .await?;
-    ctx.send(view::game(public_lang(ctx), &g, games.now()).reply(false))
-        .await?;
+    super::reply_board(ctx, &g, None).await;
     Ok(())
 }
 
@@ -243,22 +238,18 @@ pub async fn on_resign(
     let games = &data.games;
     let at = super::click_place(click);
     let game = games.resign(who, at, GameRef::Id(id)).await?;
-    super::update(
-        ctx,
-        click,
-        view::View::text(tr!(
-            super::click_lang(click),
-            "resign-done",
-            id = id.to_string()
-        )),
-        true,
-    )
-    .await?;
-    click
-        .create_followup(
-            &ctx.http,
-            view::game(super::click_public_lang(click), &game, games.now()).followup(),
-        )
-        .await?;
+    // The game is over: whatever Discord does from here, the member is not told otherwise.
+    let done = view::View::text(tr!(
+        super::click_lang(click),
+        "resign-done",
+        id = id.to_string()
+    ));
+    if let Err(e) = super::update(ctx, click, done, true).await {
+        tracing::warn!(error = %e, "could not confirm a resignation to its member");
+    }
+    let result = view::game(super::click_public_lang(click), &game, games.now());
+    if let Err(e) = click.create_followup(&ctx.http, result.followup()).await {
+        super::board_owed(data, &game, &e).await;
+    }
     Ok(())
 }

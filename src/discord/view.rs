@@ -130,8 +130,8 @@ impl Escaped for Game {
 impl Escaped for Played {
     fn escaped(&self) -> Self {
         Played {
-            mv: self.mv,
             game: self.game.escaped(),
+            ..self.clone()
         }
     }
 }
@@ -278,7 +278,7 @@ pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
 pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
     match a {
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
-        Announced::TimedOut(g) => game(lang, g, now),
+        Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now),
         Announced::Reminder { game, member } => View {
             content: Some(format!(
                 "{}, {}",

@@ -235,7 +235,7 @@ impl Games {
 
     /// The AI's answer with its place in the queue, its announcement queued in the same write if
     /// `announce`.
-    async fn answer_with(&self, slot: AiSlot, announce: bool) -> Result<Option<Played>> {
+    pub(super) async fn answer_with(&self, slot: AiSlot, announce: bool) -> Result<Option<Played>> {
         let id = slot.game;
         let row = self
             .store

@@ -43,6 +43,9 @@ pub enum Announcement {
         member: MemberId,
         until: i64,
     },
+    /// The board of `game` at ply `ply`: the public post of a change that a front end could not
+    /// deliver as its reply (Discord refused or lost it), posted unless the game has moved on.
+    Board { game: GameId, ply: u32 },
 }
 
 /// How long a turn told by direct message waits before it is first sent, in milliseconds.
@@ -123,6 +126,28 @@ pub enum Announced {
         member: MemberId,
         until: i64,
     },
+    /// The game as it stands, still at the ply the post was owed for.
+    Board(Game),
+}
+
+impl Announced {
+    /// The member this is told to, by direct message; `None`: it goes to the game's channel.
+    pub fn direct_to(&self) -> Option<MemberId> {
+        match self {
+            Announced::YourTurn { member, .. } => Some(*member),
+            _ => None,
+        }
+    }
+
+    /// The game whose board this post shows in its channel: the message turn notifications of
+    /// that game link to, once posted.
+    pub fn board_of(&self) -> Option<GameId> {
+        match self {
+            Announced::TimedOut(g) | Announced::Board(g) => Some(g.id),
+            Announced::AiMoved(p) => Some(p.game.id),
+            _ => None,
+        }
+    }
 }
 
 impl Games {
@@ -233,10 +258,18 @@ impl Games {
                     until,
                 })
             }
+            Announcement::Board { game, ply } => {
+                let game = self.game(game).await?;
+                (game.ply == ply).then_some(Announced::Board(game))
+            }
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;
                 match game.last_move {
-                    Some(mv) if game.ply == ply => Some(Announced::AiMoved(Played { mv, game })),
+                    Some(mv) if game.ply == ply => Some(Announced::AiMoved(Played {
+                        mv,
+                        game,
+                        notified: None,
+                    })),
                     _ => None,
                 }
             }
@@ -251,6 +284,37 @@ impl Games {
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
         self.ai_move(id, true).await
+    }
+
+    /// The AI's answer with its place in the queue, as [`Games::ai_reply_with`], with its
+    /// announcement queued in the same write: for a reply the member's command can no longer
+    /// show (its response closed while the AI thought).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn ai_reply_with_announced(&self, slot: super::AiSlot) -> Result<Option<Played>> {
+        self.answer_with(slot, true).await
+    }
+
+    /// Queues the board of `game` as it stands for its channel: the public post of a change
+    /// (a game begun, a move, a resignation) that the front end could not deliver as the reply
+    /// to its command. It is posted unless the game has moved on by then, when a later board
+    /// shows it.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::StorageFull`](super::GameError::StorageFull) when the disk is full,
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn board_owed(&self, game: &Game) -> Result<()> {
+        let owed = Announcement::Board {
+            game: game.id,
+            ply: game.ply,
+        };
+        let mut tx = self.store.begin().await?;
+        tx.insert_outbox(&owed.row(game.place, self.now())?).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Records that this service is alive at `now`, and if it was last seen more than `grace`

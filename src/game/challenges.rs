@@ -6,8 +6,8 @@ use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, Game,
-    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, DAY, HOUR,
+    Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState,
+    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, Started, DAY, HOUR,
 };
 
 impl Games {
@@ -246,7 +246,8 @@ impl Games {
         Ok((tx, row))
     }
 
-    /// Accepts a challenge: the game starts, colours as asked or drawn.
+    /// Accepts a challenge: the game starts, colours as asked or drawn. Black, to move first, is
+    /// told their turn by direct message if they asked for it and are not the one accepting.
     ///
     /// # Errors
     ///
@@ -258,7 +259,7 @@ impl Games {
     /// [`GameError::OpponentTooManyGames`];
     /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
     /// fails.
-    pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Game> {
+    pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Started> {
         let now = self.now();
         let (mut tx, row) = self.challenge_to_answer(who.id, which).await?;
         let id = row.id;
@@ -305,7 +306,8 @@ impl Games {
             })
             .await?;
         // Black, to move first, asked to be told their turn (unless they are the one accepting).
-        if black != who.id && tx.notifies_dm(black).await? {
+        let notified = (black != who.id && tx.notifies_dm(black).await?).then_some(black);
+        if notified.is_some() {
             let told = Announcement::YourTurn {
                 game: game_id,
                 member: black,
@@ -325,7 +327,10 @@ impl Games {
             return Err(GameError::ChallengeClosed(ChallengeState::Accepted));
         }
         tx.commit().await?;
-        self.game(game_id).await
+        Ok(Started {
+            game: self.game(game_id).await?,
+            notified,
+        })
     }
 
     /// Checks that `who` may answer the pending challenge `row` now. One past its expiry is

@@ -5,118 +5,87 @@ use crate::store::GameRow;
 
 use super::decode::position_of;
 
-use super::{
-    Announcement, EndReason, GameError, Games, Place, Result, SweepReport, BOTH_SIDES_MOVED,
-};
+use super::{Announcement, EndReason, GameError, Games, Place, Result, BOTH_SIDES_MOVED};
 
 impl Games {
     /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
     /// of time (a loss, rated; an abort if a side has not moved yet), and takes the reminders due.
-    /// With [`Games::with_outbox`], each of these is queued as an [`Announcement`] in the same
-    /// transaction as the change itself. A game that cannot be ended (or read back) is logged
-    /// with its id and left for the next pass; the others go on.
+    /// Each of these is queued as an [`Announcement`] in the same transaction as the change
+    /// itself (a reminder with the turn's direct message, for a member who asked for them).
+    /// Returns how many changes it announced. A game that cannot be ended is logged with its id
+    /// and left for the next pass; the others go on.
     ///
     /// # Errors
     ///
     /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
     /// fails. A game that cannot be ended is logged and left for the next pass, not an error.
-    pub async fn sweep(&self, now: i64) -> Result<SweepReport> {
-        let mut report = SweepReport::default();
+    pub async fn sweep(&self, now: i64) -> Result<usize> {
         let mut tx = self.store.begin().await?;
         let expired = tx.expire_challenges(now, self.servers).await?;
         let reminders = tx
             .take_due_reminders(now, self.limits.reminder_fraction, self.servers)
             .await?;
-        if self.outbox {
-            for c in &expired {
-                let place = Place {
-                    guild: c.guild_id,
-                    channel: c.channel_id,
-                };
-                let a = Announcement::ChallengeExpired { challenge: c.id };
-                tx.insert_outbox(&a.row(place, now)?).await?;
-            }
-            for r in &reminders {
-                let place = Place {
-                    guild: r.guild_id,
-                    channel: r.channel_id,
-                };
-                let a = Announcement::Reminder {
+        for c in &expired {
+            let place = Place {
+                guild: c.guild_id,
+                channel: c.channel_id,
+            };
+            let a = Announcement::ChallengeExpired { challenge: c.id };
+            tx.insert_outbox(&a.row(place, now)?).await?;
+        }
+        for r in &reminders {
+            let place = Place {
+                guild: r.guild_id,
+                channel: r.channel_id,
+            };
+            let a = Announcement::Reminder {
+                game: r.id,
+                member: r.to_move,
+                deadline: r.deadline,
+            };
+            tx.insert_outbox(&a.row(place, now)?).await?;
+            if tx.notifies_dm(r.to_move).await? {
+                let dm = Announcement::YourTurn {
                     game: r.id,
                     member: r.to_move,
-                    deadline: r.deadline,
+                    ply: r.ply,
+                    reminder: true,
                 };
-                tx.insert_outbox(&a.row(place, now)?).await?;
-                if tx.notifies_dm(r.to_move).await? {
-                    let dm = Announcement::YourTurn {
-                        game: r.id,
-                        member: r.to_move,
-                        ply: r.ply,
-                        reminder: true,
-                    };
-                    tx.insert_outbox(&dm.row(place, now)?).await?;
-                }
+                tx.insert_outbox(&dm.row(place, now)?).await?;
             }
         }
         tx.commit().await?;
+        let mut announced = expired.len() + reminders.len();
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
-        let mut ended = Vec::new();
         for row in self.store.overdue_games(now, self.servers).await? {
             match self.time_out(&row, now).await {
-                Ok(Some(lost)) => ended.push((row.id, lost)),
-                Ok(None) => {}
+                Ok(true) => announced += 1,
+                Ok(false) => {}
                 Err(e) => {
                     tracing::error!(game = %row.id, error = ?e, "could not end an overdue game")
                 }
             }
         }
-        for row in expired {
-            let id = row.id;
-            match self.challenge_from_row(row).await {
-                Ok(c) => report.expired.push(c),
-                Err(e) => {
-                    tracing::error!(challenge = %id, error = ?e, "could not read an expired challenge")
-                }
-            }
-        }
-        for (id, lost) in ended {
-            match self.game(id).await {
-                Ok(game) if lost => report.timed_out.push(game),
-                Ok(game) => report.aborted.push(game),
-                Err(e) => tracing::error!(game = %id, error = ?e, "could not read an ended game"),
-            }
-        }
-        for r in reminders {
-            match self.game(r.id).await {
-                Ok(game) => report.reminders.push(game),
-                Err(e) => {
-                    tracing::error!(game = %r.id, error = ?e, "could not read a reminded game")
-                }
-            }
-        }
-        Ok(report)
+        Ok(announced)
     }
 
     /// Ends the overdue game of `row` at the ply it was read at: lost by the side to move, or
-    /// aborted before both sides have moved. `Some(lost)` when it ended, `None` when a move got
-    /// there first.
-    async fn time_out(&self, row: &GameRow, now: i64) -> Result<Option<bool>> {
+    /// aborted before both sides have moved. `false` when a move got there first.
+    async fn time_out(&self, row: &GameRow, now: i64) -> Result<bool> {
         let position = position_of(row)?;
         let (winner, reason) = if row.ply < BOTH_SIDES_MOVED {
             (None, EndReason::Aborted)
         } else {
             (Some(position.turn().opposite()), EndReason::Timeout)
         };
-        let announce = self
-            .outbox
-            .then_some(Announcement::TimedOut { game: row.id });
+        let announce = Some(Announcement::TimedOut { game: row.id });
         match self
             .end(row, Some(row.ply), None, winner, reason, now, announce)
             .await
         {
-            Ok(_) => Ok(Some(winner.is_some())),
-            Err(GameError::PositionChanged) => Ok(None),
+            Ok(_) => Ok(true),
+            Err(GameError::PositionChanged) => Ok(false),
             Err(e) => Err(e),
         }
     }

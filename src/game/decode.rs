@@ -104,7 +104,6 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         last_move,
         ai,
         away_until: [row.black_away_until, row.white_away_until],
-        notify_dm: [row.black_notify_dm, row.white_notify_dm],
     })
 }
 

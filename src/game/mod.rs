@@ -4,6 +4,11 @@
 //! domain value or a [`GameError`] whose message speaks to the member. Time comes from a [`Clock`],
 //! so tests control it.
 //!
+//! What a change tells anyone beyond the reply to the command that made it (a turn by direct
+//! message, a time-out, a reminder, an expiry, a vacation, the AI's move after a restart) is an
+//! [`Announcement`] queued in the store's outbox in the same transaction as the change. Who hears
+//! it is decided here; every front end reads the one outbox and only renders and posts.
+//!
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
@@ -176,8 +181,6 @@ pub struct Games {
     ai_members: Arc<Mutex<HashMap<MemberId, (GameId, ai::Work)>>>,
     /// The servers whose clocks and AI replies this service looks after.
     servers: Servers,
-    /// Whether the sweep queues its announcements in the outbox (see [`Games::with_outbox`]).
-    outbox: bool,
     /// The language of each channel as this process last recorded it (see `languages`).
     spoken: Arc<Mutex<HashMap<ChannelId, crate::i18n::Lang>>>,
 }
@@ -193,17 +196,8 @@ impl Games {
             ai_queue: Arc::new(tokio::sync::Semaphore::new(limits.ai_queue.max(1))),
             ai_members: Arc::default(),
             servers: Servers::ALL,
-            outbox: false,
             spoken: Arc::default(),
         }
-    }
-
-    /// Makes [`Games::sweep`] queue what it did as [`Announcement`]s in the outbox, each in the
-    /// same transaction as the change it announces, for a front end that posts them later (and
-    /// again after a failure or a restart) rather than at once from the sweep's report.
-    pub fn with_outbox(mut self) -> Games {
-        self.outbox = true;
-        self
     }
 
     /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] to the games and challenges of one

@@ -193,6 +193,7 @@ impl Games {
             deadline,
             now,
         };
+        let mut notified = None;
         let status = match next.outcome() {
             // Most moves: one statement, grouped with the moves of other games.
             None => {
@@ -206,6 +207,7 @@ impl Games {
                     Color::White => (row.white_id, row.white_notify_dm),
                 };
                 if let (member, true) = next_mover {
+                    notified = Some(member);
                     let told = Announcement::YourTurn {
                         game: id,
                         member,
@@ -252,7 +254,7 @@ impl Games {
         game.ply += 1;
         game.last_move = Some(mv);
         game.status = status;
-        Ok(Played { mv, game })
+        Ok(Played { mv, game, notified })
     }
 
     /// Ends the game of `row`, still at `ply` if given (else at any ply, while active): with

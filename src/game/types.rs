@@ -209,9 +209,6 @@ pub struct Game {
     /// When each player's (Black's, White's) latest vacation ends or ended, if they took one:
     /// see [`Game::away_until`].
     pub away_until: [Option<i64>; 2],
-    /// Whether each player (Black, White) gets a direct message on their turn: see
-    /// [`Game::notifies`].
-    pub notify_dm: [bool; 2],
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their
@@ -256,14 +253,6 @@ impl Game {
         }
     }
 
-    /// Whether `color`'s player gets a direct message on their turn.
-    pub fn notifies(&self, color: Color) -> bool {
-        match color {
-            Color::Black => self.notify_dm[0],
-            Color::White => self.notify_dm[1],
-        }
-    }
-
     /// When `color`'s player is back, if they are on vacation at `now`.
     pub fn away_until(&self, color: Color, now: i64) -> Option<i64> {
         let until = match color {
@@ -304,6 +293,19 @@ impl Game {
 pub struct Played {
     pub mv: Move,
     pub game: Game,
+    /// The member the game told, by a direct message queued with the move, that it is now their
+    /// turn. The notification links to the board the front end posts for this move, so the
+    /// front end records that post's message ([`Games::board_posted`](super::Games::board_posted)).
+    pub notified: Option<MemberId>,
+}
+
+/// A game just begun by an accepted challenge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Started {
+    pub game: Game,
+    /// The member to move first, when the game told them by a direct message (queued with the
+    /// game) that it is their turn: as [`Played::notified`].
+    pub notified: Option<MemberId>,
 }
 
 /// A member's standing on one board of one server.
@@ -357,25 +359,4 @@ pub struct History {
     pub game: Game,
     /// Canonical notation, by ply.
     pub moves: Vec<String>,
-}
-
-/// What one pass of the clock found and did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SweepReport {
-    pub expired: Vec<Challenge>,
-    /// Games lost on time by the side to move.
-    pub timed_out: Vec<Game>,
-    /// Games aborted because time ran out before both sides had moved.
-    pub aborted: Vec<Game>,
-    /// Games whose side to move has little time left: remind them, once.
-    pub reminders: Vec<Game>,
-}
-
-impl SweepReport {
-    pub fn is_empty(&self) -> bool {
-        self.expired.is_empty()
-            && self.timed_out.is_empty()
-            && self.aborted.is_empty()
-            && self.reminders.is_empty()
-    }
 }

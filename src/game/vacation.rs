@@ -21,8 +21,8 @@ impl Games {
     /// not taken): until it ends, the clocks of their games wait for them, in every server, while
     /// their opponents' clocks run as usual. At most [`Limits::vacation_days`](super::Limits)
     /// days in any 365; a part of a day counts as a day. The member can still move, and moving
-    /// ends the vacation. On a vacation begun, each game's opponent is told in the game's
-    /// channel (queued in the outbox with the change, when the service has one).
+    /// ends the vacation. On a vacation begun, each game's opponent (but the AI) is told in the
+    /// game's channel, queued in the outbox with the change.
     ///
     /// # Errors
     ///
@@ -55,7 +55,7 @@ impl Games {
         };
         let until = if started { now + days * DAY } else { now };
         let rows = tx.active_games_of(who.id).await?;
-        if started && self.outbox {
+        if started {
             for row in &rows {
                 let opponent_is_ai = row.black_is_bot || row.white_is_bot;
                 if !opponent_is_ai {

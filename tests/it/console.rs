@@ -146,6 +146,45 @@ fn reminders_and_expiries_read_as_the_bot_posts_them() {
     assert!(out.contains("Challenge #2 from carol expired."), "{out}");
 }
 
+#[test]
+fn turn_messages_and_vacation_notices_come_from_the_outbox_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("n.db").display());
+    let out = run_script(
+        &db,
+        "@bob /notify dm:yes\n@alice /challenge @bob 5x5 white 1h no\n@bob /accept\n\
+         @bob /move a4-a3\n@alice /move c2-c3\n@alice /vacation 3\n@bob /games\nwait 50m\n\
+         @bob /games\n",
+        true,
+    );
+    // bob accepted, so he is not told his first turn; alice's move makes it his turn, once.
+    assert_eq!(
+        out.matches("(direct message to @bob) ").count(),
+        2,
+        "one turn, then its reminder:\n{out}"
+    );
+    assert_eq!(
+        out.matches(
+            "(direct message to @bob) Your move in game #1 against alice: alice played c2-c3."
+        )
+        .count(),
+        1,
+        "{out}"
+    );
+    // bob hears of alice's vacation, in the game's channel, once.
+    assert_eq!(
+        out.matches("@bob: alice is on vacation until ").count(),
+        1,
+        "{out}"
+    );
+    // The reminder goes to the channel and, as he asked, to bob.
+    assert_eq!(
+        out.matches("@bob: your move in game #1: ").count(),
+        1,
+        "{out}"
+    );
+}
+
 /// A console running on a database, fed one line at a time.
 struct Running {
     child: Child,

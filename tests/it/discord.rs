@@ -19,13 +19,13 @@ const BOT: &str = env!("CARGO_BIN_EXE_breakthrough-bot");
 /// Discord's EPHEMERAL message flag.
 const EPHEMERAL: u64 = 1 << 6;
 
-fn alice() -> TestUser {
+pub(crate) fn alice() -> TestUser {
     TestUser::new(300_000_000_000_000_001, "alice")
 }
-fn bob() -> TestUser {
+pub(crate) fn bob() -> TestUser {
     TestUser::new(300_000_000_000_000_002, "bob")
 }
-fn carol() -> TestUser {
+pub(crate) fn carol() -> TestUser {
     TestUser::new(300_000_000_000_000_003, "carol")
 }
 
@@ -59,7 +59,7 @@ pub(crate) async fn start_with(guild: bool, extra: &[(&str, &str)]) -> Bot {
     }
 }
 
-async fn start() -> Bot {
+pub(crate) async fn start() -> Bot {
     start_with(true, &[]).await
 }
 
@@ -67,7 +67,7 @@ fn flags(v: &Value) -> u64 {
     v["data"]["flags"].as_u64().unwrap_or(0)
 }
 
-fn is_ephemeral(v: &Value) -> bool {
+pub(crate) fn is_ephemeral(v: &Value) -> bool {
     flags(v) & EPHEMERAL != 0
 }
 
@@ -78,7 +78,12 @@ impl Bot {
         self.fake.callback_for(sent.id).await
     }
 
-    async fn challenge(&self, from: &TestUser, to: Option<&TestUser>, size: &str) -> Value {
+    pub(crate) async fn challenge(
+        &self,
+        from: &TestUser,
+        to: Option<&TestUser>,
+        size: &str,
+    ) -> Value {
         let mut b = InteractionBuilder::slash("challenge")
             .by(from)
             .string("size", size)
@@ -96,13 +101,13 @@ impl Bot {
         self.slash(InteractionBuilder::slash("accept").by(to)).await;
     }
 
-    async fn play(&self, who: &TestUser, mv: &str) -> Value {
+    pub(crate) async fn play(&self, who: &TestUser, mv: &str) -> Value {
         self.slash(InteractionBuilder::slash("move").by(who).string("move", mv))
             .await
     }
 
     /// Clicks a button on the message that carries it; returns the callback and the interaction.
-    async fn click(
+    pub(crate) async fn click(
         &self,
         who: &TestUser,
         custom_id: &str,
@@ -160,7 +165,7 @@ impl Bot {
     }
 }
 
-fn embed_text(message: &Value) -> String {
+pub(crate) fn embed_text(message: &Value) -> String {
     let e = &message["embeds"][0];
     let mut s = format!(
         "{}\n{}\n",
@@ -960,7 +965,8 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
         let game = games
             .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
             .await
-            .unwrap();
+            .unwrap()
+            .game;
         store.close().await;
         game.id
     };
@@ -2162,6 +2168,7 @@ mod outages {
             .accept(white, ChallengeRef::Id(c.place, c.id))
             .await
             .unwrap()
+            .game
             .id;
         games
             .play(black, place, GameRef::Id(id), "a4-a3")

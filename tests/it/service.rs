@@ -18,6 +18,7 @@ use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 use crate::common::db::{execute, execute_unchecked, on_both_backends, Backend, TestDb};
+use crate::common::swept::{swept, Swept};
 
 const PLACE: Place = Place::new(10, 20);
 const T0: i64 = 1_800_000_000;
@@ -86,6 +87,7 @@ async fn started_between(w: &World, black: &Member, white: &Member) -> GameId {
         .accept(white, ChallengeRef::Id(c.place, c.id))
         .await
         .expect("accept")
+        .game
         .id
 }
 
@@ -130,7 +132,8 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says(b
         .games
         .accept(&bob(), ChallengeRef::Find(PLACE, None))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
     assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
@@ -490,7 +493,8 @@ async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b: Backend) 
         .games
         .accept(&bob(), ChallengeRef::Find(PLACE, Some(alice().id)))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     assert_eq!(
         (game.black.name.as_str(), game.white.name.as_str()),
         ("alice", "bob")
@@ -522,6 +526,7 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend
         .accept(&bob(), ChallengeRef::Id(c2.place, c2.id))
         .await
         .unwrap()
+        .game
         .id;
     // carol (Black) and bob both move; then carol runs out of time.
     w.games
@@ -533,14 +538,12 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend
         .await
         .unwrap();
 
-    assert!(w.games.sweep(T0 + 60).await.unwrap().is_empty());
+    assert!(swept(&w.games, T0 + 60).await.unwrap().is_empty());
     // 80% of the hour gone: one reminder for each game, then never again.
-    let r = w.games.sweep(T0 + 49 * 60).await.unwrap();
+    let r = swept(&w.games, T0 + 49 * 60).await.unwrap();
     assert_eq!(r.reminders.len(), 2, "{r:?}");
     assert!(r.expired.is_empty() && r.timed_out.is_empty());
-    assert!(w
-        .games
-        .sweep(T0 + 50 * 60)
+    assert!(swept(&w.games, T0 + 50 * 60)
         .await
         .unwrap()
         .reminders
@@ -559,7 +562,7 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend
             .await,
         GameError::ChallengeClosed(ChallengeState::Expired)
     );
-    let r = w.games.sweep(T0 + 3600).await.unwrap();
+    let r = swept(&w.games, T0 + 3600).await.unwrap();
     assert_eq!(r.expired.iter().map(|c| c.id).collect::<Vec<_>>(), [c.id]);
     assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
@@ -567,7 +570,7 @@ async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend
     assert_eq!(result(lost), Some((Some(Color::White), EndReason::Timeout)));
     assert!(lost.status.rating_change().is_some(), "time-outs are rated");
     assert!(
-        w.games.sweep(T0 + 3600).await.unwrap().is_empty(),
+        swept(&w.games, T0 + 3600).await.unwrap().is_empty(),
         "nothing twice"
     );
     assert_eq!(
@@ -596,7 +599,7 @@ async fn deadlines_survive_a_restart(b: Backend) {
     };
     let store = Store::open(&url).await.unwrap();
     let games = Games::new(store, clock, Limits::default());
-    let r = games.sweep(T0 + 3601).await.unwrap();
+    let r = swept(&games, T0 + 3601).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(r.timed_out[0].id, id);
 }
@@ -771,7 +774,8 @@ async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
         .games
         .accept(&alice(), ChallengeRef::Id(c.place, c.id))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     assert!(!g.rated);
     w.games
         .abort(&alice(), PLACE, GameRef::Id(g.id))
@@ -969,7 +973,7 @@ async fn a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the
     let timed = started(&w).await;
     play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
     assert!(w.games.game(timed).await.unwrap().status.state() == GameState::Active);
-    let r = w.games.sweep(T0 + 3600).await.unwrap();
+    let r = swept(&w.games, T0 + 3600).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(
         w.games.game(timed).await.unwrap().status.state(),
@@ -1458,7 +1462,7 @@ async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
     w.clock.advance(3_600);
-    let report = w.games.sweep(w.games.now()).await.unwrap();
+    let report = swept(&w.games, w.games.now()).await.unwrap();
     assert_eq!(report.aborted.len(), 1);
     assert!(
         breakthrough_bot::game::text::status(Lang::En, &report.aborted[0], T0).contains("unrated")
@@ -1854,13 +1858,6 @@ async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_nev
     assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
 }
 
-/// The same world, with the sweep queueing its announcements in the outbox.
-async fn world_with_outbox(b: Backend) -> World {
-    let mut w = world(b).await;
-    w.games = w.games.clone().with_outbox();
-    w
-}
-
 /// carol (Black) and bob each move once in game `id`.
 async fn carol_and_bob_move(w: &World, id: GameId) {
     w.games
@@ -1905,7 +1902,7 @@ async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backend) {
         &[T0 + 20, odd.get()],
     )
     .await;
-    let r = w.games.sweep(T0 + 7200).await.expect("the sweep goes on");
+    let r = swept(&w.games, T0 + 7200).await.expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
     let row = w.store.game(broken).await.unwrap().unwrap();
     assert_eq!(row.state, GameState::Active, "left for a later pass");
@@ -1913,7 +1910,7 @@ async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backend) {
 
 async fn the_sweep_queues_each_announcement_with_its_change(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox(b).await;
+    let w = world(b).await;
     let c = w
         .games
         .challenge(request(&alice(), Some(&carol()), "8x8"))
@@ -1964,18 +1961,23 @@ async fn the_sweep_queues_each_announcement_with_its_change(b: Backend) {
         w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
         Some(Announced::TimedOut(g)) if result(&g) == Some((Some(Color::White), EndReason::Timeout))
     ));
-    // Without the outbox (the console), nothing is queued.
+    // Every service queues what its sweep did: the console reads the same outbox.
     let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
     let c2 = plain
         .challenge(request(&bob(), Some(&alice()), "5x5"))
         .await
         .unwrap();
-    plain.sweep(T0 + 10 * 3600).await.unwrap();
+    assert_eq!(plain.sweep(T0 + 10 * 3600).await.unwrap(), 1);
     assert_eq!(
         plain.challenge_view(c2.id).await.unwrap().state,
         ChallengeState::Expired
     );
-    assert_eq!(owed(&w).await.len(), 3, "nothing more queued");
+    let queued = owed(&w).await;
+    assert_eq!(queued.len(), 4, "{queued:?}");
+    assert_eq!(
+        queued[3],
+        Announcement::ChallengeExpired { challenge: c2.id }
+    );
 }
 
 async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) {
@@ -2006,7 +2008,10 @@ async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) {
         w.games.challenge_view(c.id).await.unwrap().expires_at,
         T0 + 3600 + 7200
     );
-    assert!(w.games.sweep(back).await.unwrap().is_empty(), "nobody lost");
+    assert!(
+        swept(&w.games, back).await.unwrap().is_empty(),
+        "nobody lost"
+    );
     // Another scope's record is its own, and its clocks are not these.
     assert_eq!(other.keep_alive(back, 60).await.unwrap(), 7200);
     assert_eq!(
@@ -2017,7 +2022,7 @@ async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) {
 
 async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox(b).await;
+    let w = world(b).await;
     let game = w
         .games
         .challenge_ai(AiRequest {
@@ -2427,7 +2432,8 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend
         .games
         .accept(&agent, ChallengeRef::Id(c.place, c.id))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     assert_eq!(there.player(Color::White).name, "Secret Agent");
 
     // Her first server still calls her alice: the game, its history, her games from a DM.
@@ -2664,7 +2670,8 @@ async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(b: Backend)
         .games
         .accept(&other, ChallengeRef::Id(made.place, made.id))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     assert_eq!(
         (again.black.id, again.white.id),
         (bob.clone().id, alice.clone().id)
@@ -2795,7 +2802,7 @@ async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it(b: Backend
     );
     // carol's clock runs as usual: two hours on, she has lost on time; alice has not.
     w.clock.advance(2 * HOUR);
-    let report = w.games.sweep(w.games.now()).await.unwrap();
+    let report = swept(&w.games, w.games.now()).await.unwrap();
     let ended: Vec<GameId> = report
         .timed_out
         .iter()
@@ -3123,7 +3130,7 @@ async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backend) {
 /// setting off, to be told once.
 async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
-    let w = world_with_outbox(b).await;
+    let w = world(b).await;
     w.games
         .set_turn_dms(alice().id, true, Lang::Es)
         .await
@@ -3200,6 +3207,7 @@ async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
                 .accept(&bob(), ChallengeRef::Id(c.place, c.id))
                 .await
                 .unwrap()
+                .game
                 .id
         }
     };
@@ -3215,17 +3223,16 @@ async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
     let (zero, one) = (shard(0), shard(1));
     // Both clocks have run out; each shard ends only its own game.
     w.clock.advance(2 * 3_600);
-    let ended = |r: &breakthrough_bot::game::SweepReport| -> Vec<GameId> {
-        r.timed_out.iter().chain(&r.aborted).map(|g| g.id).collect()
-    };
-    let by_one = one.sweep(w.games.now()).await.unwrap();
+    let ended =
+        |r: &Swept| -> Vec<GameId> { r.timed_out.iter().chain(&r.aborted).map(|g| g.id).collect() };
+    let by_one = swept(&one, w.games.now()).await.unwrap();
     assert_eq!(ended(&by_one), [second]);
     assert!(w.games.game(first).await.unwrap().is_active());
-    let by_zero = zero.sweep(w.games.now()).await.unwrap();
+    let by_zero = swept(&zero, w.games.now()).await.unwrap();
     assert_eq!(ended(&by_zero), [first]);
     // Every shard of the count is no limit at all.
     let all = w.games.clone().on_shards(Shards::all(2));
-    assert!(all.sweep(w.games.now()).await.unwrap().is_empty());
+    assert!(swept(&all, w.games.now()).await.unwrap().is_empty());
 }
 
 on_both_backends! {

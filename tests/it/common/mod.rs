@@ -6,3 +6,4 @@ pub mod fake_discord;
 pub mod naive;
 pub mod overdue;
 pub mod postgres;
+pub mod swept;

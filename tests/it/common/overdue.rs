@@ -65,7 +65,8 @@ pub async fn seed(db: &str, place: Place, ai: Member) -> Overdue {
     let game = games
         .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
         .await
-        .expect("accept");
+        .expect("accept")
+        .game;
     let pending = games
         .challenge(request(place, &zelda, &xenia))
         .await

@@ -1,0 +1,77 @@
+//! A change that went through is never lost with its reply: when Discord fails the follow-up
+//! that carries the public board of a game begun by the Accept button, or ended by a confirmed
+//! resignation, the board goes to the channel through the outbox, and nobody is told that
+//! something failed.
+
+use crate::common::fake_discord::{InteractionBuilder, StubAnswer, CHANNEL_ID};
+use crate::discord::{alice, bob, carol, embed_text, is_ephemeral, start, Bot};
+
+/// The words of the apology a member gets when something fails on the bot's side.
+const APOLOGY: &str = "something went wrong";
+
+/// Fails the next follow-up message the bot sends, as Discord does now and then with a 500.
+fn fail_next_followup(bot: &Bot) {
+    bot.fake.add_stub(
+        "POST",
+        "/webhooks/{application_id}/{token}",
+        StubAnswer::server_error().times(1),
+    );
+}
+
+/// Whether any message the bot sent carries the apology.
+fn apologized(bot: &Bot) -> bool {
+    bot.fake.requests().iter().any(|r| {
+        r.body
+            .as_ref()
+            .is_some_and(|b| b.to_string().contains(APOLOGY))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_begun_by_the_accept_button_reaches_the_channel_when_its_followup_fails() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&bob()), "5x5").await;
+    fail_next_followup(&bot);
+    let (update, click) = bot.click(&bob(), "challenge:accept:1").await;
+    assert_eq!(update["type"], 7, "{update}");
+    // The follow-up was tried and refused.
+    let tried = bot.fake.followups_for(&click.token);
+    assert!(tried.len() <= 1, "{}", bot.fake.report());
+    // The board comes from the outbox, in the challenge's channel, mentioning alice to move.
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let body = posted.body.as_ref().expect("a message body");
+    assert!(
+        embed_text(body).contains("Game #1 · 5x5"),
+        "{}",
+        bot.fake.report()
+    );
+    assert!(body["content"]
+        .as_str()
+        .is_some_and(|c| c.starts_with(&alice().mention())));
+    assert!(!apologized(&bot), "{}", bot.fake.report());
+    // The game did begin: alice moves.
+    let moved = bot.play(&alice(), "a4-a3").await;
+    assert!(!is_ephemeral(&moved), "{moved}");
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmed_resignation_reaches_the_channel_when_its_followup_fails() {
+    let bot = start().await;
+    bot.challenge(&alice(), Some(&carol()), "5x5").await;
+    bot.slash(InteractionBuilder::slash("accept").by(&carol()))
+        .await;
+    bot.slash(InteractionBuilder::slash("resign").by(&carol()))
+        .await;
+    fail_next_followup(&bot);
+    let (done, _) = bot.click(&carol(), "resign:yes:1").await;
+    assert_eq!(done["type"], 7, "{done}");
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let text = embed_text(posted.body.as_ref().expect("a message body"));
+    assert!(
+        text.contains("Black (alice) wins: carol resigned"),
+        "{text}"
+    );
+    assert!(!apologized(&bot), "{}", bot.fake.report());
+    bot.finish();
+}
