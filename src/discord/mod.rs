@@ -10,6 +10,7 @@ mod outbox;
 mod play;
 mod rate;
 mod refusals;
+mod retry;
 mod startup;
 pub mod view;
 mod window;

@@ -4,6 +4,12 @@
 //! in that shard's servers; its log is the one place that says so. [`layer`] reads that log, and
 //! [`run`](super::run) stops the bot with a line that says what to fix, so a service manager
 //! shows it failed rather than running.
+//!
+//! No typed error reaches the bot instead. serenity 0.12.5's shard does turn the close into
+//! `GatewayError::InvalidShardData` or `OverloadedShard` (`Shard::handle_gateway_closed`), but its
+//! `ShardRunner::recv_event` hands only `InvalidAuthentication`, `InvalidGatewayIntents` and
+//! `DisallowedGatewayIntents` on to the shard manager, and so to `Client::start`; any other error
+//! it logs ("Shard handler received err") and drops, and the runner carries on.
 
 use std::sync::{LazyLock, Mutex, PoisonError};
 

@@ -10,66 +10,63 @@ use poise::serenity_prelude as serenity;
 use serenity::http::{HttpError, StatusCode};
 use tracing::{info, warn};
 
+use super::retry::{self, Backoff, Verdict};
 use super::{BotError, Data};
 
-/// The first wait after a transient failure; it doubles up to [`MAX_BACKOFF`].
-const FIRST_BACKOFF: Duration = Duration::from_millis(500);
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// The waits after transient failures: from half a second, doubling, up to a minute.
+const BACKOFF: Backoff = Backoff {
+    first: Duration::from_millis(500),
+    cap: Duration::from_secs(60),
+};
 
 /// Why start-up cannot go on: what to fix, in one sentence.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct StartError(String);
 
-/// What a failed request means for start-up.
-enum Failure {
-    /// Worth trying again.
-    Transient,
-    /// Trying again cannot help; the text says what to fix.
-    Permanent(String),
-}
-
 /// Discord's JSON error codes met at start-up.
 const MISSING_ACCESS: isize = 50_001;
 const UNKNOWN_GUILD: isize = 10_004;
 
-fn classify(e: &serenity::Error, guild: Option<u64>) -> Failure {
+/// What a failed request means for start-up: `None` when it is worth trying again, else what to
+/// fix.
+fn lasting(e: &serenity::Error, guild: Option<u64>) -> Option<String> {
     let serenity::Error::Http(http) = e else {
-        return Failure::Permanent(format!("unexpected error from Discord: {e}"));
+        return Some(format!("unexpected error from Discord: {e}"));
     };
-    match http {
-        HttpError::Request(_) => Failure::Transient,
-        HttpError::UnsuccessfulRequest(r) => {
-            let (status, code) = (r.status_code, r.error.code);
-            match (status, guild) {
-                (StatusCode::UNAUTHORIZED, _) => Failure::Permanent(
+    if let HttpError::UnsuccessfulRequest(r) = http {
+        let (status, code) = (r.status_code, r.error.code);
+        match (status, guild) {
+            (StatusCode::UNAUTHORIZED, _) => {
+                return Some(
                     "Discord rejected DISCORD_TOKEN (401 Unauthorized): open the developer \
                      portal, Bot, press Reset Token, and put the new token in .env"
                         .into(),
-                ),
-                (StatusCode::FORBIDDEN, Some(g)) if code == MISSING_ACCESS => {
-                    Failure::Permanent(format!(
-                        "the bot cannot access the server DISCORD_GUILD_ID={g} (403 Missing \
-                         Access): invite it there with the applications.commands scope, or \
-                         leave DISCORD_GUILD_ID empty to register the commands globally"
-                    ))
-                }
-                (StatusCode::NOT_FOUND, Some(g)) if code == UNKNOWN_GUILD => {
-                    Failure::Permanent(format!(
-                        "Discord knows no server DISCORD_GUILD_ID={g} (404 Unknown Guild): check \
-                         the id (right-click the server, Copy Server ID), or leave it empty"
-                    ))
-                }
-                (s, _) if s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error() => {
-                    Failure::Transient
-                }
-                (s, _) => Failure::Permanent(format!(
-                    "Discord refused start-up ({s}, code {code}): {}",
-                    r.error.message
-                )),
+                )
             }
+            (StatusCode::FORBIDDEN, Some(g)) if code == MISSING_ACCESS => {
+                return Some(format!(
+                    "the bot cannot access the server DISCORD_GUILD_ID={g} (403 Missing \
+                     Access): invite it there with the applications.commands scope, or \
+                     leave DISCORD_GUILD_ID empty to register the commands globally"
+                ))
+            }
+            (StatusCode::NOT_FOUND, Some(g)) if code == UNKNOWN_GUILD => {
+                return Some(format!(
+                    "Discord knows no server DISCORD_GUILD_ID={g} (404 Unknown Guild): check \
+                     the id (right-click the server, Copy Server ID), or leave it empty"
+                ))
+            }
+            _ => {}
         }
-        other => Failure::Permanent(format!("cannot talk to Discord: {other}")),
+    }
+    match (retry::verdict(e), http) {
+        (Verdict::Later, _) => None,
+        (_, HttpError::UnsuccessfulRequest(r)) => Some(format!(
+            "Discord refused start-up ({}, code {}): {}",
+            r.status_code, r.error.code, r.error.message
+        )),
+        (_, other) => Some(format!("cannot talk to Discord: {other}")),
     }
 }
 
@@ -79,18 +76,19 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, serenity::Error>>,
 {
-    let mut wait = FIRST_BACKOFF;
+    let mut failures = 0;
     loop {
         match step().await {
             Ok(v) => return Ok(v),
-            Err(e) => match classify(&e, guild) {
-                Failure::Permanent(why) => return Err(StartError(why)),
-                Failure::Transient => {
-                    warn!(error = %e, retry_in_ms = wait.as_millis() as u64, "{what} failed; trying again");
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(MAX_BACKOFF);
+            Err(e) => {
+                if let Some(why) = lasting(&e, guild) {
+                    return Err(StartError(why));
                 }
-            },
+                let wait = BACKOFF.pause(failures);
+                warn!(error = %e, retry_in_ms = wait.as_millis() as u64, "{what} failed; trying again");
+                tokio::time::sleep(wait).await;
+                failures += 1;
+            }
         }
     }
 }

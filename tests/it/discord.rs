@@ -2307,9 +2307,12 @@ mod outages {
         fake.assert_spec_ok();
     }
 
-    /// A 429's `retry_after` is waited out before the post is tried again.
+    /// A rate-limited post is tried again after a pause, and arrives once. (With
+    /// `DISCORD_API_BASE` set serenity's rate limiter is off, and the error it hands on keeps
+    /// neither the 429's `retry_after` nor its headers: the pause is the outbox's first, a quarter
+    /// of a second. Against Discord itself, serenity's rate limiter waits `retry_after` out.)
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_rate_limited_post_waits_for_retry_after() {
+    async fn a_rate_limited_post_is_tried_again_after_a_pause() {
         let (_dir, db) = database();
         let (alice, bob, _, _) = players();
         let (store, games) = service(&db).await;
@@ -2332,7 +2335,7 @@ mod outages {
         .await;
         let waited = limited.elapsed();
         assert!(
-            waited >= Duration::from_millis(1900),
+            waited >= Duration::from_millis(150),
             "retried after {waited:?}"
         );
         assert_eq!(fake.channel_messages(CHANNEL_ID).len(), 2);
