@@ -22,7 +22,7 @@ mod quote;
 mod setup;
 mod size;
 
-pub use color::{Color, ColorError};
+pub use color::{ByColor, Color, ColorError};
 pub(crate) use geometry::Geometry;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{MoveError, MoveText, ParseMoveError, SquareText};
