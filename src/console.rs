@@ -1070,6 +1070,9 @@ impl Console {
 }
 
 #[cfg(test)]
+mod same_commands;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
