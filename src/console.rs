@@ -1107,6 +1107,9 @@ impl Console {
 }
 
 #[cfg(test)]
+mod same_commands;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -192,33 +192,34 @@ impl FromStr for TimeControl {
     }
 }
 
-/// Where a challenge stands.
+/// Where a challenge stands. An accepted one holds the game it started, so that no challenge can
+/// be accepted without its game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChallengeState {
     Pending,
-    Accepted,
+    Accepted(GameId),
     Declined,
     Cancelled,
     Expired,
 }
 
 impl ChallengeState {
-    pub const ALL: [ChallengeState; 5] = [
-        ChallengeState::Pending,
-        ChallengeState::Accepted,
-        ChallengeState::Declined,
-        ChallengeState::Cancelled,
-        ChallengeState::Expired,
-    ];
-
     /// `pending`, `accepted`, …, as stored (`game::text::challenge_state` says it to members).
     pub const fn as_str(self) -> &'static str {
         match self {
             ChallengeState::Pending => "pending",
-            ChallengeState::Accepted => "accepted",
+            ChallengeState::Accepted(_) => "accepted",
             ChallengeState::Declined => "declined",
             ChallengeState::Cancelled => "cancelled",
             ChallengeState::Expired => "expired",
+        }
+    }
+
+    /// The game an accepted challenge started.
+    pub const fn game(self) -> Option<GameId> {
+        match self {
+            ChallengeState::Accepted(game) => Some(game),
+            _ => None,
         }
     }
 }

@@ -128,7 +128,6 @@ impl Games {
             opponent_away_until,
             state: ChallengeState::Pending,
             expires_at: new.expires_at,
-            game: None,
         })
     }
 
@@ -321,10 +320,10 @@ impl Games {
             tx.insert_outbox(&told.row(place, now)?).await?;
         }
         if !tx
-            .resolve_challenge(id, ChallengeState::Accepted, now, Some(game_id))
+            .resolve_challenge(id, ChallengeState::Accepted(game_id), now)
             .await?
         {
-            return Err(GameError::ChallengeClosed(ChallengeState::Accepted));
+            return Err(closed(&mut tx, id).await?);
         }
         tx.commit().await?;
         Ok(Started {
@@ -372,10 +371,10 @@ impl Games {
         }
         self.check_answerable(&row, who, now).await?;
         if !tx
-            .resolve_challenge(id, ChallengeState::Declined, now, None)
+            .resolve_challenge(id, ChallengeState::Declined, now)
             .await?
         {
-            return Err(GameError::ChallengeClosed(ChallengeState::Declined));
+            return Err(closed(&mut tx, id).await?);
         }
         tx.commit().await?;
         self.challenge_view(id).await
@@ -417,7 +416,7 @@ impl Games {
             if row.state != ChallengeState::Pending {
                 return Err(GameError::ChallengeClosed(row.state));
             }
-            tx.resolve_challenge(id, ChallengeState::Cancelled, now, None)
+            tx.resolve_challenge(id, ChallengeState::Cancelled, now)
                 .await?;
         }
         tx.commit().await?;
@@ -467,7 +466,16 @@ impl Games {
             opponent_away_until: None,
             state: row.state,
             expires_at: row.expires_at,
-            game: row.game_id,
         })
     }
+}
+
+/// The refusal for challenge `id`, found no longer pending as its answer was written: closed, in
+/// the state it is in now.
+async fn closed(tx: &mut WriteTx, id: ChallengeId) -> Result<GameError> {
+    let row = tx
+        .challenge(id)
+        .await?
+        .ok_or(GameError::NoSuchChallenge(id))?;
+    Ok(GameError::ChallengeClosed(row.state))
 }

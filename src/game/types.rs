@@ -117,9 +117,9 @@ pub struct Challenge {
     pub casual_by_limit: Option<i64>,
     /// When the opponent is back, if they are on vacation as the challenge is made.
     pub opponent_away_until: Option<i64>,
+    /// Where it stands; an accepted one names the game it started.
     pub state: ChallengeState,
     pub expires_at: i64,
-    pub game: Option<GameId>,
 }
 
 /// Plies after which both sides have moved. A game that ends sooner (an abort, a time-out, a

@@ -143,21 +143,21 @@ impl WriteTx {
             .await?)
     }
 
-    /// Moves a pending challenge to `state`. False when it was no longer pending.
+    /// Moves a pending challenge to `state` (an accepted one with its game). False when it was
+    /// no longer pending.
     pub async fn resolve_challenge(
         &mut self,
         id: ChallengeId,
         state: ChallengeState,
         now: i64,
-        game: Option<GameId>,
     ) -> Result<bool> {
         let done = sqlx::query(
             "UPDATE challenges SET state = $1, resolved_at = $2, game_id = $3
              WHERE id = $4 AND state = 'pending'",
         )
-        .bind(state)
+        .bind(state.as_str())
         .bind(now)
-        .bind(game)
+        .bind(state.game())
         .bind(id)
         .execute(self.tx.conn())
         .await?;

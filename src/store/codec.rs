@@ -24,8 +24,7 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    TimeControl,
+    ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, TimeControl,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -131,7 +130,6 @@ macro_rules! text_enum {
 }
 
 text_enum!(GameState, "a game state");
-text_enum!(ChallengeState, "a challenge state");
 text_enum!(EndReason, "a reason for a game to end");
 text!(Color, "a side", |c| c.name().to_string(), |s| {
     [Color::Black, Color::White]

@@ -39,11 +39,38 @@ pub struct ChallengeRow {
     pub time_limit: TimeControl,
     #[sqlx(try_from = "Flag")]
     pub rated: bool,
+    /// From the columns `state` and `game_id`.
+    #[sqlx(flatten)]
     pub state: ChallengeState,
     pub created_at: i64,
     pub expires_at: i64,
     pub resolved_at: Option<i64>,
-    pub game_id: Option<GameId>,
+}
+
+/// A challenge's state from its columns `state` and `game_id`: the game is there exactly when
+/// the challenge was accepted (as the schema checks). A row where they disagree does not read.
+impl FromRow<'_, AnyRow> for ChallengeState {
+    fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
+        let state: String = row.try_get("state")?;
+        let game: Option<GameId> = row.try_get("game_id")?;
+        let without_game = [
+            ChallengeState::Pending,
+            ChallengeState::Declined,
+            ChallengeState::Cancelled,
+            ChallengeState::Expired,
+        ];
+        without_game
+            .into_iter()
+            .chain(game.map(ChallengeState::Accepted))
+            .find(|s| s.as_str() == state && s.game() == game)
+            .ok_or_else(|| {
+                let game = game.map_or_else(|| "no game".to_string(), |g| format!("game {g}"));
+                sqlx::Error::ColumnDecode {
+                    index: "state".to_string(),
+                    source: format!("`{state}` with {game} is not a challenge's state").into(),
+                }
+            })
+    }
 }
 
 /// A game to insert.

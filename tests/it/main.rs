@@ -8,6 +8,7 @@
 
 mod common;
 
+mod challenge_state;
 mod cli;
 mod console;
 mod discord;

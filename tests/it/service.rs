@@ -138,7 +138,7 @@ async fn a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says(b
     assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
-        ChallengeState::Accepted
+        ChallengeState::Accepted(game.id)
     );
 
     for (i, mv) in BLACK_WINS.iter().enumerate() {
@@ -504,7 +504,7 @@ async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b: Backend) 
         w.games
             .accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::ChallengeClosed(ChallengeState::Accepted)
+        GameError::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id
     );
 }
 

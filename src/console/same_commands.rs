@@ -1,0 +1,409 @@
+//! The console's commands against the slash commands: the same commands, with the same options in
+//! the same order, the same values and choices, and the same names in every language.
+//!
+//! Each front end declares its commands its own way: poise builds the slash commands from the
+//! command functions' parameters, and clap reads the console's from [`Command`]. Neither is built
+//! from the other, since the console knows nothing of Discord; these tests are what keeps the two
+//! one list. They read the slash commands as they are registered (the JSON Discord receives, from
+//! [`discord::localized_commands`]) and ask the console to read the same things, in every
+//! language of [`Lang::all`].
+//!
+//! What one front end has on purpose and the other has not is listed below, with the reason.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::*;
+use crate::discord;
+
+/// Slash commands the console does not have, and why.
+const DISCORD_ONLY: &[(&str, &str)] = &[];
+
+/// Words the console reads that are no slash command, and why. They are words of a line of
+/// their own, not commands after a member's name (`help` is both).
+const CONSOLE_ONLY: &[(&str, &str)] = &[
+    (
+        "wait",
+        "moves the console's clock forward; Discord's clock is the real one",
+    ),
+    (
+        "quit",
+        "leaves the console; there is nothing to leave on Discord",
+    ),
+];
+
+/// Console options that no slash command has: (command, option, why).
+const CONSOLE_ONLY_OPTIONS: &[(&str, &str, &str)] = &[(
+    "resign",
+    "confirm",
+    "Discord asks to confirm with a button under the question",
+)];
+
+/// Discord's bounds on a number that the console does not refuse itself but leaves to the game:
+/// (command, option, why).
+const BOUNDS_LEFT_TO_THE_GAME: &[(&str, &str, &str)] = &[
+    (
+        "vacation",
+        "days",
+        "the game refuses fewer than 0 days and more than are left of the year's allowance",
+    ),
+    (
+        "leaderboard",
+        "page",
+        "the game shows the first page for page 0",
+    ),
+];
+
+/// Choices the console reads by a code, the same in every language, rather than by the label
+/// Discord shows in each: (command, option, why). For these, the console must read Discord's
+/// English labels.
+const CHOICES_BY_CODE: &[(&str, &str, &str)] = &[(
+    "challenge",
+    "time",
+    "the console takes a time control as 10m, 1h, 1d, 3d or 7d, as its help says, in every language",
+)];
+
+/// A value to try for a text option, which could hold anything: (option, value).
+const TEXT_SAMPLES: &[(&str, &str)] = &[("move", "e7-e6"), ("size", "7x7")];
+
+/// Each fixed choice of an option as the console's own words write it, in the order Discord
+/// offers them.
+fn console_choices(command: &str, option: &str) -> Vec<String> {
+    match (command, option) {
+        ("challenge", "color") => ["black", "white", "random"].map(String::from).to_vec(),
+        ("challenge", "time") => TimeControl::ALL.iter().map(ToString::to_string).collect(),
+        _ => panic!("/{command} {option}: Discord offers choices; list how the console reads them"),
+    }
+}
+
+/// Discord's option types (`CommandOptionType`), as registered.
+const STRING: u64 = 3;
+const INTEGER: u64 = 4;
+const BOOLEAN: u64 = 5;
+const USER: u64 = 6;
+
+/// The slash commands as Discord receives them.
+fn slash_commands() -> Vec<Value> {
+    discord::localized_commands()
+        .iter()
+        .map(|c| {
+            let c = c.create_as_slash_command().expect("a slash command");
+            serde_json::to_value(c).expect("a command as JSON")
+        })
+        .collect()
+}
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v[key].as_str().unwrap_or_default()
+}
+
+fn options(command: &Value) -> &[Value] {
+    command["options"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// An option's fixed choices; none for an option that takes any value of its type.
+fn choices(option: &Value) -> &[Value] {
+    option["choices"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// What Discord shows a member speaking `lang` for `item` (a command, an option or a choice):
+/// its translation for that language's locales, the same in each, or its English name.
+fn shown(item: &Value, lang: Lang) -> String {
+    let english = text(item, "name").to_string();
+    if lang == Lang::En {
+        return english;
+    }
+    let names: BTreeSet<&str> = item["name_localizations"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(locale, _)| Lang::from_locale(locale) == lang)
+        .filter_map(|(_, name)| name.as_str())
+        .collect();
+    assert!(
+        names.len() <= 1,
+        "`{english}` has several names in {}: {names:?}",
+        lang.code()
+    );
+    names.into_iter().next().map_or(english, String::from)
+}
+
+fn is_listed(list: &[(&str, &str, &str)], command: &str, option: &str) -> bool {
+    list.iter().any(|&(c, o, _)| c == command && o == option)
+}
+
+/// The console's options of `command`, in the order it declares them.
+fn console_options(command: &str) -> Vec<(String, bool)> {
+    let line = CommandLine::command();
+    let sub = line
+        .find_subcommand(command)
+        .unwrap_or_else(|| panic!("the console has no /{command}"));
+    sub.get_arguments()
+        .filter_map(|a| Some((a.get_long()?.to_string(), a.is_required_set())))
+        .collect()
+}
+
+/// An integer option's lowest (`min_value`) or highest (`max_value`) value, if the command sets
+/// one: poise registers them as floats, and gives every `i64` the limits of a JSON number,
+/// ±(2^53 - 1).
+fn bound(option: &Value, key: &str) -> Option<i64> {
+    let n = &option[key];
+    n.as_i64()
+        .or_else(|| n.as_f64().map(|f| f as i64))
+        .filter(|n| n.abs() != (1 << 53) - 1)
+}
+
+/// A value the console should read for `option`, as Discord would send it.
+fn sample(option: &Value) -> String {
+    let name = text(option, "name");
+    if let Some(choice) = choices(option).first() {
+        return text(choice, "name").to_string();
+    }
+    match option["type"].as_u64() {
+        Some(USER) => "@bob".to_string(),
+        Some(BOOLEAN) => "true".to_string(),
+        Some(INTEGER) => bound(option, "min_value").unwrap_or(1).max(1).to_string(),
+        _ => TEXT_SAMPLES
+            .iter()
+            .find(|(o, _)| *o == name)
+            .unwrap_or_else(|| panic!("`{name}` takes text: give a value to try in TEXT_SAMPLES"))
+            .1
+            .to_string(),
+    }
+}
+
+/// The console reading `command` with `option` set to `value`, typed by a member speaking `lang`
+/// with the names Discord shows them, and every other required option given.
+fn read(lang: Lang, command: &Value, option: &Value, value: &str) -> Result<Command, String> {
+    let mut words: Vec<String> = options(command)
+        .iter()
+        .filter(|o| o["required"].as_bool() == Some(true) && o["name"] != option["name"])
+        .map(|o| format!("{}:{}", shown(o, lang), sample(o)))
+        .collect();
+    words.push(format!("{}:{value}", shown(option, lang)));
+    parse_command_in(lang, &shown(command, lang), &words)
+}
+
+#[test]
+fn the_console_has_every_slash_command_and_no_other() {
+    let slash: BTreeSet<String> = slash_commands()
+        .iter()
+        .map(|c| text(c, "name").to_string())
+        .filter(|name| !DISCORD_ONLY.iter().any(|(only, _)| only == name))
+        .collect();
+    let line = CommandLine::command();
+    let console: BTreeSet<String> = line
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    assert_eq!(
+        console, slash,
+        "the console's commands and Discord's differ"
+    );
+    for (word, _) in CONSOLE_ONLY {
+        assert!(
+            !slash.contains(*word) && !console.contains(*word),
+            "`{word}` is listed as the console's own, yet it is a command"
+        );
+    }
+}
+
+#[test]
+fn every_command_has_the_same_options_in_the_same_order() {
+    for command in slash_commands() {
+        let name = text(&command, "name");
+        if DISCORD_ONLY.iter().any(|(only, _)| *only == name) {
+            continue;
+        }
+        let slash: Vec<(String, bool)> = options(&command)
+            .iter()
+            .map(|o| (text(o, "name").to_string(), o["required"] == true))
+            .collect();
+        let console: Vec<(String, bool)> = console_options(name)
+            .into_iter()
+            .filter(|(option, _)| !is_listed(CONSOLE_ONLY_OPTIONS, name, option))
+            .collect();
+        assert_eq!(
+            console, slash,
+            "/{name}: the console's options (and whether each is required) differ from Discord's"
+        );
+    }
+    // Nothing is listed that is not there.
+    for &(command, option, _) in CONSOLE_ONLY_OPTIONS {
+        let own = console_options(command);
+        assert!(own.iter().any(|(o, _)| o == option), "/{command} {option}");
+    }
+    let commands = slash_commands();
+    for &(command, option, _) in BOUNDS_LEFT_TO_THE_GAME.iter().chain(CHOICES_BY_CODE) {
+        let found = commands
+            .iter()
+            .filter(|c| c["name"] == command)
+            .flat_map(options)
+            .any(|o| o["name"] == option);
+        assert!(found, "Discord has no /{command} {option}");
+    }
+}
+
+#[test]
+fn every_command_and_option_has_the_same_name_in_every_language() {
+    let commands = slash_commands();
+    let line = CommandLine::command();
+    for lang in Lang::all() {
+        if lang != Lang::En {
+            let spoken = commands.iter().any(|c| {
+                c["name_localizations"]
+                    .as_object()
+                    .is_some_and(|l| l.keys().any(|locale| Lang::from_locale(locale) == lang))
+            });
+            assert!(spoken, "Discord has no locale for {}", lang.code());
+        }
+        for command in &commands {
+            let name = text(command, "name");
+            let shown_name = shown(command, lang);
+            assert_eq!(
+                command_name(lang, name),
+                shown_name,
+                "/{name} in {}",
+                lang.code()
+            );
+            assert_eq!(
+                english_command(&line, lang, &shown_name),
+                name,
+                "the console does not read /{shown_name} as /{name} in {}",
+                lang.code()
+            );
+            let Some(sub) = line.find_subcommand(name) else {
+                continue;
+            };
+            for option in options(command) {
+                let option_name_en = text(option, "name");
+                let shown_option = shown(option, lang);
+                assert_eq!(
+                    option_name(lang, name, option_name_en),
+                    shown_option,
+                    "/{name} {option_name_en} in {}",
+                    lang.code()
+                );
+                assert_eq!(
+                    english_option(sub, lang, &format!("{shown_option}:x")),
+                    format!("{option_name_en}:x"),
+                    "/{name}: the console does not read {shown_option} as {option_name_en} in {}",
+                    lang.code()
+                );
+            }
+            for &(_, option, _) in CONSOLE_ONLY_OPTIONS.iter().filter(|(c, _, _)| *c == name) {
+                let own = option_name(lang, name, option);
+                assert_eq!(
+                    english_option(sub, lang, &format!("{own}:x")),
+                    format!("{option}:x"),
+                    "/{name}: the console does not read its own {own} as {option} in {}",
+                    lang.code()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_console_reads_every_value_discord_can_send() {
+    for lang in Lang::all() {
+        for command in slash_commands() {
+            let name = text(&command, "name");
+            for option in options(&command) {
+                let o = text(option, "name");
+                let at = format!("/{name} {o} in {}", lang.code());
+                match option["type"].as_u64() {
+                    Some(BOOLEAN) => {
+                        let yes = read(lang, &command, option, "true");
+                        let no = read(lang, &command, option, "false");
+                        assert!(
+                            yes.is_ok() && no.is_ok() && yes != no,
+                            "{at}: {yes:?}, {no:?}"
+                        );
+                        let said_yes = tr!(lang, "console-value-yes");
+                        let said_no = tr!(lang, "console-value-no");
+                        assert_eq!(read(lang, &command, option, &said_yes), yes, "{at}");
+                        assert_eq!(read(lang, &command, option, &said_no), no, "{at}");
+                    }
+                    Some(INTEGER) if !choices(option).is_empty() => {}
+                    Some(INTEGER) => {
+                        let (min, max) = (bound(option, "min_value"), bound(option, "max_value"));
+                        for n in [min, max].into_iter().flatten() {
+                            let got = read(lang, &command, option, &n.to_string());
+                            assert!(got.is_ok(), "{at}: {n}: {got:?}");
+                        }
+                        if is_listed(BOUNDS_LEFT_TO_THE_GAME, name, o) {
+                            continue;
+                        }
+                        let beyond = [min.map(|n| n - 1), max.map(|n| n + 1)];
+                        for n in beyond.into_iter().flatten() {
+                            let got = read(lang, &command, option, &n.to_string());
+                            assert!(
+                                got.is_err(),
+                                "{at}: Discord refuses {n}, the console read {got:?}"
+                            );
+                        }
+                    }
+                    Some(USER | STRING) => {
+                        let value = sample(option);
+                        let got = read(lang, &command, option, &value);
+                        assert!(got.is_ok(), "{at}: {value}: {got:?}");
+                    }
+                    other => {
+                        panic!("{at}: an option of type {other:?} the console has no test for")
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_choice_reads_as_the_same_value_in_every_language() {
+    for command in slash_commands() {
+        let name = text(&command, "name");
+        for option in options(&command) {
+            let choices = choices(option);
+            if choices.is_empty() {
+                continue;
+            }
+            let o = text(option, "name");
+            let console = console_choices(name, o);
+            assert_eq!(
+                choices.len(),
+                console.len(),
+                "/{name} {o}: Discord offers {choices:?}, the console reads {console:?}"
+            );
+            for lang in Lang::all() {
+                let by_code = is_listed(CHOICES_BY_CODE, name, o);
+                let mut seen = Vec::new();
+                for (choice, value) in choices.iter().zip(&console) {
+                    let expected = read(lang, &command, option, value);
+                    assert!(expected.is_ok(), "/{name} {o}:{value}: {expected:?}");
+                    // The label as Discord shows it, or one of its words (`black (moves first)`).
+                    let label = if by_code {
+                        text(choice, "name").to_string()
+                    } else {
+                        shown(choice, lang)
+                    };
+                    let words = label
+                        .split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty());
+                    let got = std::iter::once(label.as_str())
+                        .chain(words)
+                        .map(|w| read(lang, &command, option, w))
+                        .find(Result::is_ok);
+                    assert_eq!(
+                        got.as_ref(),
+                        Some(&expected),
+                        "/{name} {o}: Discord's `{label}` in {} is not the console's {value}",
+                        lang.code()
+                    );
+                    assert!(!seen.contains(&expected), "/{name} {o}: {value} twice");
+                    seen.push(expected);
+                }
+            }
+        }
+    }
+}
