@@ -52,7 +52,8 @@ async fn an_accepted_challenge_reads_back_with_its_game(b: Backend) {
     let game = games
         .accept(&bob(), ChallengeRef::Id(PLACE, c.id))
         .await
-        .unwrap();
+        .unwrap()
+        .game;
     let read = games.challenge_view(c.id).await.unwrap();
     assert_eq!(read.state, ChallengeState::Accepted(game.id));
 }
@@ -73,7 +74,7 @@ async fn two_members_accepting_at_once_start_one_game(b: Backend) {
         games.accept(&carol, ChallengeRef::Id(PLACE, c.id)),
     );
     let (game, refused) = match (by_bob, by_carol) {
-        (Ok(game), Err(refused)) | (Err(refused), Ok(game)) => (game, refused),
+        (Ok(started), Err(refused)) | (Err(refused), Ok(started)) => (started.game, refused),
         other => panic!("not one game and one refusal: {other:?}"),
     };
     assert!(
