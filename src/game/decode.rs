@@ -7,7 +7,7 @@ use crate::store::{GameRow, RatingChangeRow};
 
 use super::{
     corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, GameStatus, Games,
-    GuildId, Member, MemberId, Place, RatingChange, Result,
+    GuildId, Member, MemberId, Name, Place, RatingChange, Result,
 };
 
 /// Where the game of `row` is played.
@@ -154,7 +154,7 @@ impl Games {
                             } else {
                                 &r.black_name
                             };
-                            list.push((r.id, other.clone()));
+                            list.push((r.id, Name::from(other.clone())));
                         }
                         Err(GameError::AmbiguousGame(list))
                     }
@@ -214,11 +214,8 @@ impl Games {
     }
 
     /// A member's name as last seen in `guild`.
-    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<String> {
-        Ok(self
-            .store
-            .member_name(guild, id)
-            .await?
-            .unwrap_or_else(|| format!("member {id}")))
+    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<Name> {
+        let name = self.store.member_name(guild, id).await?;
+        Ok(Name::from(name.unwrap_or_else(|| format!("member {id}"))))
     }
 }

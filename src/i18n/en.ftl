@@ -17,6 +17,7 @@ time-three-days = 3 days per move
 time-seven-days = 7 days per move
 slow-down = you are sending commands too fast: try again in {$seconds} s
 place-direct = our direct messages
+place-channel = channel {$id}
 
 ## Games: titles, status lines, results
 

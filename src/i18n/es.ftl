@@ -17,6 +17,7 @@ time-three-days = 3 días por jugada
 time-seven-days = 7 días por jugada
 slow-down = estás enviando comandos demasiado rápido: vuelve a intentarlo en {$seconds} s
 place-direct = nuestros mensajes directos
+place-channel = el canal {$id}
 
 ## Partidas: títulos, estado y resultados
 

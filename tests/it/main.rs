@@ -13,6 +13,7 @@ mod console;
 mod discord;
 mod engine;
 mod i18n;
+mod names;
 mod perft;
 mod postgres;
 mod properties;
