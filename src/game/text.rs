@@ -453,6 +453,7 @@ pub fn move_list(moves: &[String]) -> String {
 
 /// A game as a text file: headers, then the numbered move list. The values (the result, rated or
 /// not, the time) are in `lang`; the tags stay as they are, so a program reads every file alike.
+/// Each value is quoted as PGN quotes one, so no name breaks its line.
 pub fn export(lang: Lang, h: &History) -> String {
     let g = &h.game;
     let result = match g.status {
@@ -465,17 +466,44 @@ pub fn export(lang: Lang, h: &History) -> String {
         GameStatus::Aborted { .. } => tr!(lang, "export-aborted"),
         GameStatus::Active { .. } => tr!(lang, "export-in-progress"),
     };
-    format!(
-        "[Game \"{}\"]\n[Size \"{}\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Time \"{}\"]\n[Rated \"{}\"]\n[Result \"{}\"]\n\n{}\n",
-        g.id,
-        g.size,
-        Plain.name(&g.black.name),
-        Plain.name(&g.white.name),
-        time_control(lang, g.time),
-        tr!(lang, "export-rated", rated = if g.rated { "yes" } else { "no" }),
-        result,
-        move_list(&h.moves)
-    )
+    let rated = tr!(
+        lang,
+        "export-rated",
+        rated = if g.rated { "yes" } else { "no" }
+    );
+    let headers: String = [
+        ("Game", g.id.to_string()),
+        ("Size", g.size.to_string()),
+        ("Black", Plain.name(&g.black.name)),
+        ("White", Plain.name(&g.white.name)),
+        ("Time", time_control(lang, g.time)),
+        ("Rated", rated),
+        ("Result", result),
+    ]
+    .iter()
+    .map(|(tag, value)| format!("[{tag} {}]\n", pgn_quoted(value)))
+    .collect();
+    format!("{headers}\n{}\n", move_list(&h.moves))
+}
+
+/// A header's value as PGN writes one: in double quotes, with `\` and `"` escaped by a
+/// backslash, and each line break or other control character (which a header line cannot hold)
+/// as a space.
+fn pgn_quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A rating card in a few lines.
@@ -565,6 +593,20 @@ mod tests {
         assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
         assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
+    }
+
+    #[test]
+    fn header_values_are_quoted_as_pgn_quotes_them() {
+        assert_eq!(pgn_quoted("alice"), r#""alice""#);
+        assert_eq!(
+            pgn_quoted(r#"the "best" \ one"#),
+            r#""the \"best\" \\ one""#
+        );
+        assert_eq!(
+            pgn_quoted("two\nlines\r\tand a tab"),
+            r#""two lines  and a tab""#
+        );
+        assert_eq!(pgn_quoted("\"]\n[Result \"1-0"), r#""\"] [Result \"1-0""#);
     }
 
     #[test]

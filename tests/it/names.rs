@@ -1,5 +1,6 @@
 //! Members' display names are their own text, whatever it holds. Every refusal that names a
-//! member shows the name escaped on Discord and as it is in the console.
+//! member shows the name escaped on Discord and as it is in the console, and `/history`'s file
+//! quotes it as PGN does.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -246,6 +247,65 @@ async fn every_refusal_that_names_a_member_shows_the_name_escaped_on_discord() {
         &format!("{SECOND_ESCAPED} already has 25 games in progress, the most allowed"),
     );
     bot.finish();
+}
+
+/// `/history`'s file: the name, quotes, backslash and line break included, is one header value
+/// that a PGN reader takes back as the name (its line break a space).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_file_quotes_names_as_pgn_does() {
+    let bot = start_with(true, &[]).await;
+    bot.slash(challenge(&second(), &alice())).await;
+    bot.slash(InteractionBuilder::slash("accept").by(&alice()))
+        .await;
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::slash("history")
+                .by(&alice())
+                .integer("game", 1),
+        )
+        .await;
+    let request = bot.fake.callback_request_for(sent.id).await;
+    let file = request
+        .file("breakthrough-game-1.txt")
+        .expect("a file")
+        .text();
+    let headers: Vec<(&str, String)> = file
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let (tag, value) = l
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .and_then(|l| l.split_once(' '))
+                .unwrap_or_else(|| panic!("not a header: {l:?}\n{file}"));
+            (tag, pgn_value(value).unwrap_or_else(|| panic!("{l}")))
+        })
+        .collect();
+    let tags: Vec<&str> = headers.iter().map(|(t, _)| *t).collect();
+    assert_eq!(
+        tags,
+        ["Game", "Size", "Black", "White", "Time", "Rated", "Result"]
+    );
+    assert_eq!(headers[2].1, SECOND.replace('\n', " "));
+    assert_eq!(headers[3].1, "alice");
+    bot.finish();
+}
+
+/// A quoted PGN value read back: the text between the quotes, each backslash escaping the
+/// character after it; `None` when it is not one quoted value.
+fn pgn_value(quoted: &str) -> Option<String> {
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            '"' => return None,
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// The console writes names as they are: no backslash is added to any.
