@@ -276,22 +276,22 @@ pub fn your_turn(
 }
 
 /// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
+/// Moments beyond the years 9999 either way (none the bot sets) show as the nearest one it can
+/// write.
 pub fn utc_time(unix: i64) -> String {
-    let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    use time::UtcDateTime;
+    let t = UtcDateTime::from_unix_timestamp(unix).unwrap_or(if unix < 0 {
+        UtcDateTime::MIN
+    } else {
+        UtcDateTime::MAX
+    });
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs / 3_600,
-        secs % 3_600 / 60
+        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute()
     )
 }
 
@@ -593,6 +593,7 @@ mod tests {
         assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
         assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
+        assert_eq!(utc_time(i64::MAX), "9999-12-31 23:59 UTC");
     }
 
     #[test]
