@@ -6,8 +6,8 @@ use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{GameRow, RatingChangeRow};
 
 use super::{
-    corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, GameStatus, Games,
-    GuildId, Member, MemberId, Name, Place, RatingChange, Result,
+    corrupt, Action, AiPlayer, ChannelId, Game, GameError, GameId, GameRef, GameState, GameStatus,
+    Games, GuildId, Member, MemberId, Name, Place, RatingChange, Result,
 };
 
 /// Where the game of `row` is played.
@@ -165,6 +165,8 @@ impl Games {
 
     /// The game a command from `who`, sent from `at`, means, if it may act on it there: a game is
     /// played in its own channel (a game against the AI in a direct message, in that message).
+    /// With no game in progress in `at`, the refusal names the channels of this server where
+    /// `who` has some; from a direct message, it names none.
     pub(super) async fn game_row_to_act(
         &self,
         who: MemberId,
@@ -172,7 +174,12 @@ impl Games {
         which: GameRef,
         action: Action,
     ) -> Result<GameRow> {
-        let row = self.game_row(who, at, which).await?;
+        let row = match self.game_row(who, at, which).await {
+            Err(GameError::NoActiveGame) if !at.is_direct() => {
+                return Err(self.games_elsewhere(who, at).await?)
+            }
+            found => found?,
+        };
         let place = row_place(&row);
         if place != at {
             return Err(GameError::PlayedElsewhere {
@@ -182,6 +189,24 @@ impl Games {
             });
         }
         Ok(row)
+    }
+
+    /// Why `who` has no game to act on in `at`: [`GameError::GamesElsewhere`] with the other
+    /// channels of `at`'s server where they have games in progress, or
+    /// [`GameError::NoActiveGame`] when there are none.
+    async fn games_elsewhere(&self, who: MemberId, at: Place) -> Result<GameError> {
+        let rows = self.store.active_games(who, Some(at.guild), None).await?;
+        let mut channels: Vec<ChannelId> = rows.iter().map(|row| row.channel_id).collect();
+        channels.sort();
+        channels.dedup();
+        Ok(if rows.is_empty() {
+            GameError::NoActiveGame
+        } else {
+            GameError::GamesElsewhere {
+                count: rows.len(),
+                channels,
+            }
+        })
     }
 
     /// The game a command from `who`, sent from `at`, means, to look at: any game of the server

@@ -9,7 +9,9 @@ use crate::store::StoreError;
 use crate::tr;
 
 use super::text::{self, Markup, Plain};
-use super::types::{Action, ChallengeId, ChallengeState, GameId, Name, Place, TimeControlError};
+use super::types::{
+    Action, ChallengeId, ChallengeState, ChannelId, GameId, Name, Place, TimeControlError,
+};
 
 /// A refusal, or a fault on our side. [`GameError::localized`] says it to a member in their
 /// language and their front end's markup; `Display` says it in English plain text, for logs and
@@ -62,6 +64,12 @@ pub enum GameError {
         action: Action,
     },
     NoActiveGame,
+    /// No game of the member's in progress in this channel, but `count` in these other channels
+    /// of the same server.
+    GamesElsewhere {
+        count: usize,
+        channels: Vec<ChannelId>,
+    },
     /// The caller's games in the channel, each with its opponent's name.
     AmbiguousGame(Vec<(GameId, Name)>),
     NotAPlayer(GameId),
@@ -193,6 +201,15 @@ impl GameError {
                 }
             ),
             E::NoActiveGame => tr!(lang, "error-no-active-game"),
+            E::GamesElsewhere { count, channels } => {
+                let channels: Vec<String> = channels.iter().map(|c| m.channel(lang, *c)).collect();
+                tr!(
+                    lang,
+                    "error-games-elsewhere",
+                    count = *count,
+                    channels = channels.join(", ")
+                )
+            }
             E::AmbiguousGame(games) => {
                 let games: Vec<String> = games
                     .iter()

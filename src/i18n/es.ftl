@@ -158,6 +158,10 @@ error-played-elsewhere = la partida #{$id} se juega en {$place}; { $action ->
    *[abort] anúlala allí
   }
 error-no-active-game = no tienes ninguna partida en curso en este canal
+error-games-elsewhere = no tienes ninguna partida en curso en este canal; { $count ->
+    [one] la tuya está en {$channels}
+   *[other] tus {$count} partidas están en {$channels}
+  }
 error-ambiguous-game = tienes varias partidas en este canal; di cuál con { -opt-game }: {$games}
 error-not-a-player = no juegas en la partida #{$id}
 error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine

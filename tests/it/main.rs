@@ -20,3 +20,4 @@ mod properties;
 mod render;
 mod scaling;
 mod service;
+mod wrong_channel;
