@@ -7,7 +7,8 @@ use crate::game::{Limits, Shards, ShardsError};
 /// Where the database lives.
 #[derive(Args, Clone, Debug)]
 pub struct DatabaseConfig {
-    /// SQLite database URL; the file is created on first start.
+    /// The database URL: a SQLite file (`sqlite://…`, created on first start) or PostgreSQL
+    /// (`postgres://user:password@host/db`).
     #[arg(
         long = "db",
         env = "DATABASE_URL",

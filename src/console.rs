@@ -23,9 +23,11 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    self, text, Announced, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError,
-    GameId, GameRef, Games, Member, MemberId, Opponent, Place, Played, Rematch, SystemClock,
-    TimeControl, TimeControlError, LOCAL_SERVER,
+    self, text,
+    text::{Markup, Plain},
+    Announced, ChallengeAsk, ChallengeRef, ChannelId, Clock, Decision, GameError, GameId, GameRef,
+    Games, Member, MemberId, Opponent, Place, Played, Rematch, SystemClock, TimeControl,
+    TimeControlError, LOCAL_SERVER,
 };
 use crate::i18n::commands::{command_id, option_id, Part};
 use crate::i18n::{self, Lang};
@@ -77,7 +79,7 @@ fn member(name: &str) -> Member {
 pub const AI_NAME: &str = "bot";
 
 fn is_ai(m: &Member) -> bool {
-    m.name.eq_ignore_ascii_case(AI_NAME)
+    m.name.as_str().eq_ignore_ascii_case(AI_NAME)
 }
 
 /// What the console prints for one line.
@@ -313,11 +315,11 @@ fn value_error(lang: Lang, why: &(dyn std::error::Error + 'static)) -> String {
     if let Some(e) = why.downcast_ref::<BadValue>() {
         e.localized(lang)
     } else if let Some(e) = why.downcast_ref::<SizeError>() {
-        GameError::Size(e.clone()).localized(lang)
+        GameError::Size(e.clone()).localized(lang, &Plain)
     } else if let Some(e) = why.downcast_ref::<TimeControlError>() {
-        GameError::Time(e.clone()).localized(lang)
+        GameError::Time(e.clone()).localized(lang, &Plain)
     } else if why.downcast_ref::<LevelError>().is_some() {
-        GameError::Level(LevelError).localized(lang)
+        GameError::Level(LevelError).localized(lang, &Plain)
     } else {
         why.to_string()
     }
@@ -640,21 +642,21 @@ impl Console {
             self.lang,
             "console-players",
             black_piece = render::BLACK_PIECE,
-            black = &game.black.name,
+            black = Plain.name(&game.black.name),
             white_piece = render::WHITE_PIECE,
-            white = &game.white.name
+            white = Plain.name(&game.white.name)
         ));
         if let Some(mv) = game.last_move {
             out.push('\n');
             out.push_str(&tr!(self.lang, "console-last-move", move = mv.to_string()));
         }
         out.push('\n');
-        out.push_str(&text::status(self.lang, game, now));
+        out.push_str(&text::status(self.lang, &Plain, game, now));
         if game.is_active() {
-            out.push_str(&format!(" (@{})", game.to_move().name));
+            out.push_str(&format!(" (@{})", Plain.name(&game.to_move().name)));
         }
         if let Some(change) = &game.status.rating_change() {
-            for line in text::rating_lines(game, change) {
+            for line in text::rating_lines(&Plain, game, change) {
                 out.push('\n');
                 out.push_str(&line);
             }
@@ -704,7 +706,7 @@ impl Console {
     fn announced(&self, what: &Announced) -> String {
         let now = self.games.now();
         match what {
-            Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, c),
+            Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, &Plain, c),
             Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
             Announced::Reminder { game, member } => format!(
                 "@{}: {}",
@@ -721,16 +723,19 @@ impl Console {
                 self.lang,
                 "console-dm",
                 name = name_in(game, *member),
-                text = text::your_turn(self.lang, game, *member, *reminder, now)
+                text = text::your_turn(self.lang, &Plain, game, *member, *reminder, now)
             ),
             Announced::Vacation {
                 game,
                 member,
                 until,
             } => {
-                let said = text::vacation_told(self.lang, game, *member, *until);
+                let said = text::vacation_told(self.lang, &Plain, game, *member, *until);
                 match game.color_of(*member) {
-                    Some(side) => format!("@{}: {said}", game.player(side.opposite()).name),
+                    Some(side) => format!(
+                        "@{}: {said}",
+                        Plain.name(&game.player(side.opposite()).name)
+                    ),
                     None => said,
                 }
             }
@@ -746,7 +751,7 @@ impl Console {
             tr!(
                 self.lang,
                 "console-ai-game",
-                name = &who.name,
+                name = Plain.name(&who.name),
                 level = level
             ),
             self.board(game)
@@ -760,10 +765,13 @@ impl Console {
     /// A challenge just made, and who may answer it.
     fn challenge_made(&self, c: &game::Challenge, now: i64) -> Reply {
         let answer = match &c.opponent {
-            Some(op) => tr!(self.lang, "console-answer", name = &op.name),
+            Some(op) => tr!(self.lang, "console-answer", name = Plain.name(&op.name)),
             None => tr!(self.lang, "console-answer-open"),
         };
-        Reply::public(format!("{}\n{answer}", text::challenge(self.lang, c, now)))
+        Reply::public(format!(
+            "{}\n{answer}",
+            text::challenge(self.lang, &Plain, c, now)
+        ))
     }
 
     /// Handles one line. `None` means the member asked to quit.
@@ -829,12 +837,14 @@ impl Console {
                     None => Reply::private(tr!(self.lang, "console-command-missing")),
                 };
                 out.extend(reply.public);
-                out.extend(
-                    reply
-                        .private
-                        .into_iter()
-                        .map(|p| tr!(self.lang, "console-private", name = &who.name, text = p)),
-                );
+                out.extend(reply.private.into_iter().map(|p| {
+                    tr!(
+                        self.lang,
+                        "console-private",
+                        name = Plain.name(&who.name),
+                        text = p
+                    )
+                }));
                 // What the command told others: turn notifications, vacation notices.
                 out.extend(self.announcements().await);
             }
@@ -879,7 +889,7 @@ impl Console {
         if e.is_internal() {
             tracing::error!(error = ?e, "console command failed");
         }
-        e.localized(self.lang)
+        e.localized(self.lang, &Plain)
     }
 
     async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
@@ -965,7 +975,7 @@ impl Console {
                     .await?;
                 Reply::public(format!(
                     "{}\n{}",
-                    tr!(self.lang, "console-accepted", name = &who.name),
+                    tr!(self.lang, "console-accepted", name = Plain.name(&who.name)),
                     self.board(&started.game)
                 ))
             }
@@ -977,9 +987,9 @@ impl Console {
                 Reply::public(tr!(
                     self.lang,
                     "console-declined",
-                    name = &who.name,
+                    name = Plain.name(&who.name),
                     id = c.id.to_string(),
-                    challenger = &c.challenger.name
+                    challenger = Plain.name(&c.challenger.name)
                 ))
             }
             Command::Cancel => {
@@ -990,7 +1000,7 @@ impl Console {
                 Reply::public(tr!(
                     self.lang,
                     "console-cancelled",
-                    name = &who.name,
+                    name = Plain.name(&who.name),
                     count = ids.len(),
                     ids = ids.join(", ")
                 ))
@@ -1048,19 +1058,19 @@ impl Console {
                     self.lang,
                     "console-aborted",
                     id = game.id.to_string(),
-                    name = &who.name
+                    name = Plain.name(&who.name)
                 ))
             }
             Command::Games { user } => {
                 let whom = whom(user);
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
-                let list = text::games_list(self.lang, &whom, &games, now);
+                let list = text::games_list(self.lang, &Plain, &whom, &games, now);
                 if games.is_empty() {
                     Reply::public(list)
                 } else {
                     Reply::public(format!(
                         "{}\n{list}",
-                        tr!(self.lang, "console-games-of", name = &whom.name)
+                        tr!(self.lang, "console-games-of", name = Plain.name(&whom.name))
                     ))
                 }
             }
@@ -1069,12 +1079,12 @@ impl Console {
                 let board = g
                     .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
                     .await?;
-                Reply::public(text::leaderboard(self.lang, &board))
+                Reply::public(text::leaderboard(self.lang, &Plain, &board))
             }
             Command::Rating { user, size } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
                 let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
-                Reply::public(text::rating_card(self.lang, &card))
+                Reply::public(text::rating_card(self.lang, &Plain, &card))
             }
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;

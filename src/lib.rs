@@ -1,4 +1,5 @@
-//! Breakthrough on Discord: the rules, the boards, the game service on SQLite, and its front ends.
+//! Breakthrough on Discord: the rules, the boards, the game service on SQLite or PostgreSQL, and
+//! its front ends.
 //! The binary in `main.rs` is a thin command line over this library.
 
 pub mod bench;

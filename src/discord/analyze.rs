@@ -3,19 +3,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::view::Escaped;
+use super::view::Markdown;
 use super::{member_id, place, public_lang, BotError, Context};
 use crate::game::analysis::{export, summary, title};
-use crate::game::{text, GameAnalysis, GameId};
-
-impl Escaped for GameAnalysis {
-    fn escaped(&self) -> Self {
-        GameAnalysis {
-            game: self.game.escaped(),
-            analysis: self.analysis.clone(),
-        }
-    }
-}
+use crate::game::{text, GameId};
 
 /// The engine's look back at a game: the worst moves, where it was decided, and a file.
 #[poise::command(slash_command)]
@@ -33,10 +24,9 @@ pub async fn analyze(
     let lang = public_lang(ctx);
     let answer = match games.analyze_queued(queued).await {
         Ok(done) => {
-            let done = done.escaped();
             let embed = serenity::CreateEmbed::new()
                 .title(title(lang, &done))
-                .description(summary(lang, &done));
+                .description(summary(lang, &Markdown, &done));
             let file = serenity::CreateAttachment::bytes(
                 export(lang, &done).into_bytes(),
                 format!("breakthrough-analysis-{}.txt", done.game.id),

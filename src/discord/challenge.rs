@@ -101,7 +101,7 @@ pub async fn challenge(
     let time = time.map(TimeControl::from).unwrap_or_default();
     let opponent = match &opponent {
         Some(u) if u.id == ctx.framework().bot_id() => Opponent::Ai(user_member(u)),
-        Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().to_string()).into()),
+        Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().into()).into()),
         Some(u) => Opponent::Member(user_member(u)),
         None => Opponent::Open,
     };

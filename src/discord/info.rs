@@ -3,9 +3,10 @@
 use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
-use super::view::Escaped;
+use super::view::Markdown;
 use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
-use crate::game::{text, GameId, GuildId};
+use crate::game::text::{self, Markup};
+use crate::game::{GameId, GuildId};
 use crate::rules::BoardSize;
 use crate::tr;
 
@@ -32,11 +33,10 @@ pub async fn games(
         .games_of(whom.id, ctx.guild_id().map(super::guild_id))
         .await?;
     let now = data.games.now();
-    let whom = whom.escaped();
-    let list: Vec<_> = list.iter().map(Escaped::escaped).collect();
-    let body = text::games_list(public_lang(ctx), &whom, &list, now);
+    let body = text::games_list(public_lang(ctx), &Markdown, &whom, &list, now);
+    let name = Markdown.name(&whom.name);
     let embed = serenity::CreateEmbed::new()
-        .title(tr!(public_lang(ctx), "games-title", name = &whom.name))
+        .title(tr!(public_lang(ctx), "games-title", name = name))
         .description(body);
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
@@ -88,11 +88,11 @@ pub async fn rating(
         .data()
         .games
         .rating(server(ctx)?, &whom, read_size(size)?)
-        .await?
-        .escaped();
+        .await?;
+    let name = Markdown.name(&card.member.name);
     let embed = serenity::CreateEmbed::new()
-        .title(format!("{} · {}", card.member.name, card.size))
-        .description(text::rating_card(public_lang(ctx), &card));
+        .title(format!("{name} · {}", card.size))
+        .description(text::rating_card(public_lang(ctx), &Markdown, &card));
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
 }
@@ -107,8 +107,7 @@ pub async fn history(
         .data()
         .games
         .history(place(ctx), GameId::new(game))
-        .await?
-        .escaped();
+        .await?;
     let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
         tr!(lang, "history-no-moves")
@@ -122,7 +121,7 @@ pub async fn history(
         .description(shown)
         .field(
             tr!(lang, "history-status"),
-            text::status(lang, &h.game, ctx.data().games.now()),
+            text::status(lang, &Markdown, &h.game, ctx.data().games.now()),
             false,
         );
     let file = serenity::CreateAttachment::bytes(

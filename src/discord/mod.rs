@@ -67,7 +67,7 @@ impl BotError {
     /// an apology.
     fn for_member(&self, lang: Lang) -> String {
         match self {
-            BotError::Game(e) if !e.is_internal() => refusal(e, lang),
+            BotError::Game(e) if !e.is_internal() => e.localized(lang, &view::Markdown),
             BotError::Input(s) => s.clone(),
             BotError::SlowDown(seconds) => text::slow_down(lang, *seconds),
             other => {
@@ -76,39 +76,6 @@ impl BotError {
             }
         }
     }
-}
-
-/// A refusal's words with every member name in them escaped, so that a name shows as text and
-/// never as markdown. What a member typed is quoted as code already (see `rules::shorten`).
-fn refusal(e: &GameError, lang: Lang) -> String {
-    use view::escape;
-    let safe = match e {
-        GameError::BotOpponent(n) => GameError::BotOpponent(escape(n)),
-        GameError::DuplicateChallenge(n) => GameError::DuplicateChallenge(escape(n)),
-        GameError::OpponentTooManyGames { name, limit } => GameError::OpponentTooManyGames {
-            name: escape(name),
-            limit: *limit,
-        },
-        GameError::NoChallengeFrom(n) => GameError::NoChallengeFrom(escape(n)),
-        GameError::AmbiguousChallenge(s) => GameError::AmbiguousChallenge(escape(s)),
-        GameError::NotYourChallenge(n) => GameError::NotYourChallenge(escape(n)),
-        GameError::NotYourCancel(n) => GameError::NotYourCancel(escape(n)),
-        GameError::AmbiguousGame(games) => {
-            GameError::AmbiguousGame(games.iter().map(|(id, name)| (*id, escape(name))).collect())
-        }
-        GameError::NotYourTurn(n) => GameError::NotYourTurn(escape(n)),
-        GameError::Declined { name, wait } => GameError::Declined {
-            name: escape(name),
-            wait: *wait,
-        },
-        GameError::TooManyChallengesTo { name, limit, wait } => GameError::TooManyChallengesTo {
-            name: escape(name),
-            limit: *limit,
-            wait: *wait,
-        },
-        other => return other.localized(lang),
-    };
-    safe.localized(lang)
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;

@@ -6,9 +6,10 @@ use serenity::{
     CreateEmbedFooter, UserId,
 };
 
+use crate::game::text::{self, Markup};
 use crate::game::{
-    text, Announced, Challenge, ChallengeState, Game, History, Leaderboard, Member, MemberId,
-    Place, Played, RatingCard,
+    Announced, Challenge, ChallengeState, ChannelId, Game, Leaderboard, MemberId, Name, Place,
+    Played,
 };
 use crate::i18n::Lang;
 use crate::render;
@@ -105,74 +106,19 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// A value with every member name in it escaped: names are only ever text on Discord. The
-/// names are escaped on their way out, never stored so.
-pub trait Escaped {
-    fn escaped(&self) -> Self;
-}
+/// Discord's markup for the game's words: a name escaped (see [`escape`]), so it shows as the
+/// member typed it and never as markdown, a mention or a link; a channel as its link, `<#123>`.
+/// Names are escaped on their way out, never stored so.
+#[derive(Clone, Copy, Debug)]
+pub struct Markdown;
 
-impl Escaped for Member {
-    fn escaped(&self) -> Self {
-        Member::new(self.id, escape(&self.name))
+impl Markup for Markdown {
+    fn name(&self, name: &Name) -> String {
+        escape(name.as_str())
     }
-}
 
-impl Escaped for Game {
-    fn escaped(&self) -> Self {
-        Game {
-            black: self.black.escaped(),
-            white: self.white.escaped(),
-            ..self.clone()
-        }
-    }
-}
-
-impl Escaped for Played {
-    fn escaped(&self) -> Self {
-        Played {
-            game: self.game.escaped(),
-            ..self.clone()
-        }
-    }
-}
-
-impl Escaped for Challenge {
-    fn escaped(&self) -> Self {
-        Challenge {
-            challenger: self.challenger.escaped(),
-            opponent: self.opponent.as_ref().map(Member::escaped),
-            ..self.clone()
-        }
-    }
-}
-
-impl Escaped for History {
-    fn escaped(&self) -> Self {
-        History {
-            game: self.game.escaped(),
-            moves: self.moves.clone(),
-        }
-    }
-}
-
-impl Escaped for RatingCard {
-    fn escaped(&self) -> Self {
-        let mut card = self.clone();
-        card.member = card.member.escaped();
-        for r in &mut card.recent {
-            r.opponent = r.opponent.escaped();
-        }
-        card
-    }
-}
-
-impl Escaped for Leaderboard {
-    fn escaped(&self) -> Self {
-        let mut board = self.clone();
-        for s in &mut board.standings {
-            s.member = s.member.escaped();
-        }
-        board
+    fn channel(&self, _lang: Lang, channel: ChannelId) -> String {
+        format!("<#{channel}>")
     }
 }
 
@@ -191,7 +137,6 @@ pub fn game(lang: Lang, game: &Game, now: i64) -> View {
 
 /// [`game`] with `bottom`'s pieces at the bottom of the board: a player's own view.
 pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
-    let game = &game.escaped();
     let mut embed = CreateEmbed::new()
         .title(text::title(lang, game))
         .description(render::emoji_board_facing(
@@ -219,13 +164,13 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
         } else {
             tr!(lang, "board-result")
         },
-        text::status(lang, game, now),
+        text::status(lang, &Markdown, game, now),
         false,
     );
     if let Some(change) = &game.status.rating_change() {
         embed = embed.field(
             tr!(lang, "board-ratings"),
-            text::rating_lines(game, change).join("\n"),
+            text::rating_lines(&Markdown, game, change).join("\n"),
             false,
         );
     }
@@ -241,7 +186,7 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
             Some(id),
         )
     } else {
-        (text::status(lang, game, now), None)
+        (text::status(lang, &Markdown, game, now), None)
     };
     // Once a game is over, either player may ask to play it again.
     let components = if game.is_active() {
@@ -263,7 +208,6 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
 
 /// The board after the AI's move, saying which move it played.
 pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
-    let played = &played.escaped();
     let mut v = game(lang, &played.game, now);
     let said = text::ai_played(lang, played);
     v.content = Some(match v.content {
@@ -301,9 +245,8 @@ pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
             member,
             until,
         } => {
-            let game = &game.escaped();
             let opponent = game.color_of(*member).map(|c| game.player(c.opposite()).id);
-            let said = text::vacation_told(lang, game, *member, *until);
+            let said = text::vacation_told(lang, &Markdown, game, *member, *until);
             View {
                 content: Some(match opponent {
                     Some(id) => format!("{}, {said}", mention(id)),
@@ -326,13 +269,12 @@ pub fn turn_dm(
     message: Option<u64>,
     now: i64,
 ) -> View {
-    let game = &game.escaped();
     let bottom = game.color_of(member).unwrap_or(Color::White);
     let mut v = game_facing(lang, game, now, bottom);
     let link = game_link(game.place, message);
     v.content = Some(format!(
         "{}\n{}",
-        text::your_turn(lang, game, member, reminder, now),
+        text::your_turn(lang, &Markdown, game, member, reminder, now),
         tr!(lang, "dm-go-to-game", link = link)
     ));
     v.mention = None;
@@ -357,10 +299,10 @@ pub fn game_link(place: Place, message: Option<u64>) -> String {
 
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
 pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
-    let c = &c.escaped();
+    let challenger = Markdown.name(&c.challenger.name);
     let embed = CreateEmbed::new()
         .title(tr!(lang, "challenge-title", id = c.id.to_string()))
-        .description(text::challenge(lang, c, now))
+        .description(text::challenge(lang, &Markdown, c, now))
         .colour(END_COLOUR);
     let mut components = Vec::new();
     if c.state == ChallengeState::Pending {
@@ -387,12 +329,12 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
                 lang,
                 "challenge-to-you",
                 mention = mention(o.id),
-                challenger = &c.challenger.name
+                challenger = challenger
             ),
             Some(o.id),
         ),
         (None, ChallengeState::Pending) => (
-            tr!(lang, "challenge-to-anyone", challenger = &c.challenger.name),
+            tr!(lang, "challenge-to-anyone", challenger = challenger),
             None,
         ),
         (_, state) => (
@@ -432,14 +374,13 @@ pub fn confirm_resign(lang: Lang, game: &Game) -> View {
 
 /// A leaderboard page with Previous / Next buttons.
 pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
-    let board = &board.escaped();
     let embed = CreateEmbed::new()
         .title(tr!(
             lang,
             "leaderboard-embed-title",
             size = board.size.to_string()
         ))
-        .description(text::leaderboard(lang, board))
+        .description(text::leaderboard(lang, &Markdown, board))
         .colour(END_COLOUR);
     let button = |label: &str, page: usize, disabled: bool| {
         CreateButton::new(

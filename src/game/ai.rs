@@ -109,12 +109,12 @@ impl Games {
         tx.upsert_member(
             req.place.guild,
             req.challenger.id,
-            &req.challenger.name,
+            req.challenger.name.as_str(),
             false,
             now,
         )
         .await?;
-        tx.upsert_member(req.place.guild, req.ai.id, &req.ai.name, true, now)
+        tx.upsert_member(req.place.guild, req.ai.id, req.ai.name.as_str(), true, now)
             .await?;
         if let Some(game) = rematch_of {
             if !tx.claim_rematch(game, now).await? {

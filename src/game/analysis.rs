@@ -13,6 +13,7 @@ use crate::tr;
 
 use super::ai::Work;
 use super::error::corrupt;
+use super::text::{Markup, Plain};
 use super::{AiSlot, Game, GameError, GameId, Games, InternalError, MemberId, Place, Result};
 
 /// How many of each side's worst moves the summary names.
@@ -211,7 +212,7 @@ pub fn title(lang: Lang, a: &GameAnalysis) -> String {
 
 /// The summary: who played, where the game was decided, each side's worst moves, and how to read
 /// the chances.
-pub fn summary(lang: Lang, a: &GameAnalysis) -> String {
+pub fn summary(lang: Lang, m: &dyn Markup, a: &GameAnalysis) -> String {
     let g = &a.game;
     let plies = a.analysis.plies.len();
     if plies == 0 {
@@ -221,8 +222,8 @@ pub fn summary(lang: Lang, a: &GameAnalysis) -> String {
         tr!(
             lang,
             "analysis-players",
-            black = &g.black.name,
-            white = &g.white.name,
+            black = m.name(&g.black.name),
+            white = m.name(&g.white.name),
             size = g.size.to_string(),
             // Counted as the lists and boards number them: a move of each side is one move.
             moves = plies.div_ceil(2)
@@ -236,12 +237,13 @@ pub fn summary(lang: Lang, a: &GameAnalysis) -> String {
 }
 
 /// Every move's evaluation as a text file: the summary, then one line per move (ply, side, move,
-/// the chances of the side that moved before and after it, the engine's move).
+/// the chances of the side that moved before and after it, the engine's move). Plain text: names
+/// as they are, whatever the front end.
 pub fn export(lang: Lang, a: &GameAnalysis) -> String {
     let mut out = format!(
         "{}\n\n{}\n\n{}\n",
         title(lang, a),
-        summary(lang, a),
+        summary(lang, &Plain, a),
         tr!(lang, "analysis-file-header")
     );
     for p in &a.analysis.plies {

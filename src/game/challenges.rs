@@ -63,7 +63,7 @@ impl Games {
         tx.upsert_member(
             req.place.guild,
             req.challenger.id,
-            &req.challenger.name,
+            req.challenger.name.as_str(),
             false,
             now,
         )
@@ -76,7 +76,7 @@ impl Games {
         let mut rated = req.rated;
         let mut casual_by_limit = None;
         if let Some(o) = &req.opponent {
-            tx.upsert_member(req.place.guild, o.id, &o.name, false, now)
+            tx.upsert_member(req.place.guild, o.id, o.name.as_str(), false, now)
                 .await?;
             if rated
                 && self
@@ -224,7 +224,7 @@ impl Games {
                 for row in &found {
                     names.push(self.name_of(row.guild_id, row.challenger_id).await?);
                 }
-                Err(GameError::AmbiguousChallenge(names.join(", ")))
+                Err(GameError::AmbiguousChallenge(names))
             }
         }
     }
@@ -266,7 +266,7 @@ impl Games {
         if row.opponent_id.is_none() && row.challenger_id == who.id {
             return Err(GameError::SelfChallenge);
         }
-        tx.upsert_member(row.guild_id, who.id, &who.name, false, now)
+        tx.upsert_member(row.guild_id, who.id, who.name.as_str(), false, now)
             .await?;
         let challenger = Member::new(
             row.challenger_id,

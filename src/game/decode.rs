@@ -6,8 +6,8 @@ use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{GameRow, RatingChangeRow};
 
 use super::{
-    corrupt, Action, AiPlayer, Game, GameError, GameId, GameRef, GameState, GameStatus, Games,
-    GuildId, Member, MemberId, Place, RatingChange, Result,
+    corrupt, Action, AiPlayer, ChannelId, Game, GameError, GameId, GameRef, GameState, GameStatus,
+    Games, GuildId, Member, MemberId, Name, Place, RatingChange, Result,
 };
 
 /// Where the game of `row` is played.
@@ -153,7 +153,7 @@ impl Games {
                             } else {
                                 &r.black_name
                             };
-                            list.push((r.id, other.clone()));
+                            list.push((r.id, Name::from(other.clone())));
                         }
                         Err(GameError::AmbiguousGame(list))
                     }
@@ -164,6 +164,8 @@ impl Games {
 
     /// The game a command from `who`, sent from `at`, means, if it may act on it there: a game is
     /// played in its own channel (a game against the AI in a direct message, in that message).
+    /// With no game in progress in `at`, the refusal names the channels of this server where
+    /// `who` has some; from a direct message, it names none.
     pub(super) async fn game_row_to_act(
         &self,
         who: MemberId,
@@ -171,7 +173,12 @@ impl Games {
         which: GameRef,
         action: Action,
     ) -> Result<GameRow> {
-        let row = self.game_row(who, at, which).await?;
+        let row = match self.game_row(who, at, which).await {
+            Err(GameError::NoActiveGame) if !at.is_direct() => {
+                return Err(self.games_elsewhere(who, at).await?)
+            }
+            found => found?,
+        };
         let place = row_place(&row);
         if place != at {
             return Err(GameError::PlayedElsewhere {
@@ -181,6 +188,24 @@ impl Games {
             });
         }
         Ok(row)
+    }
+
+    /// Why `who` has no game to act on in `at`: [`GameError::GamesElsewhere`] with the other
+    /// channels of `at`'s server where they have games in progress, or
+    /// [`GameError::NoActiveGame`] when there are none.
+    async fn games_elsewhere(&self, who: MemberId, at: Place) -> Result<GameError> {
+        let rows = self.store.active_games(who, Some(at.guild), None).await?;
+        let mut channels: Vec<ChannelId> = rows.iter().map(|row| row.channel_id).collect();
+        channels.sort();
+        channels.dedup();
+        Ok(if rows.is_empty() {
+            GameError::NoActiveGame
+        } else {
+            GameError::GamesElsewhere {
+                count: rows.len(),
+                channels,
+            }
+        })
     }
 
     /// The game a command from `who`, sent from `at`, means, to look at: any game of the server
@@ -213,11 +238,8 @@ impl Games {
     }
 
     /// A member's name as last seen in `guild`.
-    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<String> {
-        Ok(self
-            .store
-            .member_name(guild, id)
-            .await?
-            .unwrap_or_else(|| format!("member {id}")))
+    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<Name> {
+        let name = self.store.member_name(guild, id).await?;
+        Ok(Name::from(name.unwrap_or_else(|| format!("member {id}"))))
     }
 }

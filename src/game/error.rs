@@ -8,25 +8,28 @@ use crate::rules::{IllegalMove, MoveError, SizeError, MAX_COLS, MAX_ROWS, MIN_CO
 use crate::store::StoreError;
 use crate::tr;
 
-use super::text;
-use super::types::{Action, ChallengeId, ChallengeState, GameId, Place, TimeControlError};
+use super::text::{self, Markup, Plain};
+use super::types::{
+    Action, ChallengeId, ChallengeState, ChannelId, GameId, Name, Place, TimeControlError,
+};
 
 /// A refusal, or a fault on our side. [`GameError::localized`] says it to a member in their
-/// language; `Display` says it in English, for logs and tests.
+/// language and their front end's markup; `Display` says it in English plain text, for logs and
+/// tests. A member's name is a [`Name`], so it reaches the words only through the markup.
 #[derive(Debug)]
 pub enum GameError {
     SelfChallenge,
     Declined {
-        name: String,
+        name: Name,
         wait: i64,
     },
     TooManyChallengesTo {
-        name: String,
+        name: Name,
         limit: i64,
         wait: i64,
     },
-    BotOpponent(String),
-    DuplicateChallenge(String),
+    BotOpponent(Name),
+    DuplicateChallenge(Name),
     DuplicateOpenChallenge,
     TooManyChallenges(i64),
     /// The member asking has as many games in progress as allowed.
@@ -35,7 +38,7 @@ pub enum GameError {
     },
     /// The other member of a challenge has as many games in progress as allowed.
     OpponentTooManyGames {
-        name: String,
+        name: Name,
         limit: i64,
     },
     NotInServer,
@@ -43,14 +46,15 @@ pub enum GameError {
     RatedAi,
     NoSuchChallenge(ChallengeId),
     NoChallengeForYou,
-    NoChallengeFrom(String),
+    NoChallengeFrom(Name),
     NoChallengeToCancel,
-    AmbiguousChallenge(String),
+    /// The challengers of the challenges the member could mean.
+    AmbiguousChallenge(Vec<Name>),
     ChallengeClosed(ChallengeState),
-    NotYourChallenge(String),
+    NotYourChallenge(Name),
     /// A challenger answering their own open challenge, which is for someone else.
     DeclineOwnOpen,
-    NotYourCancel(String),
+    NotYourCancel(Name),
     DeclineOpen,
     /// Also the answer for a game that exists but may not be shown where the member asks.
     NoSuchGame(GameId),
@@ -60,8 +64,14 @@ pub enum GameError {
         action: Action,
     },
     NoActiveGame,
+    /// No game of the member's in progress in this channel, but `count` in these other channels
+    /// of the same server.
+    GamesElsewhere {
+        count: usize,
+        channels: Vec<ChannelId>,
+    },
     /// The caller's games in the channel, each with its opponent's name.
-    AmbiguousGame(Vec<(GameId, String)>),
+    AmbiguousGame(Vec<(GameId, Name)>),
     NotAPlayer(GameId),
     /// A rematch asked for while the game is still in progress.
     RematchTooEarly(GameId),
@@ -78,7 +88,7 @@ pub enum GameError {
     AlreadyOnVacation(i64),
     /// A vacation ended by someone not on one.
     NotOnVacation,
-    NotYourTurn(String),
+    NotYourTurn(Name),
     GameOver(GameId),
     AbortTooLate,
     OutOfTime,
@@ -121,33 +131,35 @@ impl GameError {
         matches!(self, GameError::Internal(_))
     }
 
-    /// What the member is told, in `lang`.
-    pub fn localized(&self, lang: Lang) -> String {
+    /// What the member is told, in `lang`, written with `m`.
+    pub fn localized(&self, lang: Lang, m: &dyn Markup) -> String {
         use GameError as E;
         match self {
             E::SelfChallenge => tr!(lang, "error-self-challenge"),
             E::Declined { name, wait } => tr!(
                 lang,
                 "error-declined",
-                name = name,
+                name = m.name(name),
                 wait = text::duration(lang, *wait)
             ),
             E::TooManyChallengesTo { name, limit, wait } => tr!(
                 lang,
                 "error-too-many-challenges-to",
-                name = name,
+                name = m.name(name),
                 limit = *limit,
                 wait = text::duration(lang, *wait)
             ),
-            E::BotOpponent(name) => tr!(lang, "error-bot-opponent", name = name),
-            E::DuplicateChallenge(name) => tr!(lang, "error-duplicate-challenge", name = name),
+            E::BotOpponent(name) => tr!(lang, "error-bot-opponent", name = m.name(name)),
+            E::DuplicateChallenge(name) => {
+                tr!(lang, "error-duplicate-challenge", name = m.name(name))
+            }
             E::DuplicateOpenChallenge => tr!(lang, "error-duplicate-open-challenge"),
             E::TooManyChallenges(count) => tr!(lang, "error-too-many-challenges", count = *count),
             E::TooManyGames { limit } => tr!(lang, "error-too-many-games", limit = *limit),
             E::OpponentTooManyGames { name, limit } => tr!(
                 lang,
                 "error-opponent-too-many-games",
-                name = name,
+                name = m.name(name),
                 limit = *limit
             ),
             E::NotInServer => tr!(lang, "error-not-in-server"),
@@ -155,19 +167,22 @@ impl GameError {
             E::RatedAi => tr!(lang, "error-rated-ai"),
             E::NoSuchChallenge(id) => tr!(lang, "error-no-such-challenge", id = id.to_string()),
             E::NoChallengeForYou => tr!(lang, "error-no-challenge-for-you"),
-            E::NoChallengeFrom(name) => tr!(lang, "error-no-challenge-from", name = name),
+            E::NoChallengeFrom(name) => tr!(lang, "error-no-challenge-from", name = m.name(name)),
             E::NoChallengeToCancel => tr!(lang, "error-no-challenge-to-cancel"),
             E::AmbiguousChallenge(names) => {
-                tr!(lang, "error-ambiguous-challenge", names = names)
+                let names: Vec<String> = names.iter().map(|n| m.name(n)).collect();
+                tr!(lang, "error-ambiguous-challenge", names = names.join(", "))
             }
             E::ChallengeClosed(state) => tr!(
                 lang,
                 "error-challenge-closed",
                 state = text::challenge_state(lang, *state)
             ),
-            E::NotYourChallenge(name) => tr!(lang, "error-not-your-challenge", name = name),
+            E::NotYourChallenge(name) => {
+                tr!(lang, "error-not-your-challenge", name = m.name(name))
+            }
             E::DeclineOwnOpen => tr!(lang, "error-decline-own-open"),
-            E::NotYourCancel(name) => tr!(lang, "error-not-your-cancel", name = name),
+            E::NotYourCancel(name) => tr!(lang, "error-not-your-cancel", name = m.name(name)),
             E::DeclineOpen => tr!(lang, "error-decline-open"),
             E::NoSuchGame(id) => tr!(lang, "error-no-such-game", id = id.to_string()),
             E::PlayedElsewhere {
@@ -178,7 +193,7 @@ impl GameError {
                 lang,
                 "error-played-elsewhere",
                 id = game.to_string(),
-                place = text::place(lang, *place),
+                place = text::place(lang, m, *place),
                 action = match action {
                     Action::Move => "move",
                     Action::Resign => "resign",
@@ -186,10 +201,19 @@ impl GameError {
                 }
             ),
             E::NoActiveGame => tr!(lang, "error-no-active-game"),
+            E::GamesElsewhere { count, channels } => {
+                let channels: Vec<String> = channels.iter().map(|c| m.channel(lang, *c)).collect();
+                tr!(
+                    lang,
+                    "error-games-elsewhere",
+                    count = *count,
+                    channels = channels.join(", ")
+                )
+            }
             E::AmbiguousGame(games) => {
                 let games: Vec<String> = games
                     .iter()
-                    .map(|(id, opponent)| text::game_against(lang, *id, opponent))
+                    .map(|(id, opponent)| text::game_against(lang, m, *id, opponent))
                     .collect();
                 tr!(lang, "error-ambiguous-game", games = games.join(", "))
             }
@@ -203,10 +227,10 @@ impl GameError {
             E::AlreadyOnVacation(until) => tr!(
                 lang,
                 "error-already-on-vacation",
-                until = super::text::utc_time(*until)
+                until = text::utc_time(*until)
             ),
             E::NotOnVacation => tr!(lang, "error-not-on-vacation"),
-            E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = name),
+            E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = m.name(name)),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),
             E::OutOfTime => tr!(lang, "error-out-of-time"),
@@ -302,7 +326,7 @@ pub fn size_error(lang: Lang, e: &SizeError) -> String {
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized(Lang::En))
+        f.write_str(&self.localized(Lang::En, &Plain))
     }
 }
 

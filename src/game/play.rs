@@ -137,7 +137,7 @@ impl Games {
             } else {
                 &row.black_name
             };
-            return Err(GameError::NotYourTurn(other.clone()));
+            return Err(GameError::NotYourTurn(other.clone().into()));
         }
         if now >= row.deadline {
             return Err(GameError::OutOfTime);

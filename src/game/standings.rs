@@ -4,7 +4,7 @@ use crate::rules::{BoardSize, Color};
 use crate::store::RatingRow;
 
 use super::{
-    ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member, MemberId,
+    ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member, MemberId, Name,
     Place, RatingCard, RatingValue, RecentResult, Result, Standing,
 };
 
@@ -92,7 +92,7 @@ impl Games {
             .store
             .member_name(guild, member.id)
             .await?
-            .unwrap_or_else(|| member.name.clone());
+            .map_or_else(|| member.name.clone(), Name::from);
         Ok(RatingCard {
             member: Member::new(member.id, name),
             size,

@@ -2,19 +2,44 @@
 //! Shared by every front end, so the console and Discord say the same things.
 //!
 //! Every function takes the language to speak first; the words come from the catalogues (see
-//! [`crate::i18n`]). The game's title, status, challenge, leaderboard and file also come in
-//! English without a language ([`title`], [`status`], [`challenge`], [`leaderboard`],
-//! [`export`]), for logs and for the tests that hold the English words as they are; a front end
-//! uses their `_in` forms.
+//! [`crate::i18n`]). Those that write a member's name or point to a channel take the front end's
+//! [`Markup`] next: a name is the member's own text, and only the front end knows how to show it
+//! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
+//! for logs and for the tests that hold the English words as they are.
 
 use crate::i18n::Lang;
 use crate::rules::{Color, Move};
 use crate::tr;
 
 use super::types::{
-    Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, History, Leaderboard, Member,
-    MemberId, Place, Played, RatingCard, RatingChange, RatingValue, TimeControl,
+    Challenge, ChallengeState, ChannelId, EndReason, Game, GameId, GameStatus, History,
+    Leaderboard, Member, MemberId, Name, Place, Played, RatingCard, RatingChange, RatingValue,
+    TimeControl,
 };
+
+/// How a front end writes what is more than words: a member's name, which must show exactly as
+/// they chose it whatever it holds, and a channel to point a member to.
+pub trait Markup {
+    /// `name` as text that shows it literally.
+    fn name(&self, name: &Name) -> String;
+    /// A server's channel, as a member is pointed to it.
+    fn channel(&self, lang: Lang, channel: ChannelId) -> String;
+}
+
+/// Plain text, where nothing is markup: names as they are, a channel by its number. For the
+/// terminal, logs and files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plain;
+
+impl Markup for Plain {
+    fn name(&self, name: &Name) -> String {
+        name.as_str().to_string()
+    }
+
+    fn channel(&self, lang: Lang, channel: ChannelId) -> String {
+        tr!(lang, "place-channel", id = channel.to_string())
+    }
+}
 
 /// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
 pub fn duration(lang: Lang, seconds: i64) -> String {
@@ -71,13 +96,13 @@ pub fn slow_down(lang: Lang, seconds: u64) -> String {
     tr!(lang, "slow-down", seconds = seconds.max(1))
 }
 
-/// Where a game is played, as a player is pointed to it: the channel as `<#123>` (a link on
-/// Discord), or `our direct messages`.
-pub fn place(lang: Lang, place: Place) -> String {
+/// Where a game is played, as a player is pointed to it: its channel as the front end points to
+/// one, or `our direct messages`.
+pub fn place(lang: Lang, m: &dyn Markup, place: Place) -> String {
     if place.is_direct() {
         tr!(lang, "place-direct")
     } else {
-        format!("<#{}>", place.channel)
+        m.channel(lang, place.channel)
     }
 }
 
@@ -128,12 +153,12 @@ pub fn ai_played(lang: Lang, played: &Played) -> String {
 }
 
 /// `Challenge #3 from alice expired.`
-pub fn challenge_expired(lang: Lang, c: &Challenge) -> String {
+pub fn challenge_expired(lang: Lang, m: &dyn Markup, c: &Challenge) -> String {
     tr!(
         lang,
         "challenge-expired",
         id = c.id.to_string(),
-        challenger = &c.challenger.name
+        challenger = m.name(&c.challenger.name)
     )
 }
 
@@ -162,8 +187,8 @@ pub fn unrated_early(lang: Lang) -> String {
 
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
 /// before both sides had moved); while it goes on, who of its players is on vacation.
-pub fn status(lang: Lang, game: &Game, now: i64) -> String {
-    let mut standing = standing(lang, game, now);
+pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
+    let mut standing = standing(lang, m, game, now);
     if game.ended_early() {
         standing = format!("{standing} · {}", unrated_early(lang));
     }
@@ -171,7 +196,7 @@ pub fn status(lang: Lang, game: &Game, now: i64) -> String {
         for color in [Color::Black, Color::White] {
             if let Some(until) = game.away_until(color, now) {
                 let name = &game.player(color).name;
-                standing = format!("{standing} · {}", away(lang, name, until));
+                standing = format!("{standing} · {}", away(lang, m, name, until));
             }
         }
     }
@@ -179,16 +204,27 @@ pub fn status(lang: Lang, game: &Game, now: i64) -> String {
 }
 
 /// `bob is on vacation until 2026-12-01 18:00 UTC`.
-pub fn away(lang: Lang, name: &str, until: i64) -> String {
-    tr!(lang, "vacation-away", name = name, until = utc_time(until))
+pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: i64) -> String {
+    tr!(
+        lang,
+        "vacation-away",
+        name = m.name(name),
+        until = utc_time(until)
+    )
 }
 
 /// What an opponent is told when `member` goes on vacation: `alice is on vacation until …: in
 /// game #12 her clock waits for her; yours runs as usual.`
-pub fn vacation_told(lang: Lang, game: &Game, member: MemberId, until: i64) -> String {
+pub fn vacation_told(
+    lang: Lang,
+    m: &dyn Markup,
+    game: &Game,
+    member: MemberId,
+    until: i64,
+) -> String {
     let name = game
         .color_of(member)
-        .map_or("", |c| game.player(c).name.as_str());
+        .map_or_else(String::new, |c| m.name(&game.player(c).name));
     tr!(
         lang,
         "vacation-told",
@@ -200,10 +236,17 @@ pub fn vacation_told(lang: Lang, game: &Game, member: MemberId, until: i64) -> S
 
 /// A turn told by direct message to `member`: `Your move in game #12 against bob: bob played
 /// e7-e6. 9h 59m left.`, or with `reminder` that their time runs short.
-pub fn your_turn(lang: Lang, game: &Game, member: MemberId, reminder: bool, now: i64) -> String {
+pub fn your_turn(
+    lang: Lang,
+    m: &dyn Markup,
+    game: &Game,
+    member: MemberId,
+    reminder: bool,
+    now: i64,
+) -> String {
     let opponent = game
         .color_of(member)
-        .map_or("", |c| game.player(c.opposite()).name.as_str());
+        .map_or_else(String::new, |c| m.name(&game.player(c.opposite()).name));
     let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
     let id = game.id.to_string();
     match (reminder, game.last_move) {
@@ -211,14 +254,14 @@ pub fn your_turn(lang: Lang, game: &Game, member: MemberId, reminder: bool, now:
             lang,
             "dm-reminder",
             id = id,
-            opponent = opponent,
+            opponent = &opponent,
             left = left
         ),
         (false, Some(mv)) => tr!(
             lang,
             "dm-your-move",
             id = id,
-            opponent = opponent,
+            opponent = &opponent,
             move = mv.to_string(),
             left = left
         ),
@@ -226,33 +269,33 @@ pub fn your_turn(lang: Lang, game: &Game, member: MemberId, reminder: bool, now:
             lang,
             "dm-first-move",
             id = id,
-            opponent = opponent,
+            opponent = &opponent,
             left = left
         ),
     }
 }
 
 /// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
+/// Moments beyond the years 9999 either way (none the bot sets) show as the nearest one it can
+/// write.
 pub fn utc_time(unix: i64) -> String {
-    let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    use time::UtcDateTime;
+    let t = UtcDateTime::from_unix_timestamp(unix).unwrap_or(if unix < 0 {
+        UtcDateTime::MIN
+    } else {
+        UtcDateTime::MAX
+    });
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs / 3_600,
-        secs % 3_600 / 60
+        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute()
     )
 }
 
-fn standing(lang: Lang, game: &Game, now: i64) -> String {
+fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
     match game.status {
         GameStatus::Active { deadline } => {
             let turn = game.position.turn();
@@ -261,7 +304,7 @@ fn standing(lang: Lang, game: &Game, now: i64) -> String {
                 "status-active",
                 number = game.move_number().to_string(),
                 side = turn.name(),
-                name = &game.player(turn).name,
+                name = m.name(&game.player(turn).name),
                 left = duration(lang, deadline - now)
             )
         }
@@ -269,15 +312,21 @@ fn standing(lang: Lang, game: &Game, now: i64) -> String {
             lang,
             "status-won",
             side = winner.name(),
-            name = &game.player(winner).name,
-            reason = reason_text(lang, reason, winner, game)
+            name = m.name(&game.player(winner).name),
+            reason = reason_text(lang, m, reason, winner, game)
         ),
         GameStatus::Aborted { .. } => tr!(lang, "status-aborted"),
     }
 }
 
-fn reason_text(lang: Lang, reason: EndReason, winner: Color, game: &Game) -> String {
-    let loser = &game.player(winner.opposite()).name;
+fn reason_text(
+    lang: Lang,
+    m: &dyn Markup,
+    reason: EndReason,
+    winner: Color,
+    game: &Game,
+) -> String {
+    let loser = m.name(&game.player(winner.opposite()).name);
     match reason {
         EndReason::Resignation => tr!(lang, "reason-resigned", loser = loser),
         EndReason::Timeout => tr!(lang, "reason-timed-out", loser = loser),
@@ -286,20 +335,20 @@ fn reason_text(lang: Lang, reason: EndReason, winner: Color, game: &Game) -> Str
 }
 
 /// A game as one member finds it among several: `#3 against bob`.
-pub fn game_against(lang: Lang, id: GameId, opponent: &str) -> String {
+pub fn game_against(lang: Lang, m: &dyn Markup, id: GameId, opponent: &Name) -> String {
     tr!(
         lang,
         "game-against",
         id = id.to_string(),
-        opponent = opponent
+        opponent = m.name(opponent)
     )
 }
 
 /// A member's games in progress, one line each (`#3 against bob · Move 2 · …`), or a line saying
 /// there are none.
-pub fn games_list(lang: Lang, whom: &Member, games: &[Game], now: i64) -> String {
+pub fn games_list(lang: Lang, m: &dyn Markup, whom: &Member, games: &[Game], now: i64) -> String {
     if games.is_empty() {
-        return tr!(lang, "games-none", name = &whom.name);
+        return tr!(lang, "games-none", name = m.name(&whom.name));
     }
     games
         .iter()
@@ -311,8 +360,8 @@ pub fn games_list(lang: Lang, whom: &Member, games: &[Game], now: i64) -> String
             };
             format!(
                 "{} · {}",
-                game_against(lang, g.id, &opponent.name),
-                status(lang, g, now)
+                game_against(lang, m, g.id, &opponent.name),
+                status(lang, m, g, now)
             )
         })
         .collect::<Vec<_>>()
@@ -326,13 +375,13 @@ pub fn rating_move(before: RatingValue, after: RatingValue) -> String {
 }
 
 /// One line per player with their rating change, for a finished rated game.
-pub fn rating_lines(game: &Game, change: &RatingChange) -> Vec<String> {
+pub fn rating_lines(m: &dyn Markup, game: &Game, change: &RatingChange) -> Vec<String> {
     [Color::Black, Color::White]
         .into_iter()
         .map(|c| {
             format!(
                 "{}: {}",
-                game.player(c).name,
+                m.name(&game.player(c).name),
                 rating_move(change.before(c), change.after(c))
             )
         })
@@ -340,22 +389,22 @@ pub fn rating_lines(game: &Game, change: &RatingChange) -> Vec<String> {
 }
 
 /// A challenge as announced: who, what board, sides, time, rated or not.
-pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> String {
-    let challenger = &c.challenger.name;
+pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: i64) -> String {
+    let challenger = m.name(&c.challenger.name);
     let whom = match &c.opponent {
         Some(o) => tr!(
             lang,
             "challenge-whom",
-            challenger = challenger,
-            opponent = &o.name
+            challenger = &challenger,
+            opponent = m.name(&o.name)
         ),
-        None => tr!(lang, "challenge-open", challenger = challenger),
+        None => tr!(lang, "challenge-open", challenger = &challenger),
     };
     let side = match c.color {
         Some(color) => tr!(
             lang,
             "challenge-side",
-            challenger = challenger,
+            challenger = &challenger,
             side = color.name()
         ),
         None => tr!(lang, "challenge-side-random"),
@@ -386,7 +435,7 @@ pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> String {
     );
     match (&c.opponent, c.opponent_away_until) {
         (Some(o), Some(until)) if c.state == ChallengeState::Pending => {
-            format!("{said} · {}", away(lang, &o.name, until))
+            format!("{said} · {}", away(lang, m, &o.name, until))
         }
         _ => said,
     }
@@ -404,6 +453,7 @@ pub fn move_list(moves: &[String]) -> String {
 
 /// A game as a text file: headers, then the numbered move list. The values (the result, rated or
 /// not, the time) are in `lang`; the tags stay as they are, so a program reads every file alike.
+/// Each value is quoted as PGN quotes one, so no name breaks its line.
 pub fn export(lang: Lang, h: &History) -> String {
     let g = &h.game;
     let result = match g.status {
@@ -416,25 +466,52 @@ pub fn export(lang: Lang, h: &History) -> String {
         GameStatus::Aborted { .. } => tr!(lang, "export-aborted"),
         GameStatus::Active { .. } => tr!(lang, "export-in-progress"),
     };
-    format!(
-        "[Game \"{}\"]\n[Size \"{}\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Time \"{}\"]\n[Rated \"{}\"]\n[Result \"{}\"]\n\n{}\n",
-        g.id,
-        g.size,
-        g.black.name,
-        g.white.name,
-        time_control(lang, g.time),
-        tr!(lang, "export-rated", rated = if g.rated { "yes" } else { "no" }),
-        result,
-        move_list(&h.moves)
-    )
+    let rated = tr!(
+        lang,
+        "export-rated",
+        rated = if g.rated { "yes" } else { "no" }
+    );
+    let headers: String = [
+        ("Game", g.id.to_string()),
+        ("Size", g.size.to_string()),
+        ("Black", Plain.name(&g.black.name)),
+        ("White", Plain.name(&g.white.name)),
+        ("Time", time_control(lang, g.time)),
+        ("Rated", rated),
+        ("Result", result),
+    ]
+    .iter()
+    .map(|(tag, value)| format!("[{tag} {}]\n", pgn_quoted(value)))
+    .collect();
+    format!("{headers}\n{}\n", move_list(&h.moves))
+}
+
+/// A header's value as PGN writes one: in double quotes, with `\` and `"` escaped by a
+/// backslash, and each line break or other control character (which a header line cannot hold)
+/// as a space.
+fn pgn_quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A rating card in a few lines.
-pub fn rating_card(lang: Lang, card: &RatingCard) -> String {
+pub fn rating_card(lang: Lang, m: &dyn Markup, card: &RatingCard) -> String {
     let mut out = tr!(
         lang,
         "rating-card",
-        name = &card.member.name,
+        name = m.name(&card.member.name),
         size = card.size.to_string(),
         value = card.value.to_string(),
         deviation = format!("{:.0}", card.value.deviation),
@@ -453,7 +530,7 @@ pub fn rating_card(lang: Lang, card: &RatingCard) -> String {
             "rating-recent",
             id = r.game.to_string(),
             won = if r.won { "yes" } else { "no" },
-            opponent = &r.opponent.name,
+            opponent = m.name(&r.opponent.name),
             reason = end_reason(lang, r.reason),
             change = format!("{:+.0}", r.change)
         ));
@@ -462,7 +539,7 @@ pub fn rating_card(lang: Lang, card: &RatingCard) -> String {
 }
 
 /// A leaderboard page as lines.
-pub fn leaderboard(lang: Lang, board: &Leaderboard) -> String {
+pub fn leaderboard(lang: Lang, m: &dyn Markup, board: &Leaderboard) -> String {
     let mut out = tr!(
         lang,
         "leaderboard-title",
@@ -477,7 +554,11 @@ pub fn leaderboard(lang: Lang, board: &Leaderboard) -> String {
     for s in &board.standings {
         out.push_str(&format!(
             "\n{}. {} {} ({}-{})",
-            s.rank, s.member.name, s.value, s.wins, s.losses
+            s.rank,
+            m.name(&s.member.name),
+            s.value,
+            s.wins,
+            s.losses
         ));
     }
     if board.provisional > 0 {
@@ -512,6 +593,21 @@ mod tests {
         assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
         assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
+        assert_eq!(utc_time(i64::MAX), "9999-12-31 23:59 UTC");
+    }
+
+    #[test]
+    fn header_values_are_quoted_as_pgn_quotes_them() {
+        assert_eq!(pgn_quoted("alice"), r#""alice""#);
+        assert_eq!(
+            pgn_quoted(r#"the "best" \ one"#),
+            r#""the \"best\" \\ one""#
+        );
+        assert_eq!(
+            pgn_quoted("two\nlines\r\tand a tab"),
+            r#""two lines  and a tab""#
+        );
+        assert_eq!(pgn_quoted("\"]\n[Result \"1-0"), r#""\"] [Result \"1-0""#);
     }
 
     #[test]

@@ -13,15 +13,46 @@ pub use crate::domain::{
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
     pub id: MemberId,
-    pub name: String,
+    pub name: Name,
 }
 
 impl Member {
-    pub fn new(id: impl Into<MemberId>, name: impl Into<String>) -> Member {
+    pub fn new(id: impl Into<MemberId>, name: impl Into<Name>) -> Member {
         Member {
             id: id.into(),
             name: name.into(),
         }
+    }
+}
+
+/// A member's display name, as they chose it: any text at all, markdown and line breaks
+/// included. It has no `Display`, and the catalogues do not take it: the words for members write
+/// it through a front end's [`Markup`](super::text::Markup), which shows it as text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Name(String);
+
+impl Name {
+    /// The name as it is stored and compared; not for words to members (see [`Name`]).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Name {
+    fn from(name: String) -> Name {
+        Name(name)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(name: &str) -> Name {
+        Name(name.to_string())
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
     }
 }
 

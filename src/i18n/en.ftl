@@ -17,6 +17,7 @@ time-three-days = 3 days per move
 time-seven-days = 7 days per move
 slow-down = you are sending commands too fast: try again in {$seconds} s
 place-direct = our direct messages
+place-channel = channel {$id}
 
 ## Games: titles, status lines, results
 
@@ -157,6 +158,10 @@ error-played-elsewhere = game #{$id} is played in {$place}; { $action ->
    *[abort] abort it there
   }
 error-no-active-game = you have no game in progress in this channel
+error-games-elsewhere = you have no game in progress in this channel; { $count ->
+    [one] yours is in {$channels}
+   *[other] your {$count} games are in {$channels}
+  }
 error-ambiguous-game = you have several games in this channel; say which with { -opt-game }: {$games}
 error-not-a-player = you are not playing in game #{$id}
 error-rematch-too-early = game #{$id} is still in progress: a rematch can be asked for once it is over

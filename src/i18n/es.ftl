@@ -17,6 +17,7 @@ time-three-days = 3 días por jugada
 time-seven-days = 7 días por jugada
 slow-down = estás enviando comandos demasiado rápido: vuelve a intentarlo en {$seconds} s
 place-direct = nuestros mensajes directos
+place-channel = el canal {$id}
 
 ## Partidas: títulos, estado y resultados
 
@@ -157,6 +158,10 @@ error-played-elsewhere = la partida #{$id} se juega en {$place}; { $action ->
    *[abort] anúlala allí
   }
 error-no-active-game = no tienes ninguna partida en curso en este canal
+error-games-elsewhere = no tienes ninguna partida en curso en este canal; { $count ->
+    [one] la tuya está en {$channels}
+   *[other] tus {$count} partidas están en {$channels}
+  }
 error-ambiguous-game = tienes varias partidas en este canal; di cuál con { -opt-game }: {$games}
 error-not-a-player = no juegas en la partida #{$id}
 error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine

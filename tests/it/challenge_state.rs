@@ -102,7 +102,7 @@ async fn an_accepted_challenge_stored_without_its_game_is_refused_as_broken(b: B
         format!("{e:?}").contains("`accepted` with no game"),
         "{e:?}"
     );
-    assert_eq!(e.localized(Lang::En), text::apology(Lang::En));
+    assert_eq!(e.localized(Lang::En, &text::Plain), text::apology(Lang::En));
     // Answering it fails the same way, and starts nothing.
     let e = games
         .accept(&bob(), ChallengeRef::Id(PLACE, c.id))

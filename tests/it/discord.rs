@@ -1574,8 +1574,7 @@ async fn a_hostile_name_stays_text_and_no_message_pings_anyone_else() {
     let request = bot.fake.callback_request_for(sent.id).await;
     let file = request.file("breakthrough-game-1.txt").expect("a file");
     assert!(
-        file.text()
-            .contains(&format!("[Black \"{HOSTILE_ESCAPED}\"]")),
+        file.text().contains(&format!("[Black \"{HOSTILE}\"]")),
         "{}",
         file.text()
     );

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use breakthrough_bot::discord::{self, locales};
+use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::GameError;
 use breakthrough_bot::i18n::{self, Arg, Lang};
 use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
@@ -158,7 +159,7 @@ fn spanish_plurals_agree_with_their_number() {
         es("leaderboard-provisional", &[("count", Arg::Number(2))]),
         "2 jugadores provisionales no aparecen"
     );
-    let refusal = |n| GameError::TooManyAiGames(n).localized(Lang::Es);
+    let refusal = |n| GameError::TooManyAiGames(n).localized(Lang::Es, &Plain);
     assert!(
         refusal(1).starts_with("ya tienes 1 partida en curso"),
         "{}",
@@ -217,7 +218,7 @@ fn the_rules_refusals_read_the_same_from_the_english_catalogue() {
     assert!(errors.len() >= 8, "{errors:?}");
     for e in errors {
         assert_eq!(GameError::Move(e.clone()).to_string(), e.to_string());
-        let spanish = GameError::Move(e.clone()).localized(Lang::Es);
+        let spanish = GameError::Move(e.clone()).localized(Lang::Es, &Plain);
         assert_ne!(spanish, e.to_string(), "not in Spanish: {spanish}");
     }
     for e in ["12x8".parse::<BoardSize>(), "big".parse::<BoardSize>()] {

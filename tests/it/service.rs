@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
+use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState, EndReason, Game,
     GameError, GameId, GameRef, GameState, Games, GuildId, Limits, ManualClock, Member, MemberId,
@@ -740,7 +741,7 @@ async fn the_casual_note_says_the_daily_limit_in_force(b: Backend) {
         .await
         .unwrap();
     assert_eq!((c.rated, c.casual_by_limit), (false, Some(1)));
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, T0);
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, T0);
     assert!(
         text.contains("casual (you have played your rated game against each other today)"),
         "{text}"
@@ -765,7 +766,7 @@ async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
         .unwrap();
     assert!(!c.rated);
     assert_eq!(c.casual_by_limit, Some(3));
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, T0);
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, T0);
     assert!(
         text.contains("casual (you have played your 3 rated games"),
         "{text}"
@@ -845,7 +846,7 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(b: Backend)
     let names = |b: &breakthrough_bot::game::Leaderboard| {
         b.standings
             .iter()
-            .map(|s| (s.rank, s.member.name.clone()))
+            .map(|s| (s.rank, s.member.name.as_str().to_string()))
             .collect::<Vec<_>>()
     };
     assert_eq!(
@@ -875,7 +876,7 @@ async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(b: Backend)
         .unwrap();
     assert!(other.standings.is_empty());
     assert_eq!(other.pages, 1);
-    let text = breakthrough_bot::game::text::leaderboard(Lang::En, &page1);
+    let text = breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &page1);
     assert!(text.contains("1. p2 1800"), "{text}");
     assert!(text.contains("2 provisional players not shown"), "{text}");
 }
@@ -1281,7 +1282,7 @@ async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server(b: Back
             .expect_err("a move from elsewhere");
         assert_eq!(
             refusal.to_string(),
-            format!("game #{id} is played in <#20>; make your move there")
+            format!("game #{id} is played in channel 20; make your move there")
         );
         refused!(
             w.games.resign(&alice(), at, GameRef::Id(id)).await,
@@ -1298,7 +1299,7 @@ async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_server(b: Back
             .expect_err("an abort from elsewhere");
         assert_eq!(
             refusal.to_string(),
-            format!("game #{id} is played in <#20>; abort it there")
+            format!("game #{id} is played in channel 20; abort it there")
         );
         assert!(w
             .games
@@ -1408,7 +1409,7 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Backend) {
         assert_eq!(game.status.state(), GameState::Finished);
         assert_eq!(result(&game).map(|r| r.1), Some(EndReason::Resignation));
         assert_eq!(game.status.rating_change(), None);
-        let status = breakthrough_bot::game::text::status(Lang::En, &game, T0);
+        let status = breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0);
         assert!(
             status.ends_with("resigned · unrated: it ended before both sides had moved"),
             "{status}"
@@ -1438,7 +1439,7 @@ async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Backend) {
         .await
         .unwrap();
     assert!(game.status.rating_change().is_some());
-    assert!(!breakthrough_bot::game::text::status(Lang::En, &game, T0).contains("unrated"));
+    assert!(!breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0).contains("unrated"));
     let card = w
         .games
         .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
@@ -1456,7 +1457,7 @@ async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
         .await
         .unwrap();
     assert_eq!(
-        breakthrough_bot::game::text::status(Lang::En, &game, T0),
+        breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0),
         "Aborted: no result · unrated: it ended before both sides had moved"
     );
     let id = started(&w).await;
@@ -1465,7 +1466,8 @@ async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
     let report = swept(&w.games, w.games.now()).await.unwrap();
     assert_eq!(report.aborted.len(), 1);
     assert!(
-        breakthrough_bot::game::text::status(Lang::En, &report.aborted[0], T0).contains("unrated")
+        breakthrough_bot::game::text::status(Lang::En, &Plain, &report.aborted[0], T0)
+            .contains("unrated")
     );
     for who in [alice(), bob()] {
         assert_eq!(
@@ -2153,7 +2155,7 @@ async fn connections_postgresql_dropped_cost_at_most_one_request_and_keep_nothin
                 assert!(failed <= 1, "a second request failed too: {e:?}");
                 assert!(e.is_internal(), "{e:?}");
                 assert_eq!(
-                    e.localized(Lang::En),
+                    e.localized(Lang::En, &Plain),
                     "something went wrong on our side; please try again"
                 );
                 let game = w.store.game(id).await.unwrap().expect("the game");
@@ -2384,7 +2386,7 @@ async fn a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one(
     tx.upsert_member(PLACE.guild, alice().id, "ghost", false, T0)
         .await
         .unwrap();
-    tx.upsert_member(PLACE.guild, dave.id, &dave.name, false, T0)
+    tx.upsert_member(PLACE.guild, dave.id, dave.name.as_str(), false, T0)
         .await
         .unwrap();
     drop(tx);
@@ -2448,7 +2450,13 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend
         .await
         .unwrap()
         .into_iter()
-        .map(|g| (g.id, g.black.name, g.white.name))
+        .map(|g| {
+            (
+                g.id,
+                g.black.name.as_str().into(),
+                g.white.name.as_str().into(),
+            )
+        })
         .collect();
     assert_eq!(
         mine,
@@ -2488,7 +2496,7 @@ async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend
             .map(|s| s.member.name.as_str())
             .collect();
         assert_eq!(names, [name], "server {guild}");
-        let text = breakthrough_bot::game::text::leaderboard(Lang::En, &board);
+        let text = breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &board);
         let other = if name == "alice" {
             "Secret Agent"
         } else {
@@ -2795,10 +2803,10 @@ async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it(b: Backend
     let g = w.games.game(first).await.unwrap();
     assert_eq!(deadline(&g), before + 3 * DAY);
     assert!(
-        breakthrough_bot::game::text::status(Lang::En, &g, w.games.now())
+        breakthrough_bot::game::text::status(Lang::En, &Plain, &g, w.games.now())
             .ends_with("alice is on vacation until 2027-01-18 08:10 UTC"),
         "{}",
-        breakthrough_bot::game::text::status(Lang::En, &g, w.games.now())
+        breakthrough_bot::game::text::status(Lang::En, &Plain, &g, w.games.now())
     );
     // carol's clock runs as usual: two hours on, she has lost on time; alice has not.
     w.clock.advance(2 * HOUR);
@@ -2944,7 +2952,7 @@ async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b: Backend) {
         .challenge(request(&carol(), Some(&alice()), "3x5"))
         .await
         .unwrap();
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &c, w.games.now());
+    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, w.games.now());
     assert!(text.contains(" · alice is on vacation until "), "{text}");
 }
 
@@ -2979,7 +2987,7 @@ async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server(b: 
     let decided = done.analysis.decided.expect("the end is proven");
     assert_eq!(decided.winner, Color::Black);
 
-    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &done);
+    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &Plain, &done);
     assert!(
         summary.starts_with("alice (Black) against bob (White) · 3x5 · 3 moves"),
         "{summary}"
@@ -3024,7 +3032,7 @@ async fn a_game_between_members_in_progress_is_not_analysed_and_nothing_changes(
         );
     }
     assert!(GameError::AnalysisInProgress(id)
-        .localized(Lang::Es)
+        .localized(Lang::Es, &Plain)
         .starts_with(&format!("la partida #{id} todavía se está jugando")));
     let game = w.games.game(id).await.unwrap();
     assert!(game.is_active());
@@ -3162,7 +3170,8 @@ async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it(b: Back
             game, member, lang, ..
         }) => {
             assert_eq!((game.ply, member, lang), (2, alice().id, Lang::Es));
-            let said = breakthrough_bot::game::text::your_turn(lang, &game, member, false, T0);
+            let said =
+                breakthrough_bot::game::text::your_turn(lang, &Plain, &game, member, false, T0);
             assert_eq!(
                 said,
                 "Te toca mover en la partida #1 contra bob: bob ha jugado c2-c3. Quedan 1 h 0 min."
