@@ -22,6 +22,7 @@ mod cache;
 mod codec;
 mod instance;
 mod rows;
+mod sql;
 mod writer;
 
 /// Games with their players' names in the game's server.
@@ -73,6 +74,7 @@ use crate::domain::{GameId, GuildId, Shards};
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
+use sql::Sql;
 use writer::Writer;
 
 pub use cache::MAX_AGE as CACHE_MAX_AGE;
@@ -210,31 +212,6 @@ impl Servers {
             shards: if shards.is_all() { None } else { Some(shards) },
             ..self
         }
-    }
-
-    /// The one server looked at, as a query parameter (`NULL`: no such limit).
-    fn only(self) -> Option<GuildId> {
-        self.only
-    }
-
-    /// The one server left out, as a query parameter (`NULL`: none).
-    fn left_out(self) -> Option<GuildId> {
-        self.left_out
-    }
-
-    /// The shard count, as a query parameter (`NULL`: every shard).
-    fn shard_count(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.count))
-    }
-
-    /// The first shard looked at, as a query parameter.
-    fn first_shard(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.first))
-    }
-
-    /// The last shard looked at, as a query parameter.
-    fn last_shard(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.last))
     }
 
     /// The name under which the process looking after these servers records that it is alive.
