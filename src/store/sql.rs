@@ -5,6 +5,8 @@ use sqlx::any::{Any, AnyArguments};
 use sqlx::error::BoxDynError;
 use sqlx::{Arguments, AssertSqlSafe, Encode, Type};
 
+use crate::domain::Shards;
+
 use super::{Result, Servers};
 
 /// A statement written in parts: its text, and the values of its parameters, each bound as its
@@ -81,9 +83,9 @@ impl Sql {
         self
     }
 
-    /// The gateway shard of the server id in `column`, of `count`, by Discord's formula.
+    /// The gateway shard of the server id in `column`, of `count`: [`Shards::of`] in SQL.
     fn shard_of(self, column: &str, count: u32) -> Sql {
-        self.push(format_args!("({column} >> 22) % "))
+        self.push(format_args!("({column} >> {}) % ", Shards::ID_SHIFT))
             .push_bind(i64::from(count))
     }
 
@@ -99,7 +101,7 @@ impl Sql {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{GuildId, Shards};
+    use crate::domain::GuildId;
     use sqlx::Connection;
 
     fn text(servers: Servers) -> String {
