@@ -4,13 +4,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyPool;
 use sqlx::{FromRow, Row};
 
 use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
 use crate::rules::{Color, Move, Position};
 
 use super::codec::Flag;
+use super::writer::{Conn, Watched};
 use super::{
     conflict_or, insert_outbox, refused_by_trigger, Backend, GameRow, NewGame, NewOutbox,
     RatingChangeRow, ReminderRow, Result, Servers, Shared, Sql, Store, StoreError, WriteTx,
@@ -68,7 +69,10 @@ pub enum Ended {
 }
 
 /// Serves a batch of game reads by id (SQLite: its list is read with `json_each`).
-pub(super) async fn games_by_id(pool: AnyPool, ids: Vec<GameId>) -> Vec<Shared<Option<GameRow>>> {
+pub(super) async fn games_by_id(
+    pool: Watched<AnyPool>,
+    ids: Vec<GameId>,
+) -> Vec<Shared<Option<GameRow>>> {
     let list =
         serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
     let rows = sqlx::query(game_select!(
@@ -280,7 +284,7 @@ impl Store {
 /// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
 /// (A write of another process in between can only move the game on, never back: the answer
 /// is still true when it is given.)
-async fn why_refused(conn: &mut AnyConnection, e: &GameEnding) -> Result<Ended> {
+async fn why_refused(conn: &mut Conn, e: &GameEnding) -> Result<Ended> {
     let now: Option<(GameState, i64)> =
         sqlx::query_as("SELECT state, ply FROM games WHERE id = $1")
             .bind(e.game)

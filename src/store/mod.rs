@@ -75,7 +75,7 @@ use crate::domain::{GameId, GuildId, Shards};
 use batch::Batcher;
 use cache::{GameCache, Touched};
 use sql::Sql;
-use writer::Writer;
+use writer::{Faults, Watched, Writer};
 
 pub use cache::MAX_AGE as CACHE_MAX_AGE;
 pub use challenges::ChallengesTo;
@@ -98,7 +98,7 @@ pub enum StoreError {
     #[error("conflict with {0}")]
     Conflict(String),
     #[error("database: {0}")]
-    Sqlx(sqlx::Error),
+    Sqlx(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A failed statement shared by every request of its batch.
@@ -148,15 +148,6 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
-
-/// Every failed statement becomes a `StoreError` here, so this is where a connection that
-/// failed is noted, to be checked before it is used again (see `writer`).
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> Self {
-        writer::note_failure(&e);
-        StoreError::Sqlx(e)
-    }
-}
 
 impl StoreError {
     /// Whether the database could not grow: the disk (or the database's size limit) is full.
@@ -246,7 +237,7 @@ type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 /// `moves`), and a reader pool.
 #[derive(Clone)]
 pub struct Store {
-    read: AnyPool,
+    read: Watched<AnyPool>,
     write: Writer,
     /// The queue of moves (see `moves`).
     moves: Batcher<MoveWrite, Shared<bool>>,
@@ -269,7 +260,7 @@ enum Backend {
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")
-            .field("read", &self.read)
+            .field("read", self.read.get())
             .field("write", &self.write)
             .finish()
     }
@@ -470,10 +461,13 @@ impl Store {
         let mut write =
             connect_writer(&AnyConnectOptions::from_url(&options.to_url_lossy())?).await?;
         migrate_sqlite(&mut write).await?;
-        let write = Writer::single(write);
+        // Nothing reads SQLite's count of faults: its one writer is never checked before use.
+        let faults = Arc::new(Faults::default());
+        let write = Writer::single(Watched::new(write, Arc::clone(&faults)));
         let checkpoint = sqlite_pool(&options, 1).await?;
         let read =
             sqlite_pool(&options.clone().create_if_missing(false).read_only(true), 4).await?;
+        let read = Watched::new(read, faults);
         let alive = Arc::new(());
         spawn_checkpointer(checkpoint.clone(), Arc::downgrade(&alive));
         let cache = GameCache::default();
@@ -526,6 +520,8 @@ impl Store {
             .test_before_acquire(true)
             .acquire_timeout(POSTGRES_WAIT)
             .connect_lazy_with(options.clone());
+        let faults = Arc::new(Faults::default());
+        let first = Watched::new(first, Arc::clone(&faults));
         let write = Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT);
         let (writers, refused) = write.open_all().await;
         // Every reader taken at once, so that each opens, then given back to the pool.
@@ -546,6 +542,7 @@ impl Store {
                 why: refusal(&e),
             });
         }
+        let read = Watched::new(read, faults);
         let cache = GameCache::default();
         let moves = {
             let (write, cache) = (write.clone(), cache.clone());
@@ -602,7 +599,7 @@ impl Store {
     /// Closes the pools, waiting for work in flight.
     pub async fn close(&self) {
         self.write.close().await;
-        self.read.close().await;
+        self.read.get().close().await;
         if let Backend::Sqlite { checkpoint, .. } = &self.backend {
             checkpoint.close().await;
         }

@@ -1,12 +1,11 @@
 //! The outbox of announcements owed to players, and the record that the bot is alive (which moves
 //! the clocks on after a downtime).
 
-use sqlx::AnyConnection;
-
+use super::writer::Conn;
 use super::{NewOutbox, OutboxRow, Result, Servers, Sql, Store, WriteTx};
 
 /// Queues an announcement.
-pub(super) async fn insert_outbox(conn: &mut AnyConnection, row: &NewOutbox) -> Result<()> {
+pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()> {
     sqlx::query(
         "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5)",
