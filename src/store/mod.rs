@@ -91,7 +91,9 @@ pub use rows::{
     RatingRow, ReminderRow, ResultRow,
 };
 
-/// What the store can fail with.
+/// What the store can fail with. Each keeps its cause as its `source`, and its message already
+/// says that cause (PostgreSQL's refusals in the server's own words, without sqlx's wrapping):
+/// whoever prints an error's causes need print none past this one.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// A uniqueness rule refused the write; the name is the index or constraint.
@@ -103,7 +105,7 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A failed statement shared by every request of its batch.
     #[error("database: {0}")]
-    Batch(Arc<sqlx::Error>),
+    Batch(#[source] Arc<sqlx::Error>),
     /// Another bot process serves this database.
     #[error(
         "another bot process already serves this database ({holder}; lock file {}): stop it \
@@ -115,19 +117,25 @@ pub enum StoreError {
         holder: String,
     },
     /// The PostgreSQL server could not be reached, or refused the connection.
-    #[error("cannot connect to PostgreSQL at {at}: {why}")]
-    Unreachable { at: String, why: String },
+    #[error("cannot connect to PostgreSQL at {at}: {}", refusal(source))]
+    Unreachable {
+        at: String,
+        #[source]
+        source: sqlx::Error,
+    },
     /// PostgreSQL would not let this process open all the connections it keeps.
     #[error(
         "PostgreSQL at {at} let this process open {opened} of the {wanted} connections it keeps \
-         ({why}): raise PostgreSQL's max_connections (or the role's or database's connection \
-         limit), or run fewer bot processes on it"
+         ({}): raise PostgreSQL's max_connections (or the role's or database's connection \
+         limit), or run fewer bot processes on it",
+        refusal(source)
     )]
     TooFewConnections {
         at: String,
         opened: u32,
         wanted: u32,
-        why: String,
+        #[source]
+        source: sqlx::Error,
     },
     /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
     #[error(
@@ -144,7 +152,7 @@ pub enum StoreError {
     LeaseLost,
     /// The lock file beside the database could not be used.
     #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
-    Lock(std::path::PathBuf, std::io::Error),
+    Lock(std::path::PathBuf, #[source] std::io::Error),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -501,13 +509,12 @@ impl Store {
         // One connection first, so that a server that cannot be reached or refuses says why
         // (the pool would only say it timed out). It becomes the first writer.
         let options = AnyConnectOptions::from_str(url)?;
-        let mut first =
-            AnyConnection::connect_with(&options)
-                .await
-                .map_err(|e| StoreError::Unreachable {
-                    at: where_is(url),
-                    why: refusal(&e),
-                })?;
+        let mut first = AnyConnection::connect_with(&options)
+            .await
+            .map_err(|source| StoreError::Unreachable {
+                at: where_is(url),
+                source,
+            })?;
         sqlx::migrate!("./migrations/postgres")
             .run(&mut first)
             .await?;
@@ -532,14 +539,14 @@ impl Store {
         .await;
         let opened = writers + readers.len() as u32;
         drop(readers);
-        if let Some(e) = refused.or(unread) {
+        if let Some(source) = refused.or(unread) {
             write.close().await;
             read.close().await;
             return Err(StoreError::TooFewConnections {
                 at: where_is(url),
                 opened,
                 wanted: POSTGRES_CONNECTIONS,
-                why: refusal(&e),
+                source,
             });
         }
         let read = Watched::new(read, faults);
