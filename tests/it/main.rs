@@ -18,4 +18,5 @@ mod postgres;
 mod properties;
 mod render;
 mod scaling;
+mod schema;
 mod service;
