@@ -370,8 +370,8 @@ mod tests {
     }
 }
 
-/// Which of Discord's gateway shards a process runs: `first..=last` of `count`. Discord sends a
-/// server's events to shard `(server id >> 22) % count`; direct messages (server 0) come on
+/// Which of Discord's gateway shards a process runs: `first..=last` of `count`. Discord sends
+/// each server's events on one shard ([`Shards::of`]); direct messages (server 0) come on
 /// shard 0, as does the console's local server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shards {
@@ -424,12 +424,17 @@ impl Shards {
         Ok(Shards { count, first, last })
     }
 
-    /// The shard of server `guild`.
+    /// How many bits Discord shifts a server id right by before taking it modulo the shard
+    /// count (the bits below its creation time). The store's queries work out shards with it.
+    pub const ID_SHIFT: u32 = 22;
+
+    /// The shard of server `guild`, by Discord's formula: its id shifted right by
+    /// [`Shards::ID_SHIFT`] bits, modulo `count`.
     pub const fn of(guild: GuildId, count: u32) -> u32 {
         if count == 0 {
             return 0;
         }
-        ((guild.get() >> 22) % count as u64) as u32
+        ((guild.get() >> Shards::ID_SHIFT) % count as u64) as u32
     }
 
     /// Whether server `guild`'s events come on one of these shards.

@@ -12,7 +12,7 @@ use breakthrough_bot::engine::{self, Level};
 use breakthrough_bot::game::{Games, Limits, SystemClock, LOCAL_SERVER};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{self, BoardSize};
-use breakthrough_bot::store::{InstanceLock, Store};
+use breakthrough_bot::store::{InstanceLock, Store, StoreError};
 
 #[derive(Parser)]
 #[command(
@@ -286,7 +286,8 @@ fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> Exit
 }
 
 /// An error and its causes on one line, each said once: many errors (sqlx's, the migrator's)
-/// already end with their cause's text, which `{:#}` would repeat after them.
+/// already end with their cause's text, which `{:#}` would repeat after them, and the store's
+/// say their causes in their own words.
 fn error_line(e: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in e.chain() {
@@ -295,6 +296,9 @@ fn error_line(e: &anyhow::Error) -> String {
             line = text;
         } else if !line.ends_with(&text) {
             line = format!("{line}: {text}");
+        }
+        if cause.is::<StoreError>() {
+            break;
         }
     }
     line

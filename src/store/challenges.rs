@@ -3,7 +3,7 @@
 use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId};
 
 use super::codec::Flag;
-use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Store, WriteTx};
+use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Sql, Store, WriteTx};
 
 /// What [`WriteTx::challenges_to`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,20 +170,16 @@ impl WriteTx {
         now: i64,
         servers: Servers,
     ) -> Result<Vec<ChallengeRow>> {
-        Ok(sqlx::query_as(
+        let (sql, args) = Sql::new(
             "UPDATE challenges SET state = 'expired', resolved_at = $1
-             WHERE state = 'pending' AND expires_at <= $1
-               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
-               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)
-             RETURNING *",
+             WHERE state = 'pending' AND expires_at <= $1 AND ",
         )
-        .bind(now)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_all(self.tx.conn())
-        .await?)
+        .arg(now)
+        .servers("guild_id", servers)
+        .push(" RETURNING *")
+        .build()?;
+        Ok(sqlx::query_as_with(sql, args)
+            .fetch_all(self.tx.conn())
+            .await?)
     }
 }

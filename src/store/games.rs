@@ -4,16 +4,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyPool;
 use sqlx::{FromRow, Row};
 
 use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
 use crate::rules::{Color, Move, Position};
 
 use super::codec::Flag;
+use super::writer::{Conn, Watched};
 use super::{
     conflict_or, insert_outbox, refused_by_trigger, Backend, GameRow, NewGame, NewOutbox,
-    RatingChangeRow, ReminderRow, Result, Servers, Shared, Store, StoreError, WriteTx,
+    RatingChangeRow, ReminderRow, Result, Servers, Shared, Sql, Store, StoreError, WriteTx,
 };
 
 /// The game of `row`, or `None` (logged) when one of its values does not read back.
@@ -68,7 +69,10 @@ pub enum Ended {
 }
 
 /// Serves a batch of game reads by id (SQLite: its list is read with `json_each`).
-pub(super) async fn games_by_id(pool: AnyPool, ids: Vec<GameId>) -> Vec<Shared<Option<GameRow>>> {
+pub(super) async fn games_by_id(
+    pool: Watched<AnyPool>,
+    ids: Vec<GameId>,
+) -> Vec<Shared<Option<GameRow>>> {
     let list =
         serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
     let rows = sqlx::query(game_select!(
@@ -169,44 +173,34 @@ impl Store {
         turn_began_by: i64,
         servers: Servers,
     ) -> Result<Vec<GameId>> {
-        Ok(sqlx::query_scalar(
+        let (sql, args) = Sql::new(
             "SELECT g.id FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              WHERE g.state = 'active' AND g.ai_level IS NOT NULL
                AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
-               AND g.deadline - g.time_limit <= $1
-               AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.guild_id <> $3)
-               AND ($4 IS NULL OR (g.guild_id >> 22) % $4 BETWEEN $5 AND $6)
-             ORDER BY g.id",
+               AND g.deadline - g.time_limit <= $1 AND ",
         )
-        .bind(turn_began_by)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_all(&self.read)
-        .await?)
+        .arg(turn_began_by)
+        .servers("g.guild_id", servers)
+        .push(" ORDER BY g.id")
+        .build()?;
+        Ok(sqlx::query_scalar_with(sql, args)
+            .fetch_all(&self.read)
+            .await?)
     }
 
     /// Active games in `servers` whose side to move has run out of time. A game whose row does
     /// not read back (a value no version of the bot wrote) is logged and left out, so that one
     /// broken row cannot stop the clocks of every other game.
     pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
-        let rows = sqlx::query(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= $1
-               AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.guild_id <> $3)
-               AND ($4 IS NULL OR (g.guild_id >> 22) % $4 BETWEEN $5 AND $6)
-             ORDER BY g.deadline, g.id"
+        let (sql, args) = Sql::new(game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= $1 AND "
         ))
-        .bind(now)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_all(&self.read)
-        .await?;
+        .arg(now)
+        .servers("g.guild_id", servers)
+        .push(" ORDER BY g.deadline, g.id")
+        .build()?;
+        let rows = sqlx::query_with(sql, args).fetch_all(&self.read).await?;
         Ok(rows.iter().filter_map(readable_game).collect())
     }
 
@@ -290,7 +284,7 @@ impl Store {
 /// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
 /// (A write of another process in between can only move the game on, never back: the answer
 /// is still true when it is given.)
-async fn why_refused(conn: &mut AnyConnection, e: &GameEnding) -> Result<Ended> {
+async fn why_refused(conn: &mut Conn, e: &GameEnding) -> Result<Ended> {
     let now: Option<(GameState, i64)> =
         sqlx::query_as("SELECT state, ply FROM games WHERE id = $1")
             .bind(e.game)
@@ -375,26 +369,25 @@ impl WriteTx {
         fraction: f64,
         servers: Servers,
     ) -> Result<Vec<ReminderRow>> {
-        let rows: Vec<ReminderRow> = sqlx::query_as(
+        let (sql, args) = Sql::new(
             "UPDATE games SET reminded = 1
              WHERE state = 'active' AND reminded = 0 AND deadline > $1
                AND deadline - $1 <= time_limit * $2
-               AND ($3 IS NULL OR guild_id = $3) AND ($4 IS NULL OR guild_id <> $4)
-               AND ($5 IS NULL OR (guild_id >> 22) % $5 BETWEEN $6 AND $7)
                AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
                    AND m.id = CASE WHEN games.ply % 2 = 0 THEN games.black_id ELSE games.white_id END)
-             RETURNING id, guild_id, channel_id, deadline, ply,
+               AND ",
+        )
+        .arg(now)
+        .arg(fraction)
+        .servers("guild_id", servers)
+        .push(
+            " RETURNING id, guild_id, channel_id, deadline, ply,
                        CASE WHEN ply % 2 = 0 THEN black_id ELSE white_id END AS to_move",
         )
-        .bind(now)
-        .bind(fraction)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_all(self.tx.conn())
-        .await?;
+        .build()?;
+        let rows: Vec<ReminderRow> = sqlx::query_as_with(sql, args)
+            .fetch_all(self.tx.conn())
+            .await?;
         for r in &rows {
             self.touched.game(r.id);
         }

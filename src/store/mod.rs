@@ -22,6 +22,7 @@ mod cache;
 mod codec;
 mod instance;
 mod rows;
+mod sql;
 mod writer;
 
 /// Games with their players' names in the game's server.
@@ -73,7 +74,8 @@ use crate::domain::{GameId, GuildId, Shards};
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
-use writer::Writer;
+use sql::Sql;
+use writer::{Faults, Watched, Writer};
 
 pub use cache::MAX_AGE as CACHE_MAX_AGE;
 pub use challenges::ChallengesTo;
@@ -89,19 +91,21 @@ pub use rows::{
     RatingRow, ReminderRow, ResultRow,
 };
 
-/// What the store can fail with.
+/// What the store can fail with. Each keeps its cause as its `source`, and its message already
+/// says that cause (PostgreSQL's refusals in the server's own words, without sqlx's wrapping):
+/// whoever prints an error's causes need print none past this one.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// A uniqueness rule refused the write; the name is the index or constraint.
     #[error("conflict with {0}")]
     Conflict(String),
     #[error("database: {0}")]
-    Sqlx(sqlx::Error),
+    Sqlx(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A failed statement shared by every request of its batch.
     #[error("database: {0}")]
-    Batch(Arc<sqlx::Error>),
+    Batch(#[source] Arc<sqlx::Error>),
     /// Another bot process serves this database.
     #[error(
         "another bot process already serves this database ({holder}; lock file {}): stop it \
@@ -113,19 +117,25 @@ pub enum StoreError {
         holder: String,
     },
     /// The PostgreSQL server could not be reached, or refused the connection.
-    #[error("cannot connect to PostgreSQL at {at}: {why}")]
-    Unreachable { at: String, why: String },
+    #[error("cannot connect to PostgreSQL at {at}: {}", refusal(source))]
+    Unreachable {
+        at: String,
+        #[source]
+        source: sqlx::Error,
+    },
     /// PostgreSQL would not let this process open all the connections it keeps.
     #[error(
         "PostgreSQL at {at} let this process open {opened} of the {wanted} connections it keeps \
-         ({why}): raise PostgreSQL's max_connections (or the role's or database's connection \
-         limit), or run fewer bot processes on it"
+         ({}): raise PostgreSQL's max_connections (or the role's or database's connection \
+         limit), or run fewer bot processes on it",
+        refusal(source)
     )]
     TooFewConnections {
         at: String,
         opened: u32,
         wanted: u32,
-        why: String,
+        #[source]
+        source: sqlx::Error,
     },
     /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
     #[error(
@@ -142,19 +152,10 @@ pub enum StoreError {
     LeaseLost,
     /// The lock file beside the database could not be used.
     #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
-    Lock(std::path::PathBuf, std::io::Error),
+    Lock(std::path::PathBuf, #[source] std::io::Error),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
-
-/// Every failed statement becomes a `StoreError` here, so this is where a connection that
-/// failed is noted, to be checked before it is used again (see `writer`).
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> Self {
-        writer::note_failure(&e);
-        StoreError::Sqlx(e)
-    }
-}
 
 impl StoreError {
     /// Whether the database could not grow: the disk (or the database's size limit) is full.
@@ -212,31 +213,6 @@ impl Servers {
         }
     }
 
-    /// The one server looked at, as a query parameter (`NULL`: no such limit).
-    fn only(self) -> Option<GuildId> {
-        self.only
-    }
-
-    /// The one server left out, as a query parameter (`NULL`: none).
-    fn left_out(self) -> Option<GuildId> {
-        self.left_out
-    }
-
-    /// The shard count, as a query parameter (`NULL`: every shard).
-    fn shard_count(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.count))
-    }
-
-    /// The first shard looked at, as a query parameter.
-    fn first_shard(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.first))
-    }
-
-    /// The last shard looked at, as a query parameter.
-    fn last_shard(self) -> Option<i64> {
-        self.shards.map(|s| i64::from(s.last))
-    }
-
     /// The name under which the process looking after these servers records that it is alive.
     fn key(self) -> String {
         let mut key = match (self.only, self.left_out) {
@@ -269,7 +245,7 @@ type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 /// `moves`), and a reader pool.
 #[derive(Clone)]
 pub struct Store {
-    read: AnyPool,
+    read: Watched<AnyPool>,
     write: Writer,
     /// The queue of moves (see `moves`).
     moves: Batcher<MoveWrite, Shared<bool>>,
@@ -292,7 +268,7 @@ enum Backend {
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")
-            .field("read", &self.read)
+            .field("read", self.read.get())
             .field("write", &self.write)
             .finish()
     }
@@ -493,10 +469,13 @@ impl Store {
         let mut write =
             connect_writer(&AnyConnectOptions::from_url(&options.to_url_lossy())?).await?;
         migrate_sqlite(&mut write).await?;
-        let write = Writer::single(write);
+        // Nothing reads SQLite's count of faults: its one writer is never checked before use.
+        let faults = Arc::new(Faults::default());
+        let write = Writer::single(Watched::new(write, Arc::clone(&faults)));
         let checkpoint = sqlite_pool(&options, 1).await?;
         let read =
             sqlite_pool(&options.clone().create_if_missing(false).read_only(true), 4).await?;
+        let read = Watched::new(read, faults);
         let alive = Arc::new(());
         spawn_checkpointer(checkpoint.clone(), Arc::downgrade(&alive));
         let cache = GameCache::default();
@@ -530,13 +509,12 @@ impl Store {
         // One connection first, so that a server that cannot be reached or refuses says why
         // (the pool would only say it timed out). It becomes the first writer.
         let options = AnyConnectOptions::from_str(url)?;
-        let mut first =
-            AnyConnection::connect_with(&options)
-                .await
-                .map_err(|e| StoreError::Unreachable {
-                    at: where_is(url),
-                    why: refusal(&e),
-                })?;
+        let mut first = AnyConnection::connect_with(&options)
+            .await
+            .map_err(|source| StoreError::Unreachable {
+                at: where_is(url),
+                source,
+            })?;
         sqlx::migrate!("./migrations/postgres")
             .run(&mut first)
             .await?;
@@ -549,6 +527,8 @@ impl Store {
             .test_before_acquire(true)
             .acquire_timeout(POSTGRES_WAIT)
             .connect_lazy_with(options.clone());
+        let faults = Arc::new(Faults::default());
+        let first = Watched::new(first, Arc::clone(&faults));
         let write = Writer::set(options, first, POSTGRES_WRITERS, POSTGRES_WAIT);
         let (writers, refused) = write.open_all().await;
         // Every reader taken at once, so that each opens, then given back to the pool.
@@ -559,16 +539,17 @@ impl Store {
         .await;
         let opened = writers + readers.len() as u32;
         drop(readers);
-        if let Some(e) = refused.or(unread) {
+        if let Some(source) = refused.or(unread) {
             write.close().await;
             read.close().await;
             return Err(StoreError::TooFewConnections {
                 at: where_is(url),
                 opened,
                 wanted: POSTGRES_CONNECTIONS,
-                why: refusal(&e),
+                source,
             });
         }
+        let read = Watched::new(read, faults);
         let cache = GameCache::default();
         let moves = {
             let (write, cache) = (write.clone(), cache.clone());
@@ -625,7 +606,7 @@ impl Store {
     /// Closes the pools, waiting for work in flight.
     pub async fn close(&self) {
         self.write.close().await;
-        self.read.close().await;
+        self.read.get().close().await;
         if let Backend::Sqlite { checkpoint, .. } = &self.backend {
             checkpoint.close().await;
         }

@@ -22,12 +22,12 @@ use std::sync::{Arc, LazyLock};
 
 use sqlx::any::{Any, AnyArguments};
 use sqlx::error::BoxDynError;
-use sqlx::{AnyConnection, Arguments};
+use sqlx::Arguments;
 
 use crate::domain::GameId;
 use crate::rules::{Move, Position};
 
-use super::writer::{note_failure, Writer};
+use super::writer::{Conn, Writer};
 use super::{
     insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
     StoreError, BATCH,
@@ -134,7 +134,6 @@ pub(super) async fn apply_moves(
     let mut held = match writer.lock().await {
         Ok(held) => held,
         Err(e) => {
-            note_failure(&e);
             let e = Arc::new(e);
             return batch.iter().map(|_| Err(Arc::clone(&e))).collect();
         }
@@ -172,7 +171,7 @@ pub(super) async fn apply_moves(
 
 /// Writes a group of moves, one per game, and says which applied (SQLite). The group goes as one
 /// statement; only if a game in it moved on does each move go on its own, to find which.
-async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
+async fn apply_group(conn: &mut Conn, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     let arguments = moves_arguments(group)?;
     match sqlx::query_with(apply_moves_sql(Dialect::Sqlite, group.len()), arguments)
         .execute(&mut *conn)
@@ -204,10 +203,7 @@ async fn apply_group(conn: &mut AnyConnection, group: &[&MoveWrite]) -> Shared<V
 
 /// Writes a group of moves, one per game, and says which applied (PostgreSQL): one statement,
 /// which returns the games it moved.
-async fn apply_group_returning(
-    conn: &mut AnyConnection,
-    group: &[&MoveWrite],
-) -> Shared<Vec<bool>> {
+async fn apply_group_returning(conn: &mut Conn, group: &[&MoveWrite]) -> Shared<Vec<bool>> {
     let mut tries = 0;
     let moved: HashSet<GameId> = loop {
         tries += 1;
@@ -220,10 +216,7 @@ async fn apply_group_returning(
             Err(e) if deadlocked(&e) && tries < DEADLOCK_TRIES => {
                 tracing::info!(error = %e, "a group of moves deadlocked; trying it again");
             }
-            Err(e) => {
-                note_failure(&e);
-                return Err(Arc::new(e));
-            }
+            Err(e) => return Err(Arc::new(e)),
         }
     };
     Ok(group.iter().map(|m| moved.contains(&m.game)).collect())
@@ -253,7 +246,7 @@ fn move_statement(m: &MoveWrite) -> sqlx::query::Query<'static, Any, AnyArgument
 }
 
 /// Writes one move on its own; whether it applied (false: the game had moved on).
-async fn write_move(conn: &mut AnyConnection, m: &MoveWrite) -> sqlx::Result<bool> {
+async fn write_move(conn: &mut Conn, m: &MoveWrite) -> sqlx::Result<bool> {
     match move_statement(m).execute(conn).await {
         Ok(done) => Ok(done.rows_affected() == 1),
         Err(e) if refused_by_trigger(&e) => Ok(false),

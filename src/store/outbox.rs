@@ -1,12 +1,11 @@
 //! The outbox of announcements owed to players, and the record that the bot is alive (which moves
 //! the clocks on after a downtime).
 
-use sqlx::AnyConnection;
-
-use super::{NewOutbox, OutboxRow, Result, Servers, Store, WriteTx};
+use super::writer::Conn;
+use super::{NewOutbox, OutboxRow, Result, Servers, Sql, Store, WriteTx};
 
 /// Queues an announcement.
-pub(super) async fn insert_outbox(conn: &mut AnyConnection, row: &NewOutbox) -> Result<()> {
+pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()> {
     sqlx::query(
         "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5)",
@@ -30,37 +29,23 @@ impl Store {
         servers: Servers,
         limit: i64,
     ) -> Result<Vec<OutboxRow>> {
-        Ok(sqlx::query_as(
-            "SELECT * FROM outbox WHERE next_attempt_at <= $1
-               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
-               AND ($5 IS NULL OR (guild_id >> 22) % $5 BETWEEN $6 AND $7)
-             ORDER BY id LIMIT $4",
-        )
-        .bind(now_ms)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(limit)
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_all(&self.read)
-        .await?)
+        let (sql, args) = Sql::new("SELECT * FROM outbox WHERE next_attempt_at <= $1 AND ")
+            .arg(now_ms)
+            .servers("guild_id", servers)
+            .push(" ORDER BY id LIMIT ")
+            .push_bind(limit)
+            .build()?;
+        Ok(sqlx::query_as_with(sql, args).fetch_all(&self.read).await?)
     }
 
     /// When the next announcement in `servers` is due (unix milliseconds), if any is waiting.
     pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
-        Ok(sqlx::query_scalar(
-            "SELECT min(next_attempt_at) FROM outbox
-             WHERE ($1 IS NULL OR guild_id = $1) AND ($2 IS NULL OR guild_id <> $2)
-               AND ($3 IS NULL OR (guild_id >> 22) % $3 BETWEEN $4 AND $5)",
-        )
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .fetch_one(&self.read)
-        .await?)
+        let (sql, args) = Sql::new("SELECT min(next_attempt_at) FROM outbox WHERE ")
+            .servers("guild_id", servers)
+            .build()?;
+        Ok(sqlx::query_scalar_with(sql, args)
+            .fetch_one(&self.read)
+            .await?)
     }
 
     /// Removes an announcement: sent, or never to be.
@@ -119,32 +104,20 @@ impl WriteTx {
     /// by `seconds`; returns how many games and challenges moved.
     pub async fn shift_clocks(&mut self, seconds: i64, servers: Servers) -> Result<(u64, u64)> {
         self.touched.all();
-        let games = sqlx::query(
-            "UPDATE games SET deadline = deadline + $1 WHERE state = 'active'
-               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
-               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)",
-        )
-        .bind(seconds)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .execute(self.tx.conn())
-        .await?;
-        let challenges = sqlx::query(
-            "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending'
-               AND ($2 IS NULL OR guild_id = $2) AND ($3 IS NULL OR guild_id <> $3)
-               AND ($4 IS NULL OR (guild_id >> 22) % $4 BETWEEN $5 AND $6)",
-        )
-        .bind(seconds)
-        .bind(servers.only())
-        .bind(servers.left_out())
-        .bind(servers.shard_count())
-        .bind(servers.first_shard())
-        .bind(servers.last_shard())
-        .execute(self.tx.conn())
-        .await?;
-        Ok((games.rows_affected(), challenges.rows_affected()))
+        let mut moved = [0; 2];
+        for (n, update) in moved.iter_mut().zip([
+            "UPDATE games SET deadline = deadline + $1 WHERE state = 'active' AND ",
+            "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending' AND ",
+        ]) {
+            let (sql, args) = Sql::new(update)
+                .arg(seconds)
+                .servers("guild_id", servers)
+                .build()?;
+            *n = sqlx::query_with(sql, args)
+                .execute(self.tx.conn())
+                .await?
+                .rows_affected();
+        }
+        Ok((moved[0], moved[1]))
     }
 }

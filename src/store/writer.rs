@@ -16,21 +16,134 @@
 //! pings every connection that comes back (a round trip, in a task of its own, before the next
 //! writer may have it); `bench` wrote 40% fewer moves a second through it. A connection is
 //! checked only when it may have gone bad instead: after a while unused, or after a statement of
-//! this process failed on its connection (see [`note_failure`]).
+//! the store failed on its connection (see [`Faults`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
-use sqlx::any::AnyConnectOptions;
-use sqlx::AnyConnection;
-use sqlx::Connection;
+use futures_util::future::BoxFuture;
+use futures_util::stream::BoxStream;
+use futures_util::{TryFutureExt, TryStreamExt};
+use sqlx::any::{Any, AnyConnectOptions, AnyQueryResult, AnyRow, AnyStatement, AnyTypeInfo};
+use sqlx::{AnyConnection, AnyPool, Connection, Describe, Either, Execute, Executor, SqlStr};
 use tokio::sync::{Mutex, OwnedMappedMutexGuard, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
+
+/// Statements of a store that failed on their connection (it broke, timed out, or the server
+/// went away), for as long as the store lives: a connection of a [`ConnSet`] that has not been
+/// checked since the last of them is checked before its next use.
+#[derive(Debug, Default)]
+pub(crate) struct Faults(AtomicU64);
+
+impl Faults {
+    fn seen(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Counts `e` if it says the connection, rather than the statement, failed.
+    fn note(&self, e: &sqlx::Error) {
+        let broken = match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::WorkerCrashed
+            | sqlx::Error::PoolTimedOut => true,
+            // PostgreSQL's connection exceptions (class 08) and shut-downs (57P01 to 57P05).
+            sqlx::Error::Database(db) => db
+                .code()
+                .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+            _ => false,
+        };
+        if broken {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A connection, or the pool of readers, whose failed statements are counted in its store's
+/// [`Faults`] as they fail: it runs queries as what it holds does.
+#[derive(Debug, Clone)]
+pub(crate) struct Watched<T> {
+    inner: T,
+    faults: Arc<Faults>,
+}
+
+/// A writing connection.
+pub(crate) type Conn = Watched<AnyConnection>;
+
+impl<T> Watched<T> {
+    pub fn new(inner: T, faults: Arc<Faults>) -> Watched<T> {
+        Watched { inner, faults }
+    }
+
+    pub fn get(&self) -> &T {
+        &self.inner
+    }
+}
+
+/// `Executor` for `$watched`, by the executor it holds, noting each error in its [`Faults`].
+macro_rules! watched_executor {
+    ($watched:ty) => {
+        impl<'c> Executor<'c> for $watched {
+            type Database = Any;
+
+            fn fetch_many<'e, 'q: 'e, E>(
+                self,
+                query: E,
+            ) -> BoxStream<'e, sqlx::Result<Either<AnyQueryResult, AnyRow>>>
+            where
+                'c: 'e,
+                E: 'q + Execute<'q, Any>,
+            {
+                let Watched { inner, faults } = self;
+                Box::pin(inner.fetch_many(query).inspect_err(move |e| faults.note(e)))
+            }
+
+            fn fetch_optional<'e, 'q: 'e, E>(
+                self,
+                query: E,
+            ) -> BoxFuture<'e, sqlx::Result<Option<AnyRow>>>
+            where
+                'c: 'e,
+                E: 'q + Execute<'q, Any>,
+            {
+                let Watched { inner, faults } = self;
+                Box::pin(
+                    inner
+                        .fetch_optional(query)
+                        .inspect_err(move |e| faults.note(e)),
+                )
+            }
+
+            // Neither is how the store runs a statement: they only pass through.
+            fn prepare_with<'e>(
+                self,
+                sql: SqlStr,
+                parameters: &'e [AnyTypeInfo],
+            ) -> BoxFuture<'e, sqlx::Result<AnyStatement>>
+            where
+                'c: 'e,
+            {
+                self.inner.prepare_with(sql, parameters)
+            }
+
+            fn describe<'e>(self, sql: SqlStr) -> BoxFuture<'e, sqlx::Result<Describe<Any>>>
+            where
+                'c: 'e,
+            {
+                self.inner.describe(sql)
+            }
+        }
+    };
+}
+
+watched_executor!(&'c mut Watched<AnyConnection>);
+watched_executor!(&'c Watched<AnyPool>);
 
 /// The connection and whether a transaction was left open on it.
 #[derive(Debug)]
 pub(crate) struct Slot {
-    conn: AnyConnection,
+    conn: Conn,
     in_tx: bool,
 }
 
@@ -43,7 +156,7 @@ pub(crate) enum Held {
 }
 
 impl Held {
-    pub fn conn(&mut self) -> &mut AnyConnection {
+    pub fn conn(&mut self) -> &mut Conn {
         match self {
             Held::Single(slot) => &mut slot.conn,
             Held::Set(lent) => lent.conn(),
@@ -61,24 +174,21 @@ pub(crate) enum Writer {
 
 impl Writer {
     /// The one writing connection of a SQLite database.
-    pub fn single(conn: AnyConnection) -> Writer {
+    pub fn single(conn: Conn) -> Writer {
         Writer::Single(Arc::new(Mutex::new(Some(Slot { conn, in_tx: false }))))
     }
 
     /// Up to `size` writing connections to the PostgreSQL database of `options`; `first` is one
     /// already open, [`Writer::open_all`] opens the others, and one that broke is opened again
-    /// when next needed. Waiting for a connection, or for one to open, fails after `timeout`.
-    pub fn set(
-        options: AnyConnectOptions,
-        first: AnyConnection,
-        size: u32,
-        timeout: Duration,
-    ) -> Writer {
+    /// when next needed, all counting their failures in `first`'s [`Faults`]. Waiting for a
+    /// connection, or for one to open, fails after `timeout`.
+    pub fn set(options: AnyConnectOptions, first: Conn, size: u32, timeout: Duration) -> Writer {
+        let faults = Arc::clone(&first.faults);
         let first = SetSlot {
+            faults_seen: faults.seen(),
             conn: first,
             in_tx: false,
             used_at: Instant::now(),
-            faults_seen: FAULTS.load(Ordering::Relaxed),
         };
         Writer::Set(Arc::new(ConnSet {
             options,
@@ -86,6 +196,7 @@ impl Writer {
             permits: Arc::new(Semaphore::new(size as usize)),
             size,
             timeout,
+            faults,
         }))
     }
 
@@ -138,7 +249,7 @@ impl Writer {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len() as u32;
-        let faults = FAULTS.load(Ordering::Relaxed);
+        let faults = set.faults.seen();
         let (opened, failed) = all_at_once((open..set.size).map(|_| {
             let set = Arc::clone(set);
             async move { set.open(faults).await }
@@ -157,7 +268,7 @@ impl Writer {
             Writer::Single(slot) => {
                 let slot = slot.lock().await.take();
                 if let Some(slot) = slot {
-                    if let Err(e) = slot.conn.close().await {
+                    if let Err(e) = slot.conn.inner.close().await {
                         tracing::warn!(error = %e, "closing the database writer");
                     }
                 }
@@ -189,7 +300,7 @@ pub(crate) enum Tx {
 }
 
 impl Tx {
-    pub fn conn(&mut self) -> &mut AnyConnection {
+    pub fn conn(&mut self) -> &mut Conn {
         match self {
             Tx::Single(tx) => &mut tx.held.conn,
             Tx::Set(lent) => lent.conn(),
@@ -263,32 +374,8 @@ where
     (done, failed)
 }
 
-/// Statements of this process that failed on their connection (it broke, timed out, or the
-/// server went away), for as long as the process runs: a connection of a [`ConnSet`] that has
-/// not been checked since the last of them is checked before its next use.
-static FAULTS: AtomicU64 = AtomicU64::new(0);
-
 /// How long a connection of a [`ConnSet`] may sit unused before it is checked again.
 const IDLE_CHECK: Duration = Duration::from_secs(1);
-
-/// Counts `e` among [`FAULTS`] if it says the connection, rather than the statement, failed.
-pub(crate) fn note_failure(e: &sqlx::Error) {
-    let broken = match e {
-        sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
-        | sqlx::Error::Protocol(_)
-        | sqlx::Error::WorkerCrashed
-        | sqlx::Error::PoolTimedOut => true,
-        // PostgreSQL's connection exceptions (class 08) and shut-downs (57P01 to 57P05).
-        sqlx::Error::Database(db) => db
-            .code()
-            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
-        _ => false,
-    };
-    if broken {
-        FAULTS.fetch_add(1, Ordering::Relaxed);
-    }
-}
 
 /// PostgreSQL's writing connections: at most `size`, lent one writer at a time, first come first
 /// served; all opened at start-up, and one that broke opened again when no idle one is left.
@@ -299,22 +386,29 @@ pub(crate) struct ConnSet {
     permits: Arc<Semaphore>,
     size: u32,
     timeout: Duration,
+    faults: Arc<Faults>,
 }
 
 #[derive(Debug)]
 struct SetSlot {
-    conn: AnyConnection,
+    conn: Conn,
     /// A transaction is open on it (its holder is in one, or was dropped in one).
     in_tx: bool,
     used_at: Instant,
-    /// [`FAULTS`] when the connection was last known to work.
+    /// The set's [`Faults`] when the connection was last known to work.
     faults_seen: u64,
 }
 
 impl ConnSet {
     /// A connection that works, as far as can be told without a round trip: an idle one, checked
-    /// first if it may have gone bad, or a new one.
+    /// first if it may have gone bad, or a new one. Failing to get one counts among its faults.
     async fn lend(self: &Arc<Self>) -> sqlx::Result<Lent> {
+        self.lend_checked()
+            .await
+            .inspect_err(|e| self.faults.note(e))
+    }
+
+    async fn lend_checked(self: &Arc<Self>) -> sqlx::Result<Lent> {
         let permit =
             match tokio::time::timeout(self.timeout, self.permits.clone().acquire_owned()).await {
                 Ok(Ok(permit)) => permit,
@@ -326,22 +420,24 @@ impl ConnSet {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop();
-        let faults = FAULTS.load(Ordering::Relaxed);
+        let faults = self.faults.seen();
         let slot = match idle {
             Some(slot) if slot.faults_seen == faults && slot.used_at.elapsed() < IDLE_CHECK => slot,
-            Some(mut slot) => match tokio::time::timeout(self.timeout, slot.conn.ping()).await {
-                Ok(Ok(())) => SetSlot {
-                    faults_seen: faults,
-                    ..slot
-                },
-                failed => {
-                    tracing::debug!(
-                        ?failed,
-                        "a PostgreSQL connection failed its check; reopening"
-                    );
-                    self.open(faults).await?
+            Some(mut slot) => {
+                match tokio::time::timeout(self.timeout, slot.conn.inner.ping()).await {
+                    Ok(Ok(())) => SetSlot {
+                        faults_seen: faults,
+                        ..slot
+                    },
+                    failed => {
+                        tracing::debug!(
+                            ?failed,
+                            "a PostgreSQL connection failed its check; reopening"
+                        );
+                        self.open(faults).await?
+                    }
                 }
-            },
+            }
             None => self.open(faults).await?,
         };
         Ok(Lent {
@@ -356,7 +452,7 @@ impl ConnSet {
             .await
             .map_err(|_elapsed| sqlx::Error::PoolTimedOut)??;
         Ok(SetSlot {
-            conn,
+            conn: Watched::new(conn, Arc::clone(&self.faults)),
             in_tx: false,
             used_at: Instant::now(),
             faults_seen: faults,
@@ -386,7 +482,7 @@ impl ConnSet {
         self.permits.close();
         let idle = std::mem::take(&mut *self.idle.lock().unwrap_or_else(PoisonError::into_inner));
         for slot in idle {
-            if let Err(e) = slot.conn.close().await {
+            if let Err(e) = slot.conn.inner.close().await {
                 tracing::debug!(error = %e, "closing a database connection");
             }
         }
@@ -412,7 +508,7 @@ impl Lent {
             .unwrap_or_else(|| unreachable!("a lent connection is there until dropped"))
     }
 
-    fn conn(&mut self) -> &mut AnyConnection {
+    fn conn(&mut self) -> &mut Conn {
         &mut self.slot_mut().conn
     }
 }
@@ -439,7 +535,6 @@ impl Drop for Lent {
                         set.put_back(slot);
                     }
                     Err(e) => {
-                        note_failure(&e);
                         tracing::warn!(error = %e, "rolling back an abandoned transaction");
                     }
                 }

@@ -21,5 +21,6 @@ mod postgres;
 mod properties;
 mod render;
 mod scaling;
+mod schema;
 mod service;
 mod wrong_channel;
