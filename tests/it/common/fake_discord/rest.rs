@@ -1,11 +1,17 @@
-//! The REST routes under `/api/v10`: recording, the spec check, and the answers.
+//! The REST routes under `/api/v10`: recording, the spec check, errors and routing; the
+//! answers of command registration are in `commands.rs`, those of interactions, webhooks and
+//! messages in `messages.rs`.
 
 use serde_json::{json, Map, Value};
 
+use super::commands::{list_commands, set_commands, upsert_command};
 use super::gateway::bot_user_json;
 use super::http::{multipart_boundary, parse_multipart, HttpRequest, HttpResponse};
+use super::messages::{
+    callback, followup, message_op, new_message, store_message, webhook_message,
+};
 use super::spec::{self, Check, SpecViolation};
-use super::{timestamp_now, RecordedRequest, Shared, UploadedFile, APPLICATION_ID, OWNER_ID};
+use super::{RecordedRequest, Shared, UploadedFile, APPLICATION_ID, OWNER_ID};
 
 /// Records a problem if serenity could not read the value as that type (what the bot would get).
 macro_rules! check_shape {
@@ -19,10 +25,11 @@ macro_rules! check_shape {
         }
     };
 }
+pub(super) use check_shape;
 
 const API_PREFIX: &str = "/api/v10";
 /// Discord's `flags` bit of a deferred ("thinking") message.
-const LOADING_FLAG: u64 = 1 << 7;
+pub(super) const LOADING_FLAG: u64 = 1 << 7;
 
 pub(crate) fn handle(shared: &Shared, mut req: HttpRequest) -> HttpResponse {
     // `/as/LABEL/api/v10/...`: a process given its own API base (see `api_base_as`).
@@ -214,7 +221,7 @@ fn not_found() -> HttpResponse {
     HttpResponse::json(404, json!({"message": "404: Not Found", "code": 0}))
 }
 
-fn error(status: u16, code: u64, message: &str) -> HttpResponse {
+pub(super) fn error(status: u16, code: u64, message: &str) -> HttpResponse {
     HttpResponse::json(status, json!({"code": code, "message": message}))
 }
 
@@ -387,347 +394,5 @@ pub(crate) fn application_json() -> Value {
         "interactions_endpoint_url": null,
         "approximate_guild_count": 1,
         "integration_types_config": {"0": {}}
-    })
-}
-
-// ----- commands ----------------------------------------------------------------------------------
-
-fn list_commands(shared: &Shared, guild: Option<u64>) -> HttpResponse {
-    let list = shared
-        .store
-        .lock()
-        .unwrap()
-        .commands
-        .get(&guild)
-        .cloned()
-        .unwrap_or_default();
-    HttpResponse::json(200, Value::Array(list))
-}
-
-fn command_with_id(shared: &Shared, guild: Option<u64>, cmd: &Value, old: &[Value]) -> Value {
-    let mut c = cmd.as_object().cloned().unwrap_or_default();
-    let kind = c.get("type").and_then(Value::as_u64).unwrap_or(1);
-    let id = old
-        .iter()
-        .find(|o| o["name"] == c["name"] && o["type"].as_u64() == Some(kind))
-        .and_then(|o| o["id"].as_str().map(str::to_string))
-        .unwrap_or_else(|| shared.next_id().to_string());
-    c.insert("id".into(), json!(id));
-    c.insert("application_id".into(), json!(APPLICATION_ID.to_string()));
-    c.insert("version".into(), json!(shared.next_id().to_string()));
-    c.insert("type".into(), json!(kind));
-    if let Some(g) = guild {
-        c.insert("guild_id".into(), json!(g.to_string()));
-    }
-    c.entry("description").or_insert(json!(""));
-    c.entry("default_member_permissions").or_insert(Value::Null);
-    c.entry("nsfw").or_insert(json!(false));
-    if guild.is_none() {
-        c.entry("dm_permission").or_insert(json!(true));
-    }
-    Value::Object(c)
-}
-
-fn set_commands(shared: &Shared, guild: Option<u64>, body: &Value) -> HttpResponse {
-    let Some(list) = body.as_array() else {
-        return error(400, 50035, "Invalid Form Body");
-    };
-    let old = shared
-        .store
-        .lock()
-        .unwrap()
-        .commands
-        .get(&guild)
-        .cloned()
-        .unwrap_or_default();
-    let stored: Vec<Value> = list
-        .iter()
-        .map(|c| command_with_id(shared, guild, c, &old))
-        .collect();
-    let answer = Value::Array(stored.clone());
-    check_shape!(
-        shared,
-        Vec<serenity::model::application::Command>,
-        "commands",
-        answer
-    );
-    shared.store.lock().unwrap().commands.insert(guild, stored);
-    HttpResponse::json(200, answer)
-}
-
-fn upsert_command(shared: &Shared, guild: Option<u64>, body: &Value) -> HttpResponse {
-    let mut store = shared.store.lock().unwrap();
-    let list = store.commands.entry(guild).or_default();
-    let cmd = command_with_id(shared, guild, body, list);
-    list.retain(|c| c["id"] != cmd["id"]);
-    list.push(cmd.clone());
-    drop(store);
-    check_shape!(
-        shared,
-        serenity::model::application::Command,
-        "command",
-        cmd
-    );
-    HttpResponse::json(200, cmd)
-}
-
-// ----- interactions and webhooks -----------------------------------------------------------------
-
-fn callback(
-    shared: &Shared,
-    id: &str,
-    token: &str,
-    body: &Value,
-    files: &[UploadedFile],
-) -> HttpResponse {
-    let mut store = shared.store.lock().unwrap();
-    let Some(info) = store.interactions.get(token) else {
-        return error(404, 10062, "Unknown interaction");
-    };
-    if info.id.to_string() != id {
-        return error(404, 10062, "Unknown interaction");
-    }
-    if info.acknowledged.is_some() {
-        return error(400, 40060, "Interaction has already been acknowledged.");
-    }
-    if info.created.elapsed() > super::ANSWER_WINDOW {
-        // Discord forgets an interaction not answered in time.
-        return error(404, 10062, "Unknown interaction");
-    }
-    let kind = body["type"].as_u64().unwrap_or(0);
-    let channel_id = info.channel_id;
-    let component_message = info.message.clone();
-    let data = &body["data"];
-    let original = match kind {
-        4 => {
-            let msg = new_message(shared, channel_id, data, files, true);
-            Some(insert_message(shared, &mut store, msg))
-        }
-        5 => {
-            let flags = data["flags"].as_u64().unwrap_or(0) | LOADING_FLAG;
-            let msg = new_message(shared, channel_id, &json!({"flags": flags}), files, true);
-            Some(insert_message(shared, &mut store, msg))
-        }
-        6 | 7 => component_message.map(|msg| {
-            let mid = id_of(&msg["id"]).unwrap_or(0);
-            let entry = store.messages.entry(mid).or_insert(msg);
-            if kind == 7 {
-                apply_edit(shared, entry, data, files, false);
-            }
-            mid
-        }),
-        _ => None,
-    };
-    let info = store.interactions.get_mut(token).expect("looked up above");
-    info.acknowledged = Some(kind);
-    info.original = original;
-    HttpResponse::empty(204)
-}
-
-fn followup(shared: &Shared, token: &str, body: &Value, files: &[UploadedFile]) -> HttpResponse {
-    let channel_id = {
-        let store = shared.store.lock().unwrap();
-        match store.interactions.get(token) {
-            Some(info) if info.acknowledged.is_some() => info.channel_id,
-            _ => return error(404, 10015, "Unknown Webhook"),
-        }
-    };
-    let msg = new_message(shared, channel_id, body, files, true);
-    store_message(shared, msg)
-}
-
-fn webhook_message(
-    shared: &Shared,
-    method: &str,
-    token: &str,
-    mid: &str,
-    body: &Value,
-    files: &[UploadedFile],
-) -> HttpResponse {
-    let message_id = {
-        let store = shared.store.lock().unwrap();
-        let Some(info) = store.interactions.get(token) else {
-            return error(404, 10015, "Unknown Webhook");
-        };
-        if info.acknowledged.is_none() {
-            return error(404, 10015, "Unknown Webhook");
-        }
-        let id = if mid == "@original" {
-            info.original
-        } else {
-            mid.parse().ok()
-        };
-        match id {
-            Some(id) if store.messages.contains_key(&id) => id,
-            _ => return error(404, 10008, "Unknown Message"),
-        }
-    };
-    message_op(shared, method, message_id, body, files)
-}
-
-fn message_op(
-    shared: &Shared,
-    method: &str,
-    id: u64,
-    body: &Value,
-    files: &[UploadedFile],
-) -> HttpResponse {
-    let mut store = shared.store.lock().unwrap();
-    match method {
-        "DELETE" => {
-            store.messages.remove(&id);
-            HttpResponse::empty(204)
-        }
-        "PATCH" => {
-            let Some(msg) = store.messages.get_mut(&id) else {
-                return error(404, 10008, "Unknown Message");
-            };
-            apply_edit(shared, msg, body, files, false);
-            msg["edited_timestamp"] = json!(timestamp_now());
-            let answer = msg.clone();
-            drop(store);
-            check_shape!(shared, serenity::model::channel::Message, "message", answer);
-            HttpResponse::json(200, answer)
-        }
-        _ => match store.messages.get(&id) {
-            Some(msg) => HttpResponse::json(200, msg.clone()),
-            None => error(404, 10008, "Unknown Message"),
-        },
-    }
-}
-
-// ----- messages ----------------------------------------------------------------------------------
-
-fn insert_message(shared: &Shared, store: &mut super::Store, msg: Value) -> u64 {
-    check_shape!(shared, serenity::model::channel::Message, "message", msg);
-    let id = id_of(&msg["id"]).unwrap_or(0);
-    store.messages.insert(id, msg);
-    id
-}
-
-fn store_message(shared: &Shared, msg: Value) -> HttpResponse {
-    let mut store = shared.store.lock().unwrap();
-    insert_message(shared, &mut store, msg.clone());
-    HttpResponse::json(200, msg)
-}
-
-/// A full Message object as Discord answers it, built from a create body.
-fn new_message(
-    shared: &Shared,
-    channel_id: u64,
-    data: &Value,
-    files: &[UploadedFile],
-    webhook: bool,
-) -> Value {
-    let id = shared.next_id();
-    let mut m = json!({
-        "id": id.to_string(),
-        "channel_id": channel_id.to_string(),
-        "author": bot_user_json(),
-        "content": "",
-        "timestamp": timestamp_now(),
-        "edited_timestamp": null,
-        "tts": false,
-        "mention_everyone": false,
-        "mentions": [],
-        "mention_roles": [],
-        "attachments": [],
-        "embeds": [],
-        "components": [],
-        "pinned": false,
-        "type": 0,
-        "flags": 0
-    });
-    if webhook {
-        m["webhook_id"] = json!(APPLICATION_ID.to_string());
-        m["application_id"] = json!(APPLICATION_ID.to_string());
-    }
-    apply_edit(shared, &mut m, data, files, true);
-    m
-}
-
-/// Applies a create or edit body (and its uploaded files) to a stored message.
-fn apply_edit(
-    shared: &Shared,
-    m: &mut Value,
-    data: &Value,
-    files: &[UploadedFile],
-    creating: bool,
-) {
-    for key in ["content", "embeds", "components", "tts", "poll"] {
-        match data.get(key) {
-            Some(Value::Null) => {
-                m[key] = match key {
-                    "content" => json!(""),
-                    "tts" => json!(false),
-                    "poll" => Value::Null,
-                    _ => json!([]),
-                }
-            }
-            Some(v) => m[key] = v.clone(),
-            None => {}
-        }
-    }
-    if let Some(flags) = data.get("flags").and_then(Value::as_u64) {
-        m["flags"] = json!(flags);
-    } else if !creating {
-        // An edit of a deferred response ends the "thinking" state.
-        let flags = m["flags"].as_u64().unwrap_or(0) & !LOADING_FLAG;
-        m["flags"] = json!(flags);
-    }
-    let channel = m["channel_id"].as_str().unwrap_or("0").to_string();
-    let existing: Vec<Value> = m["attachments"].as_array().cloned().unwrap_or_default();
-    let mut attachments = Vec::new();
-    let mut used = vec![false; files.len()];
-    let requested = data.get("attachments").and_then(Value::as_array);
-    match requested {
-        Some(list) => {
-            for a in list {
-                let key = match &a["id"] {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    _ => continue,
-                };
-                if let Some(old) = existing.iter().find(|o| o["id"].as_str() == Some(&key)) {
-                    attachments.push(old.clone());
-                } else if let Some(i) = files
-                    .iter()
-                    .position(|f| f.field == format!("files[{key}]"))
-                {
-                    used[i] = true;
-                    attachments.push(attachment_json(shared, &channel, &files[i], a));
-                }
-            }
-        }
-        None if !creating => attachments = existing,
-        None => {}
-    }
-    for (i, f) in files.iter().enumerate() {
-        if !used[i] {
-            attachments.push(attachment_json(shared, &channel, f, &Value::Null));
-        }
-    }
-    m["attachments"] = Value::Array(attachments);
-}
-
-fn attachment_json(shared: &Shared, channel: &str, file: &UploadedFile, meta: &Value) -> Value {
-    let id = shared.next_id();
-    let filename = meta["filename"]
-        .as_str()
-        .map(str::to_string)
-        .or_else(|| file.filename.clone())
-        .unwrap_or_else(|| "file".to_string());
-    let url = format!(
-        "{}/attachments/{channel}/{id}/{filename}",
-        shared.api_base()
-    );
-    json!({
-        "id": id.to_string(),
-        "filename": filename,
-        "description": meta.get("description").cloned().unwrap_or(Value::Null),
-        "size": file.bytes.len(),
-        "url": url,
-        "proxy_url": url,
-        "content_type": file.content_type,
     })
 }

@@ -1,0 +1,193 @@
+//! `/analyze`: who may analyse which game and when, and one analysis per member in the AI's
+//! queue.
+
+use breakthrough_bot::game::text::Plain;
+use breakthrough_bot::game::{GameError, GameId, GameRef, Limits};
+use breakthrough_bot::i18n::Lang;
+use breakthrough_bot::rules::Color;
+
+use super::{
+    ai_request, alice, bob, carol, play_all, refused, started, world, world_with, World, A_DM,
+    BLACK_WINS, NEXT_CHANNEL, OTHER_SERVER, PLACE,
+};
+use crate::common::db::Backend;
+
+/// alice's game against the AI (level 1) on 3x5 with Black, after her first move and its reply.
+async fn small_ai_game_under_way(w: &World) -> GameId {
+    let id = w
+        .games
+        .challenge_ai(ai_request(PLACE, Some(Color::Black), "3x5"))
+        .await
+        .unwrap()
+        .id;
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    w.games.ai_reply(id).await.unwrap().expect("the AI answers");
+    id
+}
+
+pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its_server(
+    b: Backend,
+) {
+    use breakthrough_bot::engine::analysis::Eval;
+    let w = world(b).await;
+    let id = started(&w).await;
+    play_all(&w, id, &BLACK_WINS).await;
+
+    let done = w.games.analyze(carol().id, NEXT_CHANNEL, id).await.unwrap();
+    assert_eq!(done.game.id, id);
+    let plies = &done.analysis.plies;
+    let played: Vec<String> = plies.iter().map(|p| p.played.to_string()).collect();
+    assert_eq!(played, BLACK_WINS);
+    assert_eq!(plies[4].after, Eval::Wins(0));
+    let decided = done.analysis.decided.expect("the end is proven");
+    assert_eq!(decided.winner, Color::Black);
+
+    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &Plain, &done);
+    assert!(
+        summary.starts_with("alice (Black) against bob (White) · 3x5 · 3 moves"),
+        "{summary}"
+    );
+    assert!(summary.contains("Black wins in"), "{summary}");
+    let file = breakthrough_bot::game::analysis::export(Lang::En, &done);
+    let lines: Vec<&str> = file.lines().filter(|l| l.contains(" · ")).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("5 · Black · b2xa1 · wins in 1 → won · ")),
+        "{file}"
+    );
+    // Another server, or a direct message, does not see it.
+    for at in [OTHER_SERVER, A_DM] {
+        refused!(
+            w.games.analyze(carol().id, at, id).await,
+            GameError::NoSuchGame(g) if g == id
+        );
+    }
+    refused!(
+        w.games.analyze(carol().id, PLACE, GameId::new(999)).await,
+        GameError::NoSuchGame(_)
+    );
+}
+
+pub(super) async fn a_game_between_members_in_progress_is_not_analysed_and_nothing_changes(
+    b: Backend,
+) {
+    let w = world(b).await;
+    let id = started(&w).await;
+    play_all(&w, id, &BLACK_WINS[..2]).await;
+    for who in [alice(), bob(), carol()] {
+        let refusal = w.games.analyze(who.id, PLACE, id).await.unwrap_err();
+        assert!(
+            matches!(refusal, GameError::AnalysisInProgress(g) if g == id),
+            "{refusal:?}"
+        );
+        assert_eq!(
+            refusal.to_string(),
+            format!(
+                "game #{id} is still being played: a game between members can be analysed once it is over, so that the engine helps no one during play"
+            )
+        );
+    }
+    assert!(GameError::AnalysisInProgress(id)
+        .localized(Lang::Es, &Plain)
+        .starts_with(&format!("la partida #{id} todavía se está jugando")));
+    let game = w.games.game(id).await.unwrap();
+    assert!(game.is_active());
+    assert_eq!(game.ply, 2);
+    // The refusal held no place in the AI's queue: the game goes on, and is analysed once over.
+    play_all(&w, id, &BLACK_WINS[2..]).await;
+    w.games.analyze(alice().id, PLACE, id).await.unwrap();
+}
+
+pub(super) async fn a_game_against_the_ai_is_analysed_while_it_is_played(b: Backend) {
+    let w = world(b).await;
+    let id = small_ai_game_under_way(&w).await;
+    let done = w.games.analyze(alice().id, PLACE, id).await.unwrap();
+    assert!(done.game.is_active());
+    assert_eq!(done.analysis.plies.len(), 2);
+    assert_eq!(done.analysis.plies[0].played.to_string(), "a4-a3");
+    // The game is as it was, and goes on.
+    assert_eq!(w.games.game(id).await.unwrap().ply, 2);
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "c4-c3")
+        .await
+        .unwrap();
+}
+
+pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backend) {
+    let w = world_with(
+        b,
+        Limits {
+            ai_queue: 2,
+            ..Limits::default()
+        },
+    )
+    .await;
+    let finished = started(&w).await;
+    play_all(&w, finished, &BLACK_WINS).await;
+    let ai_game = small_ai_game_under_way(&w).await;
+
+    let queued = w
+        .games
+        .queue_analysis(alice().id, PLACE, finished)
+        .await
+        .unwrap();
+    assert_eq!(queued.game().id, finished);
+    // While it runs, her second analysis is refused, and so is her move against the AI.
+    let refusal = w
+        .games
+        .queue_analysis(alice().id, PLACE, ai_game)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refusal, GameError::AnalysisBusyForYou(g) if g == finished),
+        "{refusal:?}"
+    );
+    assert_eq!(
+        refusal.to_string(),
+        format!("the AI is still analysing game #{finished} for you: wait for it, then try again")
+    );
+    let her_move = |w: &World| {
+        let games = w.games.clone();
+        async move {
+            let game = games.game(ai_game).await.unwrap();
+            game.position.legal_moves()[0].to_string()
+        }
+    };
+    let mv = her_move(&w).await;
+    refused!(
+        w.games.play(&alice(), PLACE, GameRef::Id(ai_game), &mv).await,
+        GameError::AnalysisBusyForYou(g) if g == finished
+    );
+    assert_eq!(w.games.game(ai_game).await.unwrap().ply, 2);
+    // Others are served, until the queue is full.
+    let bobs = w
+        .games
+        .queue_analysis(bob().id, PLACE, finished)
+        .await
+        .unwrap();
+    refused!(
+        w.games.queue_analysis(carol().id, PLACE, finished).await,
+        GameError::AiQueueFull
+    );
+    drop(bobs);
+    let done = w.games.analyze_queued(queued).await.unwrap();
+    assert_eq!(done.analysis.plies.len(), 5);
+    // Her place is free again; while the AI's reply to her move holds it, her analysis is
+    // refused as a second move would be.
+    let (_, slot) = w
+        .games
+        .play_with_slot(&alice(), PLACE, GameRef::Id(ai_game), &mv)
+        .await
+        .unwrap();
+    assert!(slot.is_some());
+    refused!(
+        w.games.queue_analysis(alice().id, PLACE, finished).await,
+        GameError::AiBusyForYou(g) if g == ai_game
+    );
+    drop(slot);
+    w.games.analyze(alice().id, PLACE, finished).await.unwrap();
+}

@@ -1,0 +1,181 @@
+//! The outbox: each announcement queued with the change it tells, the AI's announced replies,
+//! and turn notifications that lapse with their turn.
+
+use breakthrough_bot::engine::Level;
+use breakthrough_bot::game::text::Plain;
+use breakthrough_bot::game::{
+    AiRequest, ChallengeState, EndReason, GameRef, Games, Limits, Member, TimeControl,
+};
+use breakthrough_bot::i18n::Lang;
+use breakthrough_bot::rules::Color;
+
+use super::{
+    alice, bob, carol, carol_and_bob_move, owed, request, result, started, started_between, world,
+    PLACE, T0,
+};
+use crate::common::db::Backend;
+
+pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backend) {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world(b).await;
+    let c = w
+        .games
+        .challenge(request(&alice(), Some(&carol()), "8x8"))
+        .await
+        .unwrap();
+    let early = started(&w).await;
+    let late = started_between(&w, &carol(), &bob()).await;
+    carol_and_bob_move(&w, late).await;
+    w.games.sweep(T0 + 49 * 60).await.unwrap();
+    let deadline = T0 + 3600;
+    assert_eq!(
+        owed(&w).await,
+        [
+            Announcement::Reminder {
+                game: early,
+                member: alice().id,
+                deadline
+            },
+            Announcement::Reminder {
+                game: late,
+                member: carol().id,
+                deadline
+            }
+        ]
+    );
+    let row = w.store.game(early).await.unwrap().unwrap();
+    assert!(row.reminded);
+    // A reminder for a move since made needs no saying; one still owed does.
+    let reminders = w.games.due_announcements(i64::MAX, 100).await.unwrap();
+    let first = reminders[0].announcement.clone().unwrap();
+    assert!(matches!(
+        w.games.announcement(&first).await.unwrap(),
+        Some(Announced::Reminder { member, .. }) if member == alice().id
+    ));
+    for o in &reminders {
+        w.games.announced(o.id).await.unwrap();
+    }
+    w.games.sweep(T0 + 3600).await.unwrap();
+    assert_eq!(
+        owed(&w).await,
+        [
+            Announcement::ChallengeExpired { challenge: c.id },
+            Announcement::TimedOut { game: early },
+            Announcement::TimedOut { game: late }
+        ]
+    );
+    assert!(matches!(
+        w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
+        Some(Announced::TimedOut(g)) if result(&g) == Some((Some(Color::White), EndReason::Timeout))
+    ));
+    // Every service queues what its sweep did: the console reads the same outbox.
+    let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
+    let c2 = plain
+        .challenge(request(&bob(), Some(&alice()), "5x5"))
+        .await
+        .unwrap();
+    assert_eq!(plain.sweep(T0 + 10 * 3600).await.unwrap(), 1);
+    assert_eq!(
+        plain.challenge_view(c2.id).await.unwrap().state,
+        ChallengeState::Expired
+    );
+    let queued = owed(&w).await;
+    assert_eq!(queued.len(), 4, "{queued:?}");
+    assert_eq!(
+        queued[3],
+        Announcement::ChallengeExpired { challenge: c2.id }
+    );
+}
+
+pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world(b).await;
+    let game = w
+        .games
+        .challenge_ai(AiRequest {
+            place: PLACE,
+            challenger: alice(),
+            ai: Member::new(4242, "the-ai"),
+            level: Level::new(1).unwrap(),
+            size: "5x5".parse().unwrap(),
+            color: Some(Color::White),
+            time: TimeControl::OneHour,
+        })
+        .await
+        .unwrap();
+    let played = w.games.ai_reply_announced(game.id).await.unwrap().unwrap();
+    let queued = owed(&w).await;
+    assert_eq!(
+        queued,
+        [Announcement::AiMoved {
+            game: game.id,
+            ply: 1
+        }]
+    );
+    assert_eq!(
+        w.games.announcement(&queued[0]).await.unwrap(),
+        Some(Announced::AiMoved(played))
+    );
+    assert_eq!(w.store.moves(game.id).await.unwrap().len(), 1);
+}
+
+/// A member who asked for turn notifications has one queued with each move that makes it their
+/// turn, with the game's start when they move first, and with each reminder; each reads as
+/// nothing once the move is made or the setting is off, and a refusal by Discord turns the
+/// setting off, to be told once.
+pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with_it(b: Backend) {
+    use breakthrough_bot::game::{Announced, Announcement};
+    let w = world(b).await;
+    w.games
+        .set_turn_dms(alice().id, true, Lang::Es)
+        .await
+        .unwrap();
+    assert!(w.games.turn_dms(alice().id).await.unwrap());
+    // bob accepts alice's challenge: alice, Black, moves first and is told.
+    let id = started(&w).await;
+    let turn = |ply: u32, reminder: bool| Announcement::YourTurn {
+        game: id,
+        member: alice().id,
+        ply,
+        reminder,
+    };
+    assert_eq!(owed(&w).await, [turn(0, false)]);
+    w.games
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    // Her move made, the first notification has nothing left to say; bob asked for none.
+    assert_eq!(w.games.announcement(&turn(0, false)).await.unwrap(), None);
+    assert_eq!(owed(&w).await, [turn(0, false)]);
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+    assert_eq!(owed(&w).await, [turn(0, false), turn(2, false)]);
+    match w.games.announcement(&turn(2, false)).await.unwrap() {
+        Some(Announced::YourTurn {
+            game, member, lang, ..
+        }) => {
+            assert_eq!((game.ply, member, lang), (2, alice().id, Lang::Es));
+            let said =
+                breakthrough_bot::game::text::your_turn(lang, &Plain, &game, member, false, T0);
+            assert_eq!(
+                said,
+                "Te toca mover en la partida #1 contra bob: bob ha jugado c2-c3. Quedan 1 h 0 min."
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The reminder comes with one too.
+    w.clock.advance(50 * 60);
+    w.games.sweep(w.games.now()).await.unwrap();
+    let queued = owed(&w).await;
+    assert!(queued.contains(&turn(2, true)), "{queued:?}");
+    // Discord refused one: the setting is off, the member is told once, and nothing more is
+    // said.
+    w.games.turn_dms_refused(alice().id).await.unwrap();
+    assert!(!w.games.turn_dms(alice().id).await.unwrap());
+    assert_eq!(w.games.announcement(&turn(2, true)).await.unwrap(), None);
+    assert!(w.games.take_dm_refusal(alice().id).await.unwrap());
+    assert!(!w.games.take_dm_refusal(alice().id).await.unwrap());
+}

@@ -1,0 +1,258 @@
+//! The game service on real databases, a module per area as `src/game` is split. Each test is
+//! written once, `pub(super) async fn name(b: Backend)`, and runs on a SQLite file and on a
+//! PostgreSQL database of its own: list it in `on_both_backends!` at the end of this file, which
+//! runs it as `service::sqlite::name` and `service::postgres::name`.
+//!
+//! This file holds the shared world: a service on a fresh database with a manual clock, the
+//! members, and helpers to challenge, start and play games.
+
+mod ai;
+mod analysis;
+mod announce;
+mod challenges;
+mod clocks;
+mod faults;
+mod places;
+mod play;
+mod ratings;
+mod rematch;
+mod standings;
+mod vacation;
+
+use std::sync::Arc;
+
+use breakthrough_bot::engine::Level;
+use breakthrough_bot::game::{
+    AiRequest, ChallengeRef, ChallengeRequest, EndReason, Game, GameId, GameRef, Games, Limits,
+    ManualClock, Member, Place, TimeControl,
+};
+use breakthrough_bot::rules::Color;
+use breakthrough_bot::store::Store;
+
+use crate::common::db::{on_both_backends, Backend, TestDb};
+
+// Each area's tests, for `on_both_backends!` below.
+use ai::*;
+use analysis::*;
+use announce::*;
+use challenges::*;
+use clocks::*;
+use faults::*;
+use places::*;
+use play::*;
+use ratings::*;
+use rematch::*;
+use standings::*;
+use vacation::*;
+
+const PLACE: Place = Place::new(10, 20);
+const T0: i64 = 1_800_000_000;
+
+struct World {
+    games: Games,
+    clock: Arc<ManualClock>,
+    store: Store,
+    url: String,
+    _db: Arc<TestDb>,
+}
+
+async fn world_with(b: Backend, limits: Limits) -> World {
+    let db = Arc::new(TestDb::new(b).await);
+    let url = db.url.clone();
+    let store = Store::open(&url).await.expect("open store");
+    let clock = Arc::new(ManualClock::new(T0));
+    World {
+        games: Games::new(store.clone(), clock.clone(), limits),
+        clock,
+        store,
+        url,
+        _db: db,
+    }
+}
+
+async fn world(b: Backend) -> World {
+    world_with(b, Limits::default()).await
+}
+
+fn alice() -> Member {
+    Member::new(1001, "alice")
+}
+fn bob() -> Member {
+    Member::new(1002, "bob")
+}
+fn carol() -> Member {
+    Member::new(1003, "carol")
+}
+
+fn request(from: &Member, to: Option<&Member>, size: &str) -> ChallengeRequest {
+    ChallengeRequest {
+        place: PLACE,
+        challenger: from.clone(),
+        opponent: to.cloned(),
+        size: size.parse().expect("size"),
+        color: Some(Color::Black),
+        time: TimeControl::OneHour,
+        rated: true,
+    }
+}
+
+/// alice (Black) against bob (White) on 3x5, started.
+async fn started(w: &World) -> GameId {
+    started_between(w, &alice(), &bob()).await
+}
+
+/// `black` against `white` on 3x5, started.
+async fn started_between(w: &World, black: &Member, white: &Member) -> GameId {
+    let c = w
+        .games
+        .challenge(request(black, Some(white), "3x5"))
+        .await
+        .expect("challenge");
+    w.games
+        .accept(white, ChallengeRef::Id(c.place, c.id))
+        .await
+        .expect("accept")
+        .game
+        .id
+}
+
+/// Black wins on 3x5 down the a file in five plies.
+const BLACK_WINS: [&str; 5] = ["a4-a3", "c2-c3", "a3xb2", "c3xb4", "b2xa1"];
+
+async fn play_all(w: &World, id: GameId, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        w.games
+            .play(&who, PLACE, GameRef::Id(id), mv)
+            .await
+            .unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+}
+
+/// The winner (none for an abort) and why, once the game is over.
+fn result(game: &Game) -> Option<(Option<Color>, EndReason)> {
+    game.status
+        .reason()
+        .map(|reason| (game.status.winner(), reason))
+}
+
+/// Asserts `result` is the error `pattern`, showing the message otherwise.
+macro_rules! refused {
+    ($result:expr, $pattern:pat $(if $guard:expr)?) => {
+        match $result {
+            Err(e) => assert!(matches!(e, $pattern $(if $guard)?), "wrong refusal: {e:?}"),
+            Ok(v) => panic!("accepted: {v:?}"),
+        }
+    };
+}
+use refused;
+
+// ----- games against the built-in AI ---------------------------------------------------------
+
+fn the_ai() -> Member {
+    Member::new(9000, "bot")
+}
+
+fn ai_request(place: Place, color: Option<Color>, size: &str) -> AiRequest {
+    AiRequest {
+        place,
+        challenger: alice(),
+        ai: the_ai(),
+        level: Level::new(1).expect("level 1"),
+        size: size.parse().expect("size"),
+        color,
+        time: TimeControl::OneHour,
+    }
+}
+
+/// Another channel of the same server as `PLACE`, another server, and a direct message.
+const NEXT_CHANNEL: Place = Place::new(10, 21);
+const OTHER_SERVER: Place = Place::new(11, 30);
+const A_DM: Place = Place::new(0, 40);
+
+// ----- limits on the AI: games per member, one reply each, a bounded queue --------------------
+
+fn dave() -> Member {
+    Member::new(1004, "dave")
+}
+
+/// carol (Black) and bob each move once in game `id`.
+async fn carol_and_bob_move(w: &World, id: GameId) {
+    w.games
+        .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    w.games
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+}
+
+/// What the outbox holds, oldest first, with everything due.
+async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
+    w.games
+        .due_announcements(i64::MAX, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| o.announcement.expect("a readable announcement"))
+        .collect()
+}
+
+fn deadline(game: &Game) -> i64 {
+    game.status.deadline().expect("an active game")
+}
+
+on_both_backends! {
+    #[tokio::test] a_vacation_taken_through_another_process_reaches_the_games_this_one_serves,
+    #[tokio::test] a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says,
+    #[tokio::test] challenges_are_refused_with_reasons_and_change_nothing,
+    #[tokio::test] moves_are_refused_with_reasons_and_change_nothing,
+    #[tokio::test] abort_before_both_have_moved_leaves_no_result_and_no_rating,
+    #[tokio::test] several_games_in_a_channel_need_a_game_number,
+    #[tokio::test] an_open_challenge_is_taken_by_the_first_member_who_accepts,
+    #[tokio::test] sweep_expires_challenges_ends_games_on_time_and_reminds_once,
+    #[tokio::test] deadlines_survive_a_restart,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] fifty_concurrent_copies_of_a_move_apply_exactly_once,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] a_member_winning_two_games_at_the_same_moment_gets_both_results_rated,
+    #[tokio::test] the_casual_note_says_the_daily_limit_in_force,
+    #[tokio::test] three_rated_games_a_day_per_pair_then_casual,
+    #[tokio::test] leaderboard_orders_pages_and_leaves_out_provisional_ratings,
+    #[tokio::test] a_stale_move_written_together_with_others_is_turned_away_alone,
+    #[tokio::test] a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check,
+    #[tokio::test] a_game_against_the_ai_from_start_to_result_is_legal_and_unrated,
+    #[tokio::test] the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting,
+    #[tokio::test] in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged,
+    #[tokio::test] games_against_the_ai_count_for_the_member_not_for_the_ai,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] concurrent_ai_replies_apply_one_move,
+    #[tokio::test] a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one,
+    #[tokio::test] a_game_is_played_in_its_own_channel_and_seen_only_in_its_server,
+    #[tokio::test] a_game_against_the_ai_in_a_direct_message_stays_in_that_message,
+    #[tokio::test] a_resignation_before_both_sides_have_moved_is_unrated,
+    #[tokio::test] aborts_and_early_time_outs_say_unrated,
+    #[tokio::test] a_declined_challenge_means_no_for_an_hour,
+    #[tokio::test] five_challenges_an_hour_to_the_same_member_cancelled_ones_too,
+    #[tokio::test] a_fourth_game_against_the_ai_is_refused_and_says_the_limit,
+    #[tokio::test] a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_meanwhile_changes_nothing,
+    #[tokio::test] a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] many_members_at_once_against_a_small_ai_queue_are_played_or_refused_never_stuck,
+    #[tokio::test] a_broken_game_does_not_stop_the_sweep_of_the_others,
+    #[tokio::test] the_sweep_queues_each_announcement_with_its_change,
+    #[tokio::test] clocks_move_on_by_the_time_the_service_was_away,
+    #[tokio::test] an_announced_ai_reply_is_queued_with_the_move,
+    #[tokio::test] a_member_is_called_in_each_server_by_the_name_they_use_there,
+    #[tokio::test] a_refused_ending_says_whether_the_game_or_the_ratings_moved_on,
+    #[tokio::test] a_stored_value_that_does_not_read_back_is_an_internal_error_not_a_panic,
+    #[tokio::test] a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once,
+    #[tokio::test] a_rematch_meets_every_limit_of_a_challenge,
+    #[tokio::test] a_rematch_against_the_ai_starts_the_game_at_once,
+    #[tokio::test] a_vacation_pauses_only_the_members_clocks_and_moving_ends_it,
+    #[tokio::test] vacations_keep_to_the_yearly_allowance_and_refuse_clearly,
+    #[tokio::test] a_finished_game_between_members_is_analysed_by_anyone_in_its_server,
+    #[tokio::test] a_game_between_members_in_progress_is_not_analysed_and_nothing_changes,
+    #[tokio::test] a_game_against_the_ai_is_analysed_while_it_is_played,
+    #[tokio::test] one_analysis_per_member_at_a_time_in_the_ais_queue,
+    #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
+    #[tokio::test] each_shard_sweeps_only_its_own_servers,
+    #[tokio::test] a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one,
+}
