@@ -71,11 +71,6 @@ impl Eval {
             Eval::Loses(_) => 0.0,
         }
     }
-
-    /// Whether the result is proven, either way.
-    pub fn is_forced(self) -> bool {
-        !matches!(self, Eval::Score(_))
-    }
 }
 
 /// One position as the engine judged it: for the side to move, and the move it would play.
