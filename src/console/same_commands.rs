@@ -12,10 +12,14 @@
 
 use std::collections::BTreeSet;
 
+use clap::CommandFactory;
 use serde_json::Value;
 
+use super::commands::{Command, CommandLine};
+use super::parse::{command_name, english_command, english_option, option_name, parse_command_in};
 use super::*;
 use crate::discord;
+use crate::game::TimeControl;
 
 /// Slash commands the console does not have, and why.
 const DISCORD_ONLY: &[(&str, &str)] = &[];

@@ -3,7 +3,7 @@
 
 use crate::store::GameRow;
 
-use super::decode::position_of;
+use super::rows::position_of;
 
 use super::{Announcement, EndReason, GameError, Games, Place, Result, BOTH_SIDES_MOVED};
 

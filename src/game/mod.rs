@@ -12,23 +12,25 @@
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
-//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), and
-//! `decode` (store rows read into the values above).
+//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
+//! (which game a command means, and whether its member may act on it from where they are), and
+//! `rows` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
+mod access;
 mod ai;
 pub mod analysis;
 mod announce;
 mod challenges;
 mod clocks;
-mod decode;
 mod error;
 mod languages;
 mod play;
 mod policy;
 pub mod ratings;
 mod rematch;
+mod rows;
 mod standings;
 pub mod text;
 mod types;

@@ -6,7 +6,7 @@ use crate::store::{
 };
 
 use super::ai::AiSlot;
-use super::decode::{game_of, position_of, row_place};
+use super::rows::{game_of, position_of, row_place};
 use super::standings::rating_now;
 use super::vacation::turn_deadline;
 use super::{

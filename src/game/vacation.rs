@@ -64,7 +64,7 @@ impl Games {
                         member: who.id,
                         until,
                     };
-                    tx.insert_outbox(&told.row(super::decode::row_place(row), now)?)
+                    tx.insert_outbox(&told.row(super::rows::row_place(row), now)?)
                         .await?;
                 }
             }

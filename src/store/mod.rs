@@ -11,7 +11,9 @@
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
-//! `outbox`, `settings`, `vacations`. This file opens the database and holds what they share.
+//! `outbox`, `settings`, `vacations`. This file opens the database and holds what they share;
+//! `error` what the store fails with, `servers` which servers a process looks after, and
+//! `sqlite` how a SQLite file is opened.
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
@@ -20,9 +22,12 @@
 mod batch;
 mod cache;
 mod codec;
+mod error;
 mod instance;
 mod rows;
+mod servers;
 mod sql;
+mod sqlite;
 mod writer;
 
 /// Games with their players' names in the game's server.
@@ -70,7 +75,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool};
 use sqlx::{ConnectOptions, Connection};
 
-use crate::domain::{GameId, GuildId, Shards};
+use crate::domain::GameId;
 
 use batch::Batcher;
 use cache::{GameCache, Touched};
@@ -79,6 +84,8 @@ use writer::{Faults, Watched, Writer};
 
 pub use cache::MAX_AGE as CACHE_MAX_AGE;
 pub use challenges::ChallengesTo;
+use error::{conflict_or, refused_by_trigger};
+pub use error::{Result, StoreError};
 use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
@@ -90,152 +97,8 @@ pub use rows::{
     ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
     RatingRow, ReminderRow, ResultRow,
 };
-
-/// What the store can fail with. Each keeps its cause as its `source`, and its message already
-/// says that cause (PostgreSQL's refusals in the server's own words, without sqlx's wrapping):
-/// whoever prints an error's causes need print none past this one.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// A uniqueness rule refused the write; the name is the index or constraint.
-    #[error("conflict with {0}")]
-    Conflict(String),
-    #[error("database: {0}")]
-    Sqlx(#[from] sqlx::Error),
-    #[error("migrations: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    /// A failed statement shared by every request of its batch.
-    #[error("database: {0}")]
-    Batch(#[source] Arc<sqlx::Error>),
-    /// Another bot process serves this database.
-    #[error(
-        "another bot process already serves this database ({holder}; lock file {}): stop it \
-         first, or give this one its own DATABASE_URL",
-        lock.display()
-    )]
-    InUse {
-        lock: std::path::PathBuf,
-        holder: String,
-    },
-    /// The PostgreSQL server could not be reached, or refused the connection.
-    #[error("cannot connect to PostgreSQL at {at}: {}", refusal(source))]
-    Unreachable {
-        at: String,
-        #[source]
-        source: sqlx::Error,
-    },
-    /// PostgreSQL would not let this process open all the connections it keeps.
-    #[error(
-        "PostgreSQL at {at} let this process open {opened} of the {wanted} connections it keeps \
-         ({}): raise PostgreSQL's max_connections (or the role's or database's connection \
-         limit), or run fewer bot processes on it",
-        refusal(source)
-    )]
-    TooFewConnections {
-        at: String,
-        opened: u32,
-        wanted: u32,
-        #[source]
-        source: sqlx::Error,
-    },
-    /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
-    #[error(
-        "another bot process serves shard {shard} of this database ({holder}): stop it first, \
-         or give this one other SHARDS; a process that died lets go once its lease has run out \
-         (SHARD_LEASE_SECS)"
-    )]
-    ShardsHeld { holder: String, shard: String },
-    /// This process's lease on its shards ran out and another process took them over.
-    #[error(
-        "this process's lease on its shards ran out and another process took them over: \
-         stopping, so that no two processes serve the same games"
-    )]
-    LeaseLost,
-    /// The lock file beside the database could not be used.
-    #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
-    Lock(std::path::PathBuf, #[source] std::io::Error),
-}
-
-pub type Result<T, E = StoreError> = std::result::Result<T, E>;
-
-impl StoreError {
-    /// Whether the database could not grow: the disk (or the database's size limit) is full.
-    /// Nothing of the refused write was kept; the same write passes once space is freed.
-    pub fn is_full(&self) -> bool {
-        let e = match self {
-            StoreError::Sqlx(e) => e,
-            StoreError::Batch(e) => e.as_ref(),
-            _ => return false,
-        };
-        // SQLITE_FULL; PostgreSQL's disk_full.
-        matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("13" | "53100")))
-    }
-}
-
-/// The servers whose games and challenges a sweep, the AI's turn, or the outbox looks at: all,
-/// one (the console's), all but one (the bot leaves the console's alone), and within those the
-/// servers of some gateway shards (a process that runs only those).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Servers {
-    only: Option<GuildId>,
-    left_out: Option<GuildId>,
-    shards: Option<Shards>,
-}
-
-impl Servers {
-    /// Every server.
-    pub const ALL: Servers = Servers {
-        only: None,
-        left_out: None,
-        shards: None,
-    };
-
-    /// One server only.
-    pub const fn one(guild: GuildId) -> Servers {
-        Servers {
-            only: Some(guild),
-            ..Servers::ALL
-        }
-    }
-
-    /// Every server but one.
-    pub const fn all_but(guild: GuildId) -> Servers {
-        Servers {
-            left_out: Some(guild),
-            ..Servers::ALL
-        }
-    }
-
-    /// These servers, of `shards` only (every shard: no limit).
-    pub const fn on_shards(self, shards: Shards) -> Servers {
-        Servers {
-            shards: if shards.is_all() { None } else { Some(shards) },
-            ..self
-        }
-    }
-
-    /// The name under which the process looking after these servers records that it is alive.
-    fn key(self) -> String {
-        let mut key = match (self.only, self.left_out) {
-            (Some(g), _) => format!("only:{g}"),
-            (None, Some(g)) => format!("all-but:{g}"),
-            (None, None) => "all".to_string(),
-        };
-        if let Some(s) = self.shards {
-            key.push_str(&format!(":shards:{}-{}/{}", s.first, s.last, s.count));
-        }
-        key
-    }
-}
-
-fn conflict_or(e: sqlx::Error) -> StoreError {
-    if let sqlx::Error::Database(db) = &e {
-        if db.is_unique_violation() {
-            return StoreError::Conflict(db.message().to_string());
-        }
-    }
-    // Through `From`, as every other failed statement, so a broken connection is noted.
-    e.into()
-}
+pub use servers::Servers;
+use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 
@@ -291,134 +154,6 @@ pub const POSTGRES_CONNECTIONS: u32 = POSTGRES_WRITERS + POSTGRES_READERS;
 /// shard lease's renewal is tried again well within the lease.
 const POSTGRES_WAIT: Duration = Duration::from_secs(5);
 
-fn spawn_checkpointer(pool: AnyPool, alive: std::sync::Weak<()>) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tick.tick().await;
-            if alive.upgrade().is_none() || pool.is_closed() {
-                break;
-            }
-            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-                .execute(&pool)
-                .await
-            {
-                tracing::warn!(error = %e, "checkpoint failed; will try again");
-            }
-        }
-        pool.close().await;
-    });
-}
-
-/// How many times opening and migrating are tried before their error is final.
-const MIGRATION_ATTEMPTS: u32 = 20;
-
-/// Applies SQLite's migrations not applied yet. Each one is a transaction of its own, recorded in
-/// the same transaction, so two processes starting at once on a fresh file cannot apply one
-/// twice: the one that loses the race has its transaction rolled back (`table already exists`,
-/// or the lock still held), and tries again, finding that migration done. A migration that fails
-/// again other than on the lock was not raced (the file holds another program's tables, say):
-/// that error is final at once.
-async fn migrate_sqlite(conn: &mut AnyConnection) -> Result<()> {
-    let migrator = sqlx::migrate!("./migrations/sqlite");
-    let mut attempt = 1;
-    let mut failed = None;
-    loop {
-        match migrator.run(&mut *conn).await {
-            Ok(()) => return Ok(()),
-            Err(e) if attempt < MIGRATION_ATTEMPTS && raced(&e) && !failed_again(&e, failed) => {
-                if let sqlx::migrate::MigrateError::ExecuteMigration(_, version) = &e {
-                    failed = Some(*version);
-                }
-                tracing::debug!(error = %e, attempt, "migrations raced another process; trying again");
-                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
-                attempt += 1;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// Opens SQLite's writing connection. On a fresh file, switching it to WAL needs the file to
-/// itself, and SQLite answers `SQLITE_BUSY` at once (without waiting out the busy timeout) when
-/// another process is opening it at the same moment; the switch is tried again until the other
-/// is done.
-async fn connect_writer(options: &AnyConnectOptions) -> Result<AnyConnection> {
-    let mut attempt = 1;
-    loop {
-        let opened = async {
-            let mut conn = AnyConnection::connect_with(options).await?;
-            sqlx::raw_sql(SQLITE_WRITER_SETUP)
-                .execute(&mut conn)
-                .await?;
-            sqlx::raw_sql(SQLITE_SETUP).execute(&mut conn).await?;
-            Ok::<_, sqlx::Error>(conn)
-        };
-        match opened.await {
-            Ok(conn) => return Ok(conn),
-            Err(e) if attempt < MIGRATION_ATTEMPTS && is_busy(&e) => {
-                tracing::debug!(error = %e, attempt, "database busy while opening; trying again");
-                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt))).await;
-                attempt += 1;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// Every SQLite connection: foreign keys on, a 5 s busy timeout, `synchronous = NORMAL` (in WAL
-/// mode a committed transaction survives the process being killed; only a power cut can take the
-/// last commits back).
-const SQLITE_SETUP: &str =
-    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
-
-/// The writing connection, before [`SQLITE_SETUP`]: WAL, and no checkpoint inside a commit.
-const SQLITE_WRITER_SETUP: &str = "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;";
-
-/// A pool of SQLite connections set up as [`SQLITE_SETUP`] says.
-async fn sqlite_pool(options: &SqliteConnectOptions, size: u32) -> Result<AnyPool> {
-    Ok(AnyPoolOptions::new()
-        .max_connections(size)
-        // A pooled SQLite connection is a file handle, not a socket: nothing to ping on acquire.
-        .test_before_acquire(false)
-        .after_connect(|conn, _| {
-            Box::pin(async move {
-                sqlx::raw_sql(SQLITE_SETUP).execute(conn).await?;
-                Ok(())
-            })
-        })
-        .connect_with(AnyConnectOptions::from_url(&options.to_url_lossy())?)
-        .await?)
-}
-
-/// `SQLITE_BUSY`, or one of its extended codes.
-fn is_busy(e: &sqlx::Error) -> bool {
-    let sqlx::Error::Database(db) = e else {
-        return false;
-    };
-    db.code()
-        .and_then(|code| code.parse::<i32>().ok())
-        .is_some_and(|code| code & 0xff == 5)
-}
-
-/// Whether a migration failed the way a concurrent migration makes it fail.
-fn raced(e: &sqlx::migrate::MigrateError) -> bool {
-    use sqlx::migrate::MigrateError;
-    matches!(
-        e,
-        MigrateError::Execute(sqlx::Error::Database(_))
-            | MigrateError::ExecuteMigration(sqlx::Error::Database(_), _)
-    )
-}
-
-/// Whether migration `failed` (the one that failed last time) failed again, other than on the
-/// database's lock.
-fn failed_again(e: &sqlx::migrate::MigrateError, failed: Option<i64>) -> bool {
-    matches!(e, sqlx::migrate::MigrateError::ExecuteMigration(err, version)
-        if Some(*version) == failed && !is_busy(err))
-}
-
 /// Where a PostgreSQL URL points, without its user and password: `host:port/database`.
 fn where_is(url: &str) -> String {
     match url::Url::parse(url) {
@@ -429,15 +164,6 @@ fn where_is(url: &str) -> String {
             u.path()
         ),
         Err(_) => "the DATABASE_URL given".to_string(),
-    }
-}
-
-/// Why PostgreSQL refused a connection, in its own words (the server's message, without sqlx's
-/// wrapping), or what else went wrong.
-fn refusal(e: &sqlx::Error) -> String {
-    match e {
-        sqlx::Error::Database(db) => db.message().to_string(),
-        other => other.to_string(),
     }
 }
 
@@ -620,21 +346,6 @@ impl Store {
             touched: Touched::Nothing,
         })
     }
-}
-
-/// `SQLITE_CONSTRAINT_TRIGGER`, as sqlx-sqlite's `code()` gives it (the extended result code, in
-/// decimal): a trigger's `RAISE(ABORT, …)` refused the statement.
-const CONSTRAINT_TRIGGER: &str = "1811";
-
-/// PostgreSQL's `raise_exception`: a trigger's `RAISE EXCEPTION` refused the statement.
-const RAISE_EXCEPTION: &str = "P0001";
-
-/// Whether a write was refused by one of the triggers' checks (migrations 0003 and 0004), told
-/// by its result code rather than by its message. Which check it was, where a statement meets
-/// more than one, the caller finds out by reading the row again.
-fn refused_by_trigger(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(db)
-        if matches!(db.code().as_deref(), Some(CONSTRAINT_TRIGGER | RAISE_EXCEPTION)))
 }
 
 /// A write transaction. Dropped without [`WriteTx::commit`], it rolls back.

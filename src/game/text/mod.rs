@@ -6,63 +6,26 @@
 //! [`Markup`] next: a name is the member's own text, and only the front end knows how to show it
 //! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
 //! for logs and for the tests that hold the English words as they are.
+//!
+//! Beside this file: `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
+//! and dates in words) and `export` (a game's history as a text file).
+
+mod export;
+mod markup;
+mod times;
 
 use crate::i18n::Lang;
 use crate::rules::{Color, Move};
 use crate::tr;
 
+pub use export::{export, move_list};
+pub use markup::{Markup, Plain};
+pub use times::{duration, time_control, utc_time};
+
 use super::types::{
-    Challenge, ChallengeState, ChannelId, EndReason, Game, GameId, GameStatus, History,
-    Leaderboard, Member, MemberId, Name, Place, Played, RatingCard, RatingChange, RatingValue,
-    TimeControl,
+    Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, Leaderboard, Member, MemberId,
+    Name, Place, Played, RatingCard, RatingChange, RatingValue,
 };
-
-/// How a front end writes what is more than words: a member's name, which must show exactly as
-/// they chose it whatever it holds, and a channel to point a member to.
-pub trait Markup {
-    /// `name` as text that shows it literally.
-    fn name(&self, name: &Name) -> String;
-    /// A server's channel, as a member is pointed to it.
-    fn channel(&self, lang: Lang, channel: ChannelId) -> String;
-}
-
-/// Plain text, where nothing is markup: names as they are, a channel by its number. For the
-/// terminal, logs and files.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Plain;
-
-impl Markup for Plain {
-    fn name(&self, name: &Name) -> String {
-        name.as_str().to_string()
-    }
-
-    fn channel(&self, lang: Lang, channel: ChannelId) -> String {
-        tr!(lang, "place-channel", id = channel.to_string())
-    }
-}
-
-/// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
-pub fn duration(lang: Lang, seconds: i64) -> String {
-    let s = seconds.max(0);
-    let (d, h, m) = (s / 86_400, s % 86_400 / 3_600, s % 3_600 / 60);
-    match (d, h, m) {
-        (0, 0, 0) => tr!(lang, "duration-under-minute"),
-        (0, 0, m) => tr!(lang, "duration-minutes", minutes = m),
-        (0, h, m) => tr!(lang, "duration-hours", hours = h, minutes = m),
-        (d, h, _) => tr!(lang, "duration-days", days = d, hours = h),
-    }
-}
-
-/// A time control as players read it: `1 day per move`.
-pub fn time_control(lang: Lang, time: TimeControl) -> String {
-    match time {
-        TimeControl::TenMinutes => tr!(lang, "time-ten-minutes"),
-        TimeControl::OneHour => tr!(lang, "time-one-hour"),
-        TimeControl::OneDay => tr!(lang, "time-one-day"),
-        TimeControl::ThreeDays => tr!(lang, "time-three-days"),
-        TimeControl::SevenDays => tr!(lang, "time-seven-days"),
-    }
-}
 
 /// How a game ended, said to the players: `a piece reached the far row`.
 pub fn end_reason(lang: Lang, reason: EndReason) -> String {
@@ -275,26 +238,6 @@ pub fn your_turn(
     }
 }
 
-/// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
-/// Moments beyond the years 9999 either way (none the bot sets) show as the nearest one it can
-/// write.
-pub fn utc_time(unix: i64) -> String {
-    use time::UtcDateTime;
-    let t = UtcDateTime::from_unix_timestamp(unix).unwrap_or(if unix < 0 {
-        UtcDateTime::MIN
-    } else {
-        UtcDateTime::MAX
-    });
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-        t.year(),
-        u8::from(t.month()),
-        t.day(),
-        t.hour(),
-        t.minute()
-    )
-}
-
 fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
     match game.status {
         GameStatus::Active { deadline } => {
@@ -441,71 +384,6 @@ pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: i64) -> String 
     }
 }
 
-/// The move list numbered in pairs: `1. e7-e6 d2-d3  2. …`, one move number per line.
-pub fn move_list(moves: &[String]) -> String {
-    moves
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// A game as a text file: headers, then the numbered move list. The values (the result, rated or
-/// not, the time) are in `lang`; the tags stay as they are, so a program reads every file alike.
-/// Each value is quoted as PGN quotes one, so no name breaks its line.
-pub fn export(lang: Lang, h: &History) -> String {
-    let g = &h.game;
-    let result = match g.status {
-        GameStatus::Finished { winner, reason, .. } => tr!(
-            lang,
-            "export-result-won",
-            side = winner.name(),
-            reason = end_reason(lang, reason)
-        ),
-        GameStatus::Aborted { .. } => tr!(lang, "export-aborted"),
-        GameStatus::Active { .. } => tr!(lang, "export-in-progress"),
-    };
-    let rated = tr!(
-        lang,
-        "export-rated",
-        rated = if g.rated { "yes" } else { "no" }
-    );
-    let headers: String = [
-        ("Game", g.id.to_string()),
-        ("Size", g.size.to_string()),
-        ("Black", Plain.name(&g.black.name)),
-        ("White", Plain.name(&g.white.name)),
-        ("Time", time_control(lang, g.time)),
-        ("Rated", rated),
-        ("Result", result),
-    ]
-    .iter()
-    .map(|(tag, value)| format!("[{tag} {}]\n", pgn_quoted(value)))
-    .collect();
-    format!("{headers}\n{}\n", move_list(&h.moves))
-}
-
-/// A header's value as PGN writes one: in double quotes, with `\` and `"` escaped by a
-/// backslash, and each line break or other control character (which a header line cannot hold)
-/// as a space.
-fn pgn_quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '\\' | '"' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// A rating card in a few lines.
 pub fn rating_card(lang: Lang, m: &dyn Markup, card: &RatingCard) -> String {
     let mut out = tr!(
@@ -587,40 +465,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moments_read_as_utc_dates() {
-        assert_eq!(utc_time(0), "1970-01-01 00:00 UTC");
-        assert_eq!(utc_time(951_782_400), "2000-02-29 00:00 UTC");
-        assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
-        assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
-        assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
-        assert_eq!(utc_time(i64::MAX), "9999-12-31 23:59 UTC");
-    }
-
-    #[test]
-    fn header_values_are_quoted_as_pgn_quotes_them() {
-        assert_eq!(pgn_quoted("alice"), r#""alice""#);
-        assert_eq!(
-            pgn_quoted(r#"the "best" \ one"#),
-            r#""the \"best\" \\ one""#
-        );
-        assert_eq!(
-            pgn_quoted("two\nlines\r\tand a tab"),
-            r#""two lines  and a tab""#
-        );
-        assert_eq!(pgn_quoted("\"]\n[Result \"1-0"), r#""\"] [Result \"1-0""#);
-    }
-
-    #[test]
-    fn durations_read_naturally() {
-        let duration = |s| duration(Lang::En, s);
-        assert_eq!(duration(30), "less than a minute");
-        assert_eq!(duration(9 * 60 + 5), "9m");
-        assert_eq!(duration(23 * 3600 + 59 * 60), "23h 59m");
-        assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2d 3h");
-        assert_eq!(duration(-5), "less than a minute");
-    }
-
-    #[test]
     fn the_english_help_reads_word_for_word() {
         let before = "\
 Breakthrough: move one piece one square forward, straight or diagonally, onto an empty square; \
@@ -643,11 +487,5 @@ Commands:
             board_legend(Lang::En),
             "⚫ black · ⚪ white · 🖤/🤍 the piece that just moved · arrow: where it came from"
         );
-    }
-
-    #[test]
-    fn move_lists_pair_black_and_white() {
-        let moves: Vec<String> = ["e7-e6", "d2-d3", "e6-e5"].map(String::from).to_vec();
-        assert_eq!(move_list(&moves), "1. e7-e6 d2-d3\n2. e6-e5");
     }
 }

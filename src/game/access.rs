@@ -1,110 +1,17 @@
-//! Store rows composed into the service's values: a game from its row and its rating change.
-//! Each column arrives as its type (see `store::codec`); what is left here is what no single
-//! column says, such as which side the AI plays.
+//! Lookup and access control: which game a command means (one by id, or the member's only game
+//! in progress where they are), and whether they may act on it from there. A game the place may
+//! not see is refused as if it did not exist; one played in another channel is refused with a
+//! pointer to it.
 
-use crate::rules::{BoardSize, Color, Move, MoveText, Position};
-use crate::store::{GameRow, RatingChangeRow};
+use crate::store::GameRow;
 
+use super::rows::row_place;
 use super::{
-    corrupt, Action, AiPlayer, ChannelId, Game, GameError, GameId, GameRef, GameState, GameStatus,
-    Games, GuildId, Member, MemberId, Name, Place, RatingChange, Result,
+    Action, ChannelId, Game, GameError, GameId, GameRef, Games, MemberId, Name, Place, Result,
 };
-
-/// Where the game of `row` is played.
-pub(super) fn row_place(row: &GameRow) -> Place {
-    Place {
-        guild: row.guild_id,
-        channel: row.channel_id,
-    }
-}
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
     row.black_id == who || row.white_id == who
-}
-
-fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
-    RatingChange {
-        black_before: c.black_before,
-        black_after: c.black_after,
-        white_before: c.white_before,
-        white_after: c.white_after,
-    }
-}
-
-/// The stored position of a game.
-pub(super) fn position_of(row: &GameRow) -> Result<Position> {
-    row.position
-        .parse()
-        .map_err(|e| corrupt(format!("game {} position: {e}", row.id)))
-}
-
-/// The stored (canonical) notation of a game's last move, as a move to mark on the board.
-fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
-    match text.parse::<MoveText>().ok()? {
-        MoveText::Full { from, to, capture } => Some(Move::new(
-            from.on(size).ok()?,
-            to.on(size).ok()?,
-            capture == Some(true),
-        )),
-        MoveText::Destination(_) => None,
-    }
-}
-
-/// A game from its row (with the position the row holds, or the one after a move just written),
-/// and its rating change if it has one.
-pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game> {
-    let id = row.id;
-    let status = match (row.state, row.winner, row.end_reason) {
-        (GameState::Active, None, None) => GameStatus::Active {
-            deadline: row.deadline,
-        },
-        (GameState::Finished, Some(winner), Some(reason)) => GameStatus::Finished {
-            winner,
-            reason,
-            rating_change: change,
-        },
-        (GameState::Aborted, None, Some(reason)) => GameStatus::Aborted { reason },
-        (state, winner, reason) => {
-            return Err(corrupt(format!(
-                "game {id}: {} with winner {winner:?} and reason {reason:?}",
-                state.as_str()
-            )))
-        }
-    };
-    let ai = match row.ai_level {
-        None => None,
-        Some(level) => {
-            let color = match (row.black_is_bot, row.white_is_bot) {
-                (true, false) => Color::Black,
-                (false, true) => Color::White,
-                _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
-            };
-            Some(AiPlayer { color, level })
-        }
-    };
-    let last_move = match &row.last_move {
-        Some(text) => Some(
-            last_move_of(row.size, text)
-                .ok_or_else(|| corrupt(format!("game {id} last move {text}")))?,
-        ),
-        None => None,
-    };
-    let position = position_of(&row)?;
-    Ok(Game {
-        id,
-        place: row_place(&row),
-        black: Member::new(row.black_id, row.black_name),
-        white: Member::new(row.white_id, row.white_name),
-        size: row.size,
-        time: row.time_limit,
-        rated: row.rated,
-        status,
-        position,
-        ply: row.ply,
-        last_move,
-        ai,
-        away_until: [row.black_away_until, row.white_away_until],
-    })
 }
 
 impl Games {
@@ -223,23 +130,5 @@ impl Games {
             return Err(GameError::NoSuchGame(row.id));
         }
         self.game_from_row(row).await
-    }
-
-    pub(super) async fn game_from_row(&self, row: GameRow) -> Result<Game> {
-        let change = if row.rated && row.state == GameState::Finished {
-            self.store
-                .rating_change(row.id)
-                .await?
-                .map(|c| rating_change_from_row(&c))
-        } else {
-            None
-        };
-        game_of(row, change)
-    }
-
-    /// A member's name as last seen in `guild`.
-    pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<Name> {
-        let name = self.store.member_name(guild, id).await?;
-        Ok(Name::from(name.unwrap_or_else(|| format!("member {id}"))))
     }
 }

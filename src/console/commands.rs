@@ -1,0 +1,421 @@
+//! The console's commands: each with the options it takes and the values they read, as clap
+//! reads them, and what each does ([`Console::run`]).
+
+use clap::{Parser, Subcommand};
+
+use crate::engine::Level;
+use crate::game::{
+    self, text, text::Markup, text::Plain, ChallengeAsk, ChallengeRef, Decision, GameError, GameId,
+    GameRef, Member, Opponent, Rematch, TimeControl,
+};
+use crate::i18n::Lang;
+use crate::rules::{BoardSize, Color};
+use crate::tr;
+
+use super::parse::{is_word, parse_command_in};
+use super::{is_ai, member, Console, Reply, AI_NAME, CONSOLE_PLACE};
+
+/// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
+///
+/// Each field is an option, given by name (`size:7x7`) or as a bare value: bare values go to the
+/// options not named, in the order they are declared here (see [`clap_words`](super::parse::clap_words)). Adding a command
+/// is adding a variant, and its arm in [`Console::run`].
+#[derive(Debug, PartialEq, Subcommand)]
+pub(super) enum Command {
+    /// Challenge a member, anyone here (without opponent), or the AI (`opponent:@bot`).
+    Challenge {
+        #[arg(long)]
+        opponent: Option<String>,
+        #[arg(long)]
+        size: Option<BoardSize>,
+        #[arg(long, value_parser = side)]
+        color: Option<Side>,
+        #[arg(long)]
+        time: Option<TimeControl>,
+        #[arg(long, value_parser = yes_or_no)]
+        rated: Option<bool>,
+        #[arg(long)]
+        level: Option<Level>,
+    },
+    /// Accept a challenge: the one for you here, or the one from `challenger`.
+    Accept {
+        #[arg(long)]
+        challenger: Option<String>,
+    },
+    /// Decline a challenge made to you.
+    Decline {
+        #[arg(long)]
+        challenger: Option<String>,
+    },
+    /// Cancel your pending challenges here.
+    Cancel,
+    /// Play a move: `e7-e6`, or in two words, `e7 e6`.
+    Move {
+        #[arg(long = "move", value_name = "e7-e6", required = true)]
+        words: Vec<String>,
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Show a board: to its players from their own side, privately.
+    Board {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+        #[arg(long, value_parser = yes_or_no)]
+        flip: Option<bool>,
+    },
+    /// Resign, once confirmed.
+    Resign {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+        #[arg(long, value_parser = yes_or_no)]
+        confirm: Option<bool>,
+    },
+    /// Play a finished game again, colours swapped (by default your game here that ended last).
+    Rematch {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Abort a game before both sides have moved.
+    Abort {
+        #[arg(long, value_parser = game_number)]
+        game: Option<GameId>,
+    },
+    /// Games in progress, yours or `user`'s.
+    Games {
+        #[arg(long)]
+        user: Option<String>,
+    },
+    /// The server's ratings on one board size.
+    Leaderboard {
+        #[arg(long)]
+        size: Option<BoardSize>,
+        #[arg(long, value_parser = page_number)]
+        page: Option<usize>,
+    },
+    /// A rating card, yours or `user`'s.
+    Rating {
+        #[arg(long)]
+        user: Option<String>,
+        #[arg(long)]
+        size: Option<BoardSize>,
+    },
+    /// A game's move list.
+    History {
+        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
+        game: GameId,
+    },
+    /// Be told by direct message when it is your turn (`dm:yes`/`dm:no`; left out, the setting).
+    Notify {
+        #[arg(long, value_parser = yes_or_no)]
+        dm: Option<bool>,
+    },
+    /// Pause your clocks in all your games for some days (0 ends your vacation).
+    Vacation {
+        #[arg(long, value_name = "3", required = true)]
+        days: i64,
+    },
+    /// The engine's look back at a game: the summary, then every move's evaluation.
+    Analyze {
+        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
+        game: GameId,
+    },
+    /// Rules, notation and commands.
+    Help,
+}
+
+/// A command and its options as clap reads them: see [`clap_words`](super::parse::clap_words).
+#[derive(Debug, Parser)]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    color = clap::ColorChoice::Never
+)]
+pub(super) struct CommandLine {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+/// The challenger's side as typed: `random` draws it, like leaving it out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Side(pub(super) Option<Color>);
+
+fn side(v: &str) -> Result<Side, BadValue> {
+    let v = v.trim();
+    if is_word(v, |l| tr!(l, "console-value-random")) {
+        Ok(Side(None))
+    } else if is_word(v, |l| tr!(l, "console-value-black")) {
+        Ok(Side(Some(Color::Black)))
+    } else if is_word(v, |l| tr!(l, "console-value-white")) {
+        Ok(Side(Some(Color::White)))
+    } else {
+        v.to_ascii_lowercase()
+            .parse::<Color>()
+            .map(|c| Side(Some(c)))
+            .map_err(|_| BadValue::Side(v.to_string()))
+    }
+}
+
+/// An option's value the console cannot read, as typed. Said in the console's language by
+/// [`BadValue::localized`]; `Display` (what clap keeps) is English.
+#[derive(Debug)]
+pub(super) enum BadValue {
+    Side(String),
+    GameNumber(String),
+    Page(String),
+    YesOrNo(String),
+}
+
+impl BadValue {
+    pub(super) fn localized(&self, lang: Lang) -> String {
+        match self {
+            BadValue::Side(v) => tr!(lang, "console-bad-side", value = v),
+            BadValue::GameNumber(v) => tr!(lang, "console-bad-game-number", value = v),
+            BadValue::Page(v) => tr!(lang, "console-bad-page", value = v),
+            BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
+        }
+    }
+}
+
+impl std::fmt::Display for BadValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.localized(Lang::En))
+    }
+}
+
+impl std::error::Error for BadValue {}
+
+fn game_number(v: &str) -> Result<GameId, BadValue> {
+    v.trim()
+        .trim_start_matches('#')
+        .parse::<GameId>()
+        .map_err(|_| BadValue::GameNumber(v.to_string()))
+}
+
+fn page_number(v: &str) -> Result<usize, BadValue> {
+    v.trim()
+        .parse::<usize>()
+        .map_err(|_| BadValue::Page(v.to_string()))
+}
+
+fn yes_or_no(v: &str) -> Result<bool, BadValue> {
+    if is_word(v, |l| tr!(l, "console-value-yes")) {
+        return Ok(true);
+    }
+    if is_word(v, |l| tr!(l, "console-value-no")) {
+        return Ok(false);
+    }
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" | "y" | "1" | "on" => Ok(true),
+        "false" | "n" | "0" | "off" => Ok(false),
+        _ => Err(BadValue::YesOrNo(v.to_string())),
+    }
+}
+
+impl Console {
+    pub(super) async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
+        let command = match parse_command_in(self.lang, command, args) {
+            Ok(command) => command,
+            Err(msg) => return Reply::private(msg),
+        };
+        match self.run(who, command).await {
+            Ok(reply) => reply,
+            Err(e) => Reply::private(self.apology(&e)),
+        }
+    }
+
+    async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
+        let g = &self.games;
+        let game_ref = |game: Option<GameId>| game.map_or(GameRef::Only, GameRef::Id);
+        let whom = |user: Option<String>| user.map_or_else(|| who.clone(), |n| member(&n));
+        let now = g.now();
+        Ok(match command {
+            Command::Help => Reply::private(text::help(self.lang)),
+            Command::Challenge {
+                opponent,
+                size,
+                color,
+                time,
+                rated,
+                level,
+            } => {
+                let opponent = match opponent.map(|n| member(&n)) {
+                    Some(m) if is_ai(&m) => Opponent::Ai(member(AI_NAME)),
+                    Some(m) => Opponent::Member(m),
+                    None => Opponent::Open,
+                };
+                let ask = ChallengeAsk {
+                    place: CONSOLE_PLACE,
+                    challenger: who.clone(),
+                    opponent,
+                    size: size.unwrap_or(BoardSize::DEFAULT),
+                    color: color.and_then(|Side(c)| c),
+                    time: time.unwrap_or_default(),
+                    rated,
+                    level,
+                };
+                match ask.decide()? {
+                    Decision::PlayAi(request) => {
+                        let game = g.challenge_ai(request).await?;
+                        self.ai_game_started(who, &game).await
+                    }
+                    Decision::Challenge(request) => {
+                        self.challenge_made(&g.challenge(request).await?, now)
+                    }
+                }
+            }
+            Command::Vacation { days } => {
+                let change = g.vacation(who, days).await?;
+                let reply = Reply::private(if change.started {
+                    tr!(
+                        self.lang,
+                        "vacation-started",
+                        until = text::utc_time(change.until),
+                        games = change.games.len(),
+                        left = change.days_left
+                    )
+                } else {
+                    tr!(self.lang, "vacation-ended", left = change.days_left)
+                });
+                // Each opponent is told through the outbox.
+                reply
+            }
+            Command::Rematch { game } => match g.rematch(who, CONSOLE_PLACE, game_ref(game)).await?
+            {
+                Rematch::Challenge(c) => self.challenge_made(&c, now),
+                Rematch::AiGame(game, slot) => {
+                    // The console's AI answers in a turn of its own, which takes the place.
+                    drop(slot);
+                    self.ai_game_started(who, &game).await
+                }
+            },
+            Command::Accept { challenger } => {
+                let from = challenger.map(|n| member(&n).id);
+                let started = g
+                    .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
+                    .await?;
+                Reply::public(format!(
+                    "{}\n{}",
+                    tr!(self.lang, "console-accepted", name = Plain.name(&who.name)),
+                    self.board(&started.game)
+                ))
+            }
+            Command::Decline { challenger } => {
+                let from = challenger.map(|n| member(&n).id);
+                let c = g
+                    .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
+                    .await?;
+                Reply::public(tr!(
+                    self.lang,
+                    "console-declined",
+                    name = Plain.name(&who.name),
+                    id = c.id.to_string(),
+                    challenger = Plain.name(&c.challenger.name)
+                ))
+            }
+            Command::Cancel => {
+                let cancelled = g
+                    .cancel(who, ChallengeRef::Find(CONSOLE_PLACE, None))
+                    .await?;
+                let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
+                Reply::public(tr!(
+                    self.lang,
+                    "console-cancelled",
+                    name = Plain.name(&who.name),
+                    count = ids.len(),
+                    ids = ids.join(", ")
+                ))
+            }
+            Command::Move { words, game } => {
+                let played = g
+                    .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
+                    .await?;
+                let mut reply = Reply::public(self.board(&played.game));
+                if played.game.ai_to_move() {
+                    reply.public.extend(self.ai_turn(played.game.id).await);
+                }
+                reply
+            }
+            Command::Notify { dm } => {
+                let on = match dm {
+                    Some(on) => {
+                        g.set_turn_dms(who.id, on, self.lang).await?;
+                        on
+                    }
+                    None => g.turn_dms(who.id).await?,
+                };
+                Reply::private(if on {
+                    tr!(self.lang, "notify-on")
+                } else {
+                    tr!(self.lang, "notify-off")
+                })
+            }
+            Command::Board { game, flip } => {
+                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;
+                let seen = game.sight(who.id, flip.unwrap_or(false));
+                let board = self.board_facing(&game, seen.bottom);
+                if seen.private {
+                    Reply::private(board)
+                } else {
+                    Reply::public(board)
+                }
+            }
+            Command::Resign { game, confirm } => {
+                let which = game_ref(game);
+                if confirm != Some(true) {
+                    let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
+                    return Ok(Reply::private(tr!(
+                        self.lang,
+                        "console-confirm-resign",
+                        id = game.id.to_string()
+                    )));
+                }
+                let game = g.resign(who, CONSOLE_PLACE, which).await?;
+                Reply::public(self.board(&game))
+            }
+            Command::Abort { game } => {
+                let game = g.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
+                Reply::public(tr!(
+                    self.lang,
+                    "console-aborted",
+                    id = game.id.to_string(),
+                    name = Plain.name(&who.name)
+                ))
+            }
+            Command::Games { user } => {
+                let whom = whom(user);
+                let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
+                let list = text::games_list(self.lang, &Plain, &whom, &games, now);
+                if games.is_empty() {
+                    Reply::public(list)
+                } else {
+                    Reply::public(format!(
+                        "{}\n{list}",
+                        tr!(self.lang, "console-games-of", name = Plain.name(&whom.name))
+                    ))
+                }
+            }
+            Command::Leaderboard { size, page } => {
+                let size = size.unwrap_or(BoardSize::DEFAULT);
+                let board = g
+                    .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
+                    .await?;
+                Reply::public(text::leaderboard(self.lang, &Plain, &board))
+            }
+            Command::Rating { user, size } => {
+                let size = size.unwrap_or(BoardSize::DEFAULT);
+                let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
+                Reply::public(text::rating_card(self.lang, &Plain, &card))
+            }
+            Command::History { game } => {
+                let h = g.history(CONSOLE_PLACE, game).await?;
+                Reply::public(text::export(self.lang, &h))
+            }
+            Command::Analyze { game } => {
+                let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
+                Reply::public(game::analysis::export(self.lang, &done))
+            }
+        })
+    }
+}

@@ -1,0 +1,344 @@
+//! The terminal front end: the bot's commands typed as `@member /command options`, acting as the
+//! named member in one local server, on the same database and `game` API as the Discord bot.
+//!
+//! ```text
+//! @alice /challenge opponent:@bob size:7x7 time:1h
+//! @bob /accept
+//! @bob /move e7-e6
+//! wait 2h
+//! ```
+//!
+//! Works interactively and with a script on stdin. Before each line the clock is swept, so
+//! expiries, time-outs and reminders are announced as the bot would post them in the channel.
+//! `wait DURATION` moves the console's clock forward, to try the clocks without waiting.
+//!
+//! This file holds the [`Console`] and its loop over lines; `commands` the commands, their
+//! options and what each does; `parse` a typed line read as a command, in the console's
+//! language; `render` the boards and announcements in the console's words.
+
+mod commands;
+mod parse;
+mod render;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::game::{
+    text,
+    text::{Markup, Plain},
+    ChannelId, Clock, GameError, GameId, Games, Member, MemberId, Place, SystemClock, LOCAL_SERVER,
+};
+use crate::i18n::Lang;
+use crate::tr;
+
+use parse::{is_word, words};
+
+/// The one local server and channel the console plays in.
+pub const CONSOLE_PLACE: Place = Place {
+    guild: LOCAL_SERVER,
+    channel: ChannelId::new(1),
+};
+
+/// The system clock plus however far `wait` has moved it.
+#[derive(Debug, Default)]
+pub struct ConsoleClock {
+    offset: AtomicI64,
+}
+
+impl Clock for ConsoleClock {
+    fn now(&self) -> i64 {
+        SystemClock.now() + self.offset.load(Ordering::SeqCst)
+    }
+}
+
+impl ConsoleClock {
+    pub fn advance(&self, seconds: i64) {
+        self.offset.fetch_add(seconds, Ordering::SeqCst);
+    }
+}
+
+/// A stable id for a console member's name (FNV-1a of the lower-cased name, kept positive and
+/// clear of small numbers).
+pub fn member_id(name: &str) -> MemberId {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.to_lowercase().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    MemberId::new((h >> 2) | (1 << 60))
+}
+
+fn member(name: &str) -> Member {
+    let name = name.trim_start_matches('@');
+    Member::new(member_id(name), name)
+}
+
+/// The name the built-in AI goes by in the console: `/challenge opponent:@bot level:2`.
+pub const AI_NAME: &str = "bot";
+
+fn is_ai(m: &Member) -> bool {
+    m.name.as_str().eq_ignore_ascii_case(AI_NAME)
+}
+
+/// What the console prints for one line.
+#[derive(Debug, Default, PartialEq)]
+pub struct Reply {
+    /// Seen by everyone in the channel.
+    pub public: Vec<String>,
+    /// Seen only by the member who typed the line.
+    pub private: Vec<String>,
+}
+
+impl Reply {
+    fn public(text: impl Into<String>) -> Reply {
+        Reply {
+            public: vec![text.into()],
+            private: Vec::new(),
+        }
+    }
+
+    fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            public: Vec::new(),
+            private: vec![text.into()],
+        }
+    }
+}
+
+/// The console's state: the service, its clock, and how boards are drawn.
+pub struct Console {
+    games: Games,
+    clock: Arc<ConsoleClock>,
+    plain: bool,
+    /// The language of everything the game says.
+    lang: Lang,
+}
+
+/// The longest `wait`: far beyond any clock in the game, and far from overflowing one.
+pub const MAX_WAIT: i64 = 365 * 86_400;
+
+/// `90s`, `10m`, `2h`, `3d`: seconds. Only digits before the unit, so never negative.
+pub fn parse_duration(v: &str) -> Option<i64> {
+    let v = v.trim();
+    let (n, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit())?);
+    let n: i64 = n.parse().ok()?;
+    let unit = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return None,
+    };
+    n.checked_mul(unit)
+}
+
+/// Announcements read from the outbox at a time.
+const OUTBOX_BATCH: i64 = 50;
+
+impl Console {
+    /// A console over `games`, looking after the clocks and AI replies of its own local server
+    /// only, so that it can run on the bot's database without touching Discord's games.
+    pub fn new(games: Games, clock: Arc<ConsoleClock>, plain: bool) -> Console {
+        Console {
+            games: games.only_server(CONSOLE_PLACE.guild),
+            clock,
+            plain,
+            lang: Lang::En,
+        }
+    }
+
+    /// The console speaking `lang`.
+    pub fn speaking(mut self, lang: Lang) -> Console {
+        self.lang = lang;
+        self
+    }
+
+    /// Everything the outbox holds for the local server, as the channel (or, for a turn
+    /// notification, the member) sees it, oldest first; each is removed once shown.
+    async fn announcements(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let owed = match self.games.due_announcements(i64::MAX, OUTBOX_BATCH).await {
+                Ok(owed) => owed,
+                Err(e) => {
+                    out.push(self.apology(&e));
+                    return out;
+                }
+            };
+            let full = owed.len() as i64 == OUTBOX_BATCH;
+            for owed in owed {
+                let said = match &owed.announcement {
+                    Ok(a) => match self.games.announcement(a).await {
+                        Ok(what) => what.map(|what| self.announced(&what)),
+                        Err(e) if e.is_internal() => {
+                            out.push(self.apology(&e));
+                            return out;
+                        }
+                        // About something gone: nothing to say.
+                        Err(_) => None,
+                    },
+                    Err(_) => None,
+                };
+                out.extend(said);
+                if let Err(e) = self.games.announced(owed.id).await {
+                    out.push(self.apology(&e));
+                    return out;
+                }
+            }
+            if !full {
+                return out;
+            }
+        }
+    }
+
+    /// Handles one line. `None` means the member asked to quit.
+    pub async fn line(&self, line: &str) -> Option<Vec<String>> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Some(Vec::new());
+        }
+        // Games a previous run left waiting for the AI are answered first, so its clock never
+        // runs out for a reply it could not make.
+        let mut out: Vec<String> = self.answer_waiting_ai().await.into_iter().collect();
+        if let Err(e) = self.games.sweep(self.games.now()).await {
+            out.push(self.apology(&e));
+        }
+        out.extend(self.announcements().await);
+        let w = words(line);
+        let first = w.first().map(String::as_str).unwrap_or("");
+        let word = if is_word(first, |l| tr!(l, "console-word-quit")) || first == "exit" {
+            "quit"
+        } else if is_word(first, |l| tr!(l, "console-word-help")) {
+            "help"
+        } else if is_word(first, |l| tr!(l, "console-word-wait")) {
+            "wait"
+        } else {
+            first
+        };
+        match word {
+            "quit" => return None,
+            "help" => {
+                out.push(tr!(self.lang, "console-help"));
+                out.push(text::help(self.lang));
+            }
+            "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
+                Some(seconds) if seconds > MAX_WAIT => out.push(tr!(
+                    self.lang,
+                    "console-wait-too-long",
+                    days = MAX_WAIT / 86_400
+                )),
+                Some(seconds) => {
+                    self.clock.advance(seconds);
+                    out.push(tr!(
+                        self.lang,
+                        "console-clock-moved",
+                        duration = text::duration(self.lang, seconds)
+                    ));
+                    if let Err(e) = self.games.sweep(self.games.now()).await {
+                        out.push(self.apology(&e));
+                    }
+                    out.extend(self.announcements().await);
+                }
+                None => out.push(tr!(self.lang, "console-wait-how")),
+            },
+            name if name.starts_with('@') && name.len() > 1 => {
+                let who = member(first);
+                let reply = match w.get(1).and_then(|c| c.strip_prefix('/')) {
+                    Some(_) if is_ai(&who) => {
+                        Reply::private(tr!(self.lang, "console-ai-plays-itself", ai = AI_NAME))
+                    }
+                    Some(command) => {
+                        self.command(&who, &command.to_ascii_lowercase(), &w[2..])
+                            .await
+                    }
+                    None => Reply::private(tr!(self.lang, "console-command-missing")),
+                };
+                out.extend(reply.public);
+                out.extend(reply.private.into_iter().map(|p| {
+                    tr!(
+                        self.lang,
+                        "console-private",
+                        name = Plain.name(&who.name),
+                        text = p
+                    )
+                }));
+                // What the command told others: turn notifications, vacation notices.
+                out.extend(self.announcements().await);
+            }
+            _ => out.push(tr!(self.lang, "console-line-how")),
+        }
+        Some(out)
+    }
+
+    /// The AI's replies to every game of the local server waiting for it, each queued in the
+    /// outbox with its move.
+    async fn answer_waiting_ai(&self) -> Option<String> {
+        let ids = match self.games.ai_games_to_move(0).await {
+            Ok(ids) => ids,
+            Err(e) => return Some(self.apology(&e)),
+        };
+        for id in ids {
+            if let Err(e) = self.games.ai_reply_announced(id).await {
+                return Some(self.apology(&e));
+            }
+        }
+        None
+    }
+
+    /// The AI's reply in game `id`, if it is to move there, as a channel message.
+    async fn ai_turn(&self, id: GameId) -> Option<String> {
+        match self.games.ai_reply(id).await {
+            Ok(Some(played)) => Some(self.ai_board(&played)),
+            Ok(None) => None,
+            Err(e) => Some(self.apology(&e)),
+        }
+    }
+
+    fn apology(&self, e: &GameError) -> String {
+        if e.is_internal() {
+            tracing::error!(error = ?e, "console command failed");
+        }
+        e.localized(self.lang, &Plain)
+    }
+
+    /// Reads lines from stdin until it ends or `quit`, printing every answer.
+    pub async fn run_stdin(&self) -> std::io::Result<()> {
+        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        let mut stdout = std::io::stdout();
+        writeln!(stdout, "{}", tr!(self.lang, "console-welcome"))?;
+        stdout.flush()?;
+        while let Some(line) = lines.next_line().await? {
+            let Some(out) = self.line(&line).await else {
+                break;
+            };
+            for block in out {
+                writeln!(stdout, "{block}")?;
+            }
+            stdout.flush()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod same_commands;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_ids() {
+        assert_eq!(parse_duration("90s"), Some(90));
+        assert_eq!(parse_duration("2h"), Some(7_200));
+        assert_eq!(parse_duration("2x"), None);
+        assert_eq!(parse_duration("h"), None);
+        assert_eq!(parse_duration("99999999999999999999d"), None);
+        assert_eq!(member_id("Alice"), member_id("alice"));
+        assert_ne!(member_id("alice"), member_id("bob"));
+    }
+}

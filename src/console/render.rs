@@ -1,0 +1,142 @@
+//! What the console shows: boards with what is said under them, and announcements, in the
+//! console's words.
+
+use crate::game::{
+    self, text,
+    text::{Markup, Plain},
+    Announced, Member, MemberId, Played,
+};
+use crate::render;
+use crate::rules::Color;
+use crate::tr;
+
+use super::{Console, Reply};
+
+/// The name `member` plays under in `game`.
+fn name_in(game: &game::Game, member: MemberId) -> &str {
+    game.color_of(member)
+        .map_or("", |side| game.player(side).name.as_str())
+}
+
+impl Console {
+    pub(super) fn board(&self, game: &game::Game) -> String {
+        self.board_facing(game, Color::White)
+    }
+
+    /// A board with `bottom`'s pieces at the bottom, and what is said under it.
+    pub(super) fn board_facing(&self, game: &game::Game, bottom: Color) -> String {
+        let mut out = if self.plain {
+            render::text_board_facing(&game.position, game.last_move, bottom)
+        } else {
+            render::emoji_board_facing(&game.position, game.last_move, bottom)
+        };
+        let now = self.games.now();
+        out.push('\n');
+        out.push_str(&text::title(self.lang, game));
+        out.push('\n');
+        out.push_str(&tr!(
+            self.lang,
+            "console-players",
+            black_piece = render::BLACK_PIECE,
+            black = Plain.name(&game.black.name),
+            white_piece = render::WHITE_PIECE,
+            white = Plain.name(&game.white.name)
+        ));
+        if let Some(mv) = game.last_move {
+            out.push('\n');
+            out.push_str(&tr!(self.lang, "console-last-move", move = mv.to_string()));
+        }
+        out.push('\n');
+        out.push_str(&text::status(self.lang, &Plain, game, now));
+        if game.is_active() {
+            out.push_str(&format!(" (@{})", Plain.name(&game.to_move().name)));
+        }
+        if let Some(change) = &game.status.rating_change() {
+            for line in text::rating_lines(&Plain, game, change) {
+                out.push('\n');
+                out.push_str(&line);
+            }
+        }
+        out
+    }
+
+    /// An announcement in the console's words.
+    pub(super) fn announced(&self, what: &Announced) -> String {
+        let now = self.games.now();
+        match what {
+            Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, &Plain, c),
+            Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
+            Announced::Reminder { game, member } => format!(
+                "@{}: {}",
+                name_in(game, *member),
+                text::reminder(self.lang, game, now)
+            ),
+            Announced::AiMoved(played) => self.ai_board(played),
+            Announced::YourTurn {
+                game,
+                member,
+                reminder,
+                ..
+            } => tr!(
+                self.lang,
+                "console-dm",
+                name = name_in(game, *member),
+                text = text::your_turn(self.lang, &Plain, game, *member, *reminder, now)
+            ),
+            Announced::Vacation {
+                game,
+                member,
+                until,
+            } => {
+                let said = text::vacation_told(self.lang, &Plain, game, *member, *until);
+                match game.color_of(*member) {
+                    Some(side) => format!(
+                        "@{}: {said}",
+                        Plain.name(&game.player(side.opposite()).name)
+                    ),
+                    None => said,
+                }
+            }
+        }
+    }
+
+    /// A game against the AI just started by `who`: its board, and the AI's first move when it
+    /// opens.
+    pub(super) async fn ai_game_started(&self, who: &Member, game: &game::Game) -> Reply {
+        let level = game.ai.map_or_else(String::new, |ai| ai.level.to_string());
+        let mut reply = Reply::public(format!(
+            "{}\n{}",
+            tr!(
+                self.lang,
+                "console-ai-game",
+                name = Plain.name(&who.name),
+                level = level
+            ),
+            self.board(game)
+        ));
+        if game.ai_to_move() {
+            reply.public.extend(self.ai_turn(game.id).await);
+        }
+        reply
+    }
+
+    /// A challenge just made, and who may answer it.
+    pub(super) fn challenge_made(&self, c: &game::Challenge, now: i64) -> Reply {
+        let answer = match &c.opponent {
+            Some(op) => tr!(self.lang, "console-answer", name = Plain.name(&op.name)),
+            None => tr!(self.lang, "console-answer-open"),
+        };
+        Reply::public(format!(
+            "{}\n{answer}",
+            text::challenge(self.lang, &Plain, c, now)
+        ))
+    }
+
+    pub(super) fn ai_board(&self, played: &Played) -> String {
+        format!(
+            "{}\n{}",
+            text::ai_played(self.lang, played),
+            self.board(&played.game)
+        )
+    }
+}

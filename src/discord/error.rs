@@ -1,0 +1,108 @@
+//! Why a command or a click did not go through, and what the member is told of it.
+
+use poise::serenity_prelude as serenity;
+use tracing::{error, warn};
+
+use crate::game::{text, GameError};
+use crate::i18n::Lang;
+use crate::tr;
+
+use super::{private_lang, view, Data};
+
+/// Why a command or a click did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// A refusal from the game, or a fault inside it.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// Input the Discord layer itself cannot use; the text speaks to the member.
+    #[error("{0}")]
+    Input(String),
+    /// The member is over the rate limit, and may send again in this many seconds.
+    #[error("over the rate limit for {0} s")]
+    SlowDown(u64),
+    /// Boxed: serenity's error is large, and every `Result` here carries this type.
+    #[error("discord: {0}")]
+    Discord(Box<serenity::Error>),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(e: serenity::Error) -> Self {
+        BotError::Discord(Box::new(e))
+    }
+}
+
+impl BotError {
+    /// What the member is told, in `lang`. Faults on our side are logged, and the member gets
+    /// an apology.
+    pub(super) fn for_member(&self, lang: Lang) -> String {
+        match self {
+            BotError::Game(e) if !e.is_internal() => e.localized(lang, &view::Markdown),
+            BotError::Input(s) => s.clone(),
+            BotError::SlowDown(seconds) => text::slow_down(lang, *seconds),
+            other => {
+                error!(error = ?other, "request failed");
+                text::apology(lang)
+            }
+        }
+    }
+}
+
+pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
+    let (ctx, message) = match err {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            (ctx, error.for_member(private_lang(ctx)))
+        }
+        // The rate limit's refusal, before the command ran (autocomplete is never refused).
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(error),
+            ctx,
+            ..
+        } => (ctx, error.for_member(private_lang(ctx))),
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
+            // The parser's own words are English and about types: the log keeps them.
+            warn!(%error, "could not read a command's option");
+            let what =
+                input.map_or_else(String::new, |i| format!(" `{}`", crate::rules::shorten(&i)));
+            (
+                ctx,
+                tr!(private_lang(ctx), "discord-unreadable-option", what = what),
+            )
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            warn!(%description, "command options do not match; re-register the commands");
+            let ctx = poise::Context::Application(ctx);
+            (ctx, tr!(private_lang(ctx), "discord-command-changed"))
+        }
+        poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
+            let payload = payload.as_deref().unwrap_or("(no message)");
+            let command = &ctx.command().qualified_name;
+            error!(%command, %payload, "a command panicked");
+            (ctx, tr!(private_lang(ctx), "error-internal"))
+        }
+        // The rest of what the framework refuses before a command runs: none of the commands
+        // asks for it today, but a member still gets a sentence in their language.
+        other => match other.ctx() {
+            Some(ctx) => {
+                warn!(error = %other, "the framework refused a command");
+                (ctx, tr!(private_lang(ctx), "discord-command-refused"))
+            }
+            None => {
+                if let Err(e) = poise::builtins::on_error(other).await {
+                    error!(error = %e, "while handling an error");
+                }
+                return;
+            }
+        },
+    };
+    let reply = poise::CreateReply::default()
+        .content(message)
+        .ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        warn!(error = %e, "could not send an error reply");
+    }
+}

@@ -1,0 +1,43 @@
+//! Discord's ids as the game knows them: members, servers, and the place a command or a click
+//! came from.
+
+use poise::serenity_prelude as serenity;
+
+use crate::game::{self, Member, Place};
+
+use super::Context;
+
+pub(super) fn user_member(user: &serenity::User) -> Member {
+    Member::new(member_id(user.id), user.display_name().to_string())
+}
+
+/// A Discord user as the game knows them: the same snowflake.
+pub(super) fn member_id(id: serenity::UserId) -> game::MemberId {
+    game::MemberId::new(id.get())
+}
+
+/// A server as the game knows it: the same snowflake.
+pub(super) fn guild_id(id: serenity::GuildId) -> game::GuildId {
+    game::GuildId::new(id.get())
+}
+
+/// The server of an interaction; none is a direct message ([`game::GuildId::DIRECT`]).
+fn guild_or_direct(id: Option<serenity::GuildId>) -> game::GuildId {
+    id.map_or(game::GuildId::DIRECT, guild_id)
+}
+
+/// Where a command was sent.
+pub(super) fn place(ctx: Context<'_>) -> Place {
+    Place {
+        guild: guild_or_direct(ctx.guild_id()),
+        channel: game::ChannelId::new(ctx.channel_id().get()),
+    }
+}
+
+/// Where a button was clicked.
+pub(super) fn click_place(click: &serenity::ComponentInteraction) -> Place {
+    Place {
+        guild: guild_or_direct(click.guild_id),
+        channel: game::ChannelId::new(click.channel_id.get()),
+    }
+}

@@ -1,0 +1,118 @@
+//! What the store can fail with, and how a database's refusal is told apart: a uniqueness rule,
+//! a trigger's check, a full disk.
+
+use std::sync::Arc;
+
+/// What the store can fail with. Each keeps its cause as its `source`, and its message already
+/// says that cause (PostgreSQL's refusals in the server's own words, without sqlx's wrapping):
+/// whoever prints an error's causes need print none past this one.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule refused the write; the name is the index or constraint.
+    #[error("conflict with {0}")]
+    Conflict(String),
+    #[error("database: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A failed statement shared by every request of its batch.
+    #[error("database: {0}")]
+    Batch(#[source] Arc<sqlx::Error>),
+    /// Another bot process serves this database.
+    #[error(
+        "another bot process already serves this database ({holder}; lock file {}): stop it \
+         first, or give this one its own DATABASE_URL",
+        lock.display()
+    )]
+    InUse {
+        lock: std::path::PathBuf,
+        holder: String,
+    },
+    /// The PostgreSQL server could not be reached, or refused the connection.
+    #[error("cannot connect to PostgreSQL at {at}: {}", refusal(source))]
+    Unreachable {
+        at: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    /// PostgreSQL would not let this process open all the connections it keeps.
+    #[error(
+        "PostgreSQL at {at} let this process open {opened} of the {wanted} connections it keeps \
+         ({}): raise PostgreSQL's max_connections (or the role's or database's connection \
+         limit), or run fewer bot processes on it",
+        refusal(source)
+    )]
+    TooFewConnections {
+        at: String,
+        opened: u32,
+        wanted: u32,
+        #[source]
+        source: sqlx::Error,
+    },
+    /// Another bot process holds the lease on a shard this one would run (PostgreSQL).
+    #[error(
+        "another bot process serves shard {shard} of this database ({holder}): stop it first, \
+         or give this one other SHARDS; a process that died lets go once its lease has run out \
+         (SHARD_LEASE_SECS)"
+    )]
+    ShardsHeld { holder: String, shard: String },
+    /// This process's lease on its shards ran out and another process took them over.
+    #[error(
+        "this process's lease on its shards ran out and another process took them over: \
+         stopping, so that no two processes serve the same games"
+    )]
+    LeaseLost,
+    /// The lock file beside the database could not be used.
+    #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
+    Lock(std::path::PathBuf, #[source] std::io::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl StoreError {
+    /// Whether the database could not grow: the disk (or the database's size limit) is full.
+    /// Nothing of the refused write was kept; the same write passes once space is freed.
+    pub fn is_full(&self) -> bool {
+        let e = match self {
+            StoreError::Sqlx(e) => e,
+            StoreError::Batch(e) => e.as_ref(),
+            _ => return false,
+        };
+        // SQLITE_FULL; PostgreSQL's disk_full.
+        matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("13" | "53100")))
+    }
+}
+
+pub(super) fn conflict_or(e: sqlx::Error) -> StoreError {
+    if let sqlx::Error::Database(db) = &e {
+        if db.is_unique_violation() {
+            return StoreError::Conflict(db.message().to_string());
+        }
+    }
+    // Through `From`, as every other failed statement, so a broken connection is noted.
+    e.into()
+}
+
+/// Why PostgreSQL refused a connection, in its own words (the server's message, without sqlx's
+/// wrapping), or what else went wrong.
+fn refusal(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(db) => db.message().to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `SQLITE_CONSTRAINT_TRIGGER`, as sqlx-sqlite's `code()` gives it (the extended result code, in
+/// decimal): a trigger's `RAISE(ABORT, …)` refused the statement.
+const CONSTRAINT_TRIGGER: &str = "1811";
+
+/// PostgreSQL's `raise_exception`: a trigger's `RAISE EXCEPTION` refused the statement.
+const RAISE_EXCEPTION: &str = "P0001";
+
+/// Whether a write was refused by one of the triggers' checks (migrations 0003 and 0004), told
+/// by its result code rather than by its message. Which check it was, where a statement meets
+/// more than one, the caller finds out by reading the row again.
+pub(super) fn refused_by_trigger(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db)
+        if matches!(db.code().as_deref(), Some(CONSTRAINT_TRIGGER | RAISE_EXCEPTION)))
+}
