@@ -3,7 +3,7 @@
 //! column says, such as which side the AI plays.
 
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
-use crate::store::{GameRow, RatingChangeRow};
+use crate::store::GameRow;
 
 use super::{
     corrupt, Action, AiPlayer, ChannelId, Game, GameError, GameId, GameRef, GameState, GameStatus,
@@ -20,15 +20,6 @@ pub(super) fn row_place(row: &GameRow) -> Place {
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
     row.black_id == who || row.white_id == who
-}
-
-fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
-    RatingChange {
-        black_before: c.black_before,
-        black_after: c.black_after,
-        white_before: c.white_before,
-        white_after: c.white_after,
-    }
 }
 
 /// The stored position of a game.
@@ -227,10 +218,7 @@ impl Games {
 
     pub(super) async fn game_from_row(&self, row: GameRow) -> Result<Game> {
         let change = if row.rated && row.state == GameState::Finished {
-            self.store
-                .rating_change(row.id)
-                .await?
-                .map(|c| rating_change_from_row(&c))
+            self.store.rating_change(row.id).await?.map(|c| c.change)
         } else {
             None
         };

@@ -1,6 +1,6 @@
 //! Playing a game: moves, endings (with their ratings), resignations, aborts and move suggestions.
 
-use crate::rules::{Color, Move, MoveText, Position};
+use crate::rules::{ByColor, Color, Move, MoveText, Position};
 use crate::store::{
     Ended, GameEnding, GameRow, MoveWrite, RatedEnding, RatingChangeRow, RatingRow,
 };
@@ -38,34 +38,25 @@ const ENDING_ATTEMPTS: usize = 8;
 /// the change to report.
 fn rated_ending(
     row: &GameRow,
-    black: Option<RatingRow>,
-    white: Option<RatingRow>,
+    stored: ByColor<Option<RatingRow>>,
     winner: Color,
     now: i64,
 ) -> (RatedEnding, RatingChange) {
-    let load = |r: &Option<RatingRow>| {
+    let before = stored.as_ref().map(|r| {
         r.as_ref()
             .map_or(RatingValue::START, |r| rating_now(r, now))
+    });
+    let change = RatingChange {
+        before,
+        after: ratings::rate(before, winner),
     };
-    let (black_before, white_before) = (load(&black), load(&white));
-    let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
     let rated = RatedEnding {
-        black_games: black.map(|r| r.games),
-        white_games: white.map(|r| r.games),
+        games: stored.map(|r| r.map(|r| r.games)),
         change: RatingChangeRow {
             game_id: row.id,
-            black_before,
-            white_before,
-            black_after,
-            white_after,
+            change,
             created_at: now,
         },
-    };
-    let change = RatingChange {
-        black_before,
-        black_after,
-        white_before,
-        white_after,
     };
     (rated, change)
 }
@@ -285,11 +276,9 @@ impl Games {
         for _ in 0..ENDING_ATTEMPTS {
             let (rated, change) = match winner {
                 Some(w) if rated_result => {
-                    let (black, white) = self
-                        .store
-                        .rating_pair(row.guild_id, row.size, row.black_id, row.white_id)
-                        .await?;
-                    let (rated, change) = rated_ending(row, black, white, w, now);
+                    let ids = ByColor::new(row.black_id, row.white_id);
+                    let stored = self.store.rating_pair(row.guild_id, row.size, ids).await?;
+                    let (rated, change) = rated_ending(row, stored, w, now);
                     (Some(rated), Some(change))
                 }
                 _ => (None, None),

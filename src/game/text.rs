@@ -382,7 +382,7 @@ pub fn rating_lines(m: &dyn Markup, game: &Game, change: &RatingChange) -> Vec<S
             format!(
                 "{}: {}",
                 m.name(&game.player(c).name),
-                rating_move(change.before(c), change.after(c))
+                rating_move(change.before[c], change.after[c])
             )
         })
         .collect()

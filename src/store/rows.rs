@@ -5,10 +5,10 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingValue, TimeControl,
+    RatingChange, RatingValue, TimeControl,
 };
 use crate::engine::Level;
-use crate::rules::{BoardSize, Color, Position};
+use crate::rules::{BoardSize, ByColor, Color, Position};
 
 use super::codec::Flag;
 
@@ -184,21 +184,23 @@ impl FromRow<'_, AnyRow> for RatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingChangeRow {
     pub game_id: GameId,
-    pub black_before: RatingValue,
-    pub white_before: RatingValue,
-    pub black_after: RatingValue,
-    pub white_after: RatingValue,
+    /// Before from the columns `black_rating` and so on, after from `black_rating_after` and so on.
+    pub change: RatingChange,
     pub created_at: i64,
 }
 
 impl FromRow<'_, AnyRow> for RatingChangeRow {
     fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
+        let values = |suffix| -> sqlx::Result<ByColor<RatingValue>> {
+            let side = |color: Color| rating_value(row, &format!("{color}_"), suffix);
+            Ok(ByColor::new(side(Color::Black)?, side(Color::White)?))
+        };
         Ok(RatingChangeRow {
             game_id: row.try_get("game_id")?,
-            black_before: rating_value(row, "black_", "")?,
-            white_before: rating_value(row, "white_", "")?,
-            black_after: rating_value(row, "black_", "_after")?,
-            white_after: rating_value(row, "white_", "_after")?,
+            change: RatingChange {
+                before: values("")?,
+                after: values("_after")?,
+            },
             created_at: row.try_get("created_at")?,
         })
     }
