@@ -19,7 +19,7 @@ pub(super) fn row_place(row: &GameRow) -> Place {
 }
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
-    row.black_id == who || row.white_id == who
+    row.players.find(|p| p.id == who).is_some()
 }
 
 /// The stored position of a game.
@@ -65,7 +65,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
     let ai = match row.ai_level {
         None => None,
         Some(level) => {
-            let color = match (row.black_is_bot, row.white_is_bot) {
+            let color = match (row.players.black.is_bot, row.players.white.is_bot) {
                 (true, false) => Color::Black,
                 (false, true) => Color::White,
                 _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
@@ -81,11 +81,11 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         None => None,
     };
     let position = position_of(&row)?;
+    let away_until = row.players.as_ref().map(|p| p.away_until);
     Ok(Game {
         id,
         place: row_place(&row),
-        black: Member::new(row.black_id, row.black_name),
-        white: Member::new(row.white_id, row.white_name),
+        players: row.players.map(|p| Member::new(p.id, p.name)),
         size: row.size,
         time: row.time_limit,
         rated: row.rated,
@@ -94,7 +94,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         ply: row.ply,
         last_move,
         ai,
-        away_until: [row.black_away_until, row.white_away_until],
+        away_until,
     })
 }
 
@@ -139,10 +139,10 @@ impl Games {
                     _ => {
                         let mut list = Vec::new();
                         for r in &rows {
-                            let other = if r.black_id == who {
-                                &r.white_name
+                            let other = if r.players.black.id == who {
+                                &r.players.white.name
                             } else {
-                                &r.black_name
+                                &r.players.black.name
                             };
                             list.push((r.id, Name::from(other.clone())));
                         }

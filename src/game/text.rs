@@ -353,10 +353,10 @@ pub fn games_list(lang: Lang, m: &dyn Markup, whom: &Member, games: &[Game], now
     games
         .iter()
         .map(|g| {
-            let opponent = if g.black.id == whom.id {
-                &g.white
+            let opponent = if g.players.black.id == whom.id {
+                &g.players.white
             } else {
-                &g.black
+                &g.players.black
             };
             format!(
                 "{} · {}",
@@ -474,8 +474,8 @@ pub fn export(lang: Lang, h: &History) -> String {
     let headers: String = [
         ("Game", g.id.to_string()),
         ("Size", g.size.to_string()),
-        ("Black", Plain.name(&g.black.name)),
-        ("White", Plain.name(&g.white.name)),
+        ("Black", Plain.name(&g.players.black.name)),
+        ("White", Plain.name(&g.players.white.name)),
         ("Time", time_control(lang, g.time)),
         ("Rated", rated),
         ("Result", result),

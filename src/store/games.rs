@@ -344,8 +344,8 @@ impl WriteTx {
         )
         .bind(g.guild_id)
         .bind(g.channel_id)
-        .bind(g.black_id)
-        .bind(g.white_id)
+        .bind(g.players.black)
+        .bind(g.players.white)
         .bind(g.size)
         .bind(g.time_limit)
         .bind(Flag(g.rated))
@@ -415,8 +415,7 @@ mod tests {
         let game = NewGame {
             guild_id: guild,
             channel_id: ChannelId::new(2),
-            black_id: alice,
-            white_id: bob,
+            players: ByColor::new(alice, bob),
             size: crate::rules::BoardSize::default(),
             time_limit: TimeControl::OneDay,
             rated: false,

@@ -87,8 +87,8 @@ use moves::{apply_moves, Dialect};
 pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
 pub use rows::{
-    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
-    RatingRow, ReminderRow, ResultRow,
+    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, PlayerRow,
+    RatingChangeRow, RatingRow, ReminderRow, ResultRow,
 };
 
 /// What the store can fail with. Each keeps its cause as its `source`, and its message already

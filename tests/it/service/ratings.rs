@@ -42,7 +42,10 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
         .await
         .unwrap()
         .game;
-    assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
+    assert_eq!(
+        (game.players.black.id, game.players.white.id),
+        (alice().id, bob().id)
+    );
     assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
