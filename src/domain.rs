@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Color, WinReason};
+use crate::rules::{ByColor, WinReason};
 
 /// A Discord snowflake (member, server or channel), as a type of its own.
 macro_rules! snowflake {
@@ -327,26 +327,8 @@ impl fmt::Display for RatingValue {
 /// Both players' ratings before and after a rated game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatingChange {
-    pub black_before: RatingValue,
-    pub black_after: RatingValue,
-    pub white_before: RatingValue,
-    pub white_after: RatingValue,
-}
-
-impl RatingChange {
-    pub fn before(&self, color: Color) -> RatingValue {
-        match color {
-            Color::Black => self.black_before,
-            Color::White => self.white_before,
-        }
-    }
-
-    pub fn after(&self, color: Color) -> RatingValue {
-        match color {
-            Color::Black => self.black_after,
-            Color::White => self.white_after,
-        }
-    }
+    pub before: ByColor<RatingValue>,
+    pub after: ByColor<RatingValue>,
 }
 
 #[cfg(test)]

@@ -38,9 +38,9 @@ impl Console {
             self.lang,
             "console-players",
             black_piece = render::BLACK_PIECE,
-            black = Plain.name(&game.black.name),
+            black = Plain.name(&game.players.black.name),
             white_piece = render::WHITE_PIECE,
-            white = Plain.name(&game.white.name)
+            white = Plain.name(&game.players.white.name)
         ));
         if let Some(mv) = game.last_move {
             out.push('\n');

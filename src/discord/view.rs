@@ -146,12 +146,12 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
         ))
         .field(
             tr!(lang, "board-black", piece = render::BLACK_PIECE),
-            mention(game.black.id),
+            mention(game.players.black.id),
             true,
         )
         .field(
             tr!(lang, "board-white", piece = render::WHITE_PIECE),
-            mention(game.white.id),
+            mention(game.players.white.id),
             true,
         )
         .footer(CreateEmbedFooter::new(text::board_legend(lang)));

@@ -11,7 +11,7 @@ use super::{
 };
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
-    row.black_id == who || row.white_id == who
+    row.players.find(|p| p.id == who).is_some()
 }
 
 impl Games {
@@ -55,10 +55,10 @@ impl Games {
                     _ => {
                         let mut list = Vec::new();
                         for r in &rows {
-                            let other = if r.black_id == who {
-                                &r.white_name
+                            let other = if r.players.black.id == who {
+                                &r.players.white.name
                             } else {
-                                &r.black_name
+                                &r.players.black.name
                             };
                             list.push((r.id, Name::from(other.clone())));
                         }

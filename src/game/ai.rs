@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::engine;
-use crate::rules::{Color, Position};
+use crate::rules::{ByColor, Color, Position};
 use crate::store::NewGame;
 
 use super::policy::color_or_drawn;
@@ -132,8 +132,7 @@ impl Games {
             .insert_game(&NewGame {
                 guild_id: req.place.guild,
                 channel_id: req.place.channel,
-                black_id: black,
-                white_id: white,
+                players: ByColor::new(black, white),
                 size: req.size,
                 time_limit: req.time,
                 rated: false,

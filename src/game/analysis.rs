@@ -222,8 +222,8 @@ pub fn summary(lang: Lang, m: &dyn Markup, a: &GameAnalysis) -> String {
         tr!(
             lang,
             "analysis-players",
-            black = m.name(&g.black.name),
-            white = m.name(&g.white.name),
+            black = m.name(&g.players.black.name),
+            white = m.name(&g.players.white.name),
             size = g.size.to_string(),
             // Counted as the lists and boards number them: a move of each side is one move.
             moves = plies.div_ceil(2)

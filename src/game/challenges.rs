@@ -1,6 +1,6 @@
 //! Challenges between members: made, accepted, declined, cancelled, and the limits on them.
 
-use crate::rules::{Color, Position};
+use crate::rules::{ByColor, Color, Position};
 use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
 
 use super::policy::color_or_drawn;
@@ -293,8 +293,7 @@ impl Games {
             .insert_game(&NewGame {
                 guild_id: row.guild_id,
                 channel_id: row.channel_id,
-                black_id: black,
-                white_id: white,
+                players: ByColor::new(black, white),
                 size: row.size,
                 time_limit: row.time_limit,
                 rated,

@@ -1,6 +1,6 @@
 //! Playing a game: moves, endings (with their ratings), resignations, aborts and move suggestions.
 
-use crate::rules::{Color, Move, MoveText, Position};
+use crate::rules::{ByColor, Color, Move, MoveText, Position};
 use crate::store::{
     Ended, GameEnding, GameRow, MoveWrite, RatedEnding, RatingChangeRow, RatingRow,
 };
@@ -38,34 +38,25 @@ const ENDING_ATTEMPTS: usize = 8;
 /// the change to report.
 fn rated_ending(
     row: &GameRow,
-    black: Option<RatingRow>,
-    white: Option<RatingRow>,
+    stored: ByColor<Option<RatingRow>>,
     winner: Color,
     now: i64,
 ) -> (RatedEnding, RatingChange) {
-    let load = |r: &Option<RatingRow>| {
+    let before = stored.as_ref().map(|r| {
         r.as_ref()
             .map_or(RatingValue::START, |r| rating_now(r, now))
+    });
+    let change = RatingChange {
+        before,
+        after: ratings::rate(before, winner),
     };
-    let (black_before, white_before) = (load(&black), load(&white));
-    let (black_after, white_after) = ratings::rate(black_before, white_before, winner);
     let rated = RatedEnding {
-        black_games: black.map(|r| r.games),
-        white_games: white.map(|r| r.games),
+        games: stored.map(|r| r.map(|r| r.games)),
         change: RatingChangeRow {
             game_id: row.id,
-            black_before,
-            white_before,
-            black_after,
-            white_after,
+            change,
             created_at: now,
         },
-    };
-    let change = RatingChange {
-        black_before,
-        black_after,
-        white_before,
-        white_after,
     };
     (rated, change)
 }
@@ -124,19 +115,12 @@ impl Games {
             return Err(GameError::GameOver(id));
         }
         let position = position_of(&row)?;
-        let color = if row.black_id == who.id {
-            Color::Black
-        } else if row.white_id == who.id {
-            Color::White
-        } else {
-            return Err(GameError::NotAPlayer(id));
-        };
+        let color = row
+            .players
+            .find(|p| p.id == who.id)
+            .ok_or(GameError::NotAPlayer(id))?;
         if position.turn() != color {
-            let other = if color == Color::Black {
-                &row.white_name
-            } else {
-                &row.black_name
-            };
+            let other = &row.players[color.opposite()].name;
             return Err(GameError::NotYourTurn(other.clone().into()));
         }
         if now >= row.deadline {
@@ -146,10 +130,7 @@ impl Games {
             .resolve(&position)
             .map_err(|e| GameError::Move(e.into()))?;
         // A member on vacation who moves is back.
-        let back = match color {
-            Color::Black => row.black_away_until,
-            Color::White => row.white_away_until,
-        };
+        let back = row.players[color].away_until;
         if back.is_some_and(|b| b > now) {
             match self.vacation(who, 0).await {
                 // Ended meanwhile, by another command of theirs: back all the same.
@@ -179,10 +160,7 @@ impl Games {
     ) -> Result<Played> {
         let id = row.id;
         let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
-        let next_back = match next.turn() {
-            Color::Black => row.black_away_until,
-            Color::White => row.white_away_until,
-        };
+        let next_back = row.players[next.turn()].away_until;
         let deadline = turn_deadline(now, row.time_limit, next_back);
 
         let write = MoveWrite {
@@ -202,11 +180,9 @@ impl Games {
                     queued.push(a.row(row_place(&row), now)?);
                 }
                 // The next mover asked to be told their turn by direct message.
-                let next_mover = match next.turn() {
-                    Color::Black => (row.black_id, row.black_notify_dm),
-                    Color::White => (row.white_id, row.white_notify_dm),
-                };
-                if let (member, true) = next_mover {
+                let next_mover = &row.players[next.turn()];
+                if next_mover.notify_dm {
+                    let member = next_mover.id;
                     notified = Some(member);
                     let told = Announcement::YourTurn {
                         game: id,
@@ -285,11 +261,9 @@ impl Games {
         for _ in 0..ENDING_ATTEMPTS {
             let (rated, change) = match winner {
                 Some(w) if rated_result => {
-                    let (black, white) = self
-                        .store
-                        .rating_pair(row.guild_id, row.size, row.black_id, row.white_id)
-                        .await?;
-                    let (rated, change) = rated_ending(row, black, white, w, now);
+                    let ids = row.players.as_ref().map(|p| p.id);
+                    let stored = self.store.rating_pair(row.guild_id, row.size, ids).await?;
+                    let (rated, change) = rated_ending(row, stored, w, now);
                     (Some(rated), Some(change))
                 }
                 _ => (None, None),
@@ -388,13 +362,9 @@ impl Games {
         if row.state != GameState::Active {
             return Err(GameError::GameOver(row.id));
         }
-        if row.black_id == who {
-            Ok(Color::Black)
-        } else if row.white_id == who {
-            Ok(Color::White)
-        } else {
-            Err(GameError::NotAPlayer(row.id))
-        }
+        row.players
+            .find(|p| p.id == who)
+            .ok_or(GameError::NotAPlayer(row.id))
     }
 
     /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:

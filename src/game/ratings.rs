@@ -3,7 +3,7 @@
 use skillratings::glicko2::{decay_deviation, glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-use crate::rules::Color;
+use crate::rules::{ByColor, Color};
 
 use super::types::RatingValue;
 
@@ -41,19 +41,19 @@ pub fn decayed(value: RatingValue, idle: i64) -> RatingValue {
     from_glicko(g)
 }
 
-/// New ratings of Black and White after a game `winner` won.
-pub fn rate(black: RatingValue, white: RatingValue, winner: Color) -> (RatingValue, RatingValue) {
+/// Both players' new ratings after a game `winner` won.
+pub fn rate(before: ByColor<RatingValue>, winner: Color) -> ByColor<RatingValue> {
     let outcome = match winner {
         Color::Black => Outcomes::WIN,
         Color::White => Outcomes::LOSS,
     };
     let (b, w) = glicko2(
-        &to_glicko(black),
-        &to_glicko(white),
+        &to_glicko(before.black),
+        &to_glicko(before.white),
         &outcome,
         &Glicko2Config::new(),
     );
-    (from_glicko(b), from_glicko(w))
+    ByColor::new(from_glicko(b), from_glicko(w))
 }
 
 #[cfg(test)]
@@ -62,10 +62,13 @@ mod tests {
 
     #[test]
     fn a_first_win_between_newcomers_moves_both_by_162() {
-        let (b, w) = rate(RatingValue::START, RatingValue::START, Color::Black);
-        assert_eq!(b.rating.round(), 1662.0);
-        assert_eq!(w.rating.round(), 1338.0);
-        assert_eq!(b.deviation.round(), 290.0);
+        let after = rate(
+            ByColor::new(RatingValue::START, RatingValue::START),
+            Color::Black,
+        );
+        assert_eq!(after.black.rating.round(), 1662.0);
+        assert_eq!(after.white.rating.round(), 1338.0);
+        assert_eq!(after.black.deviation.round(), 290.0);
     }
 
     #[test]

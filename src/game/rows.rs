@@ -3,7 +3,7 @@
 //! column says, such as which side the AI plays.
 
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
-use crate::store::{GameRow, RatingChangeRow};
+use crate::store::GameRow;
 
 use super::{
     corrupt, AiPlayer, Game, GameState, GameStatus, Games, GuildId, Member, MemberId, Name, Place,
@@ -15,15 +15,6 @@ pub(super) fn row_place(row: &GameRow) -> Place {
     Place {
         guild: row.guild_id,
         channel: row.channel_id,
-    }
-}
-
-fn rating_change_from_row(c: &RatingChangeRow) -> RatingChange {
-    RatingChange {
-        black_before: c.black_before,
-        black_after: c.black_after,
-        white_before: c.white_before,
-        white_after: c.white_after,
     }
 }
 
@@ -70,7 +61,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
     let ai = match row.ai_level {
         None => None,
         Some(level) => {
-            let color = match (row.black_is_bot, row.white_is_bot) {
+            let color = match (row.players.black.is_bot, row.players.white.is_bot) {
                 (true, false) => Color::Black,
                 (false, true) => Color::White,
                 _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
@@ -86,11 +77,11 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         None => None,
     };
     let position = position_of(&row)?;
+    let away_until = row.players.as_ref().map(|p| p.away_until);
     Ok(Game {
         id,
         place: row_place(&row),
-        black: Member::new(row.black_id, row.black_name),
-        white: Member::new(row.white_id, row.white_name),
+        players: row.players.map(|p| Member::new(p.id, p.name)),
         size: row.size,
         time: row.time_limit,
         rated: row.rated,
@@ -99,17 +90,14 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         ply: row.ply,
         last_move,
         ai,
-        away_until: [row.black_away_until, row.white_away_until],
+        away_until,
     })
 }
 
 impl Games {
     pub(super) async fn game_from_row(&self, row: GameRow) -> Result<Game> {
         let change = if row.rated && row.state == GameState::Finished {
-            self.store
-                .rating_change(row.id)
-                .await?
-                .map(|c| rating_change_from_row(&c))
+            self.store.rating_change(row.id).await?.map(|c| c.change)
         } else {
             None
         };

@@ -70,16 +70,11 @@ impl Games {
         };
         let mut recent = Vec::new();
         for r in self.store.recent_results(guild, member.id, size, 5).await? {
-            let opponent_id = if r.black_id == member.id {
-                r.white_id
-            } else {
-                r.black_id
-            };
-            let my_color = if r.black_id == member.id {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let my_color = r
+                .players
+                .find(|&id| id == member.id)
+                .unwrap_or(Color::White);
+            let opponent_id = r.players[my_color.opposite()];
             recent.push(RecentResult {
                 game: r.id,
                 opponent: Member::new(opponent_id, self.name_of(guild, opponent_id).await?),

@@ -1,7 +1,7 @@
 //! The game service's domain types: members, places, time controls, challenges, games.
 
 use crate::engine::Level;
-use crate::rules::{BoardSize, Color, Move, Position};
+use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
@@ -225,8 +225,7 @@ impl GameStatus {
 pub struct Game {
     pub id: GameId,
     pub place: Place,
-    pub black: Member,
-    pub white: Member,
+    pub players: ByColor<Member>,
     pub size: BoardSize,
     pub time: TimeControl,
     pub rated: bool,
@@ -237,9 +236,9 @@ pub struct Game {
     pub last_move: Option<Move>,
     /// The AI's side and level in a game against it; `None` between members.
     pub ai: Option<AiPlayer>,
-    /// When each player's (Black's, White's) latest vacation ends or ended, if they took one:
-    /// see [`Game::away_until`].
-    pub away_until: [Option<i64>; 2],
+    /// When each player's latest vacation ends or ended, if they took one: see
+    /// [`Game::away_until`].
+    pub away_until: ByColor<Option<i64>>,
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their
@@ -256,21 +255,12 @@ pub struct BoardSight {
 
 impl Game {
     pub fn player(&self, color: Color) -> &Member {
-        match color {
-            Color::Black => &self.black,
-            Color::White => &self.white,
-        }
+        &self.players[color]
     }
 
     /// The side `member` plays, if they play in this game.
     pub fn color_of(&self, member: MemberId) -> Option<Color> {
-        if self.black.id == member {
-            Some(Color::Black)
-        } else if self.white.id == member {
-            Some(Color::White)
-        } else {
-            None
-        }
+        self.players.find(|p| p.id == member)
     }
 
     /// How this game's board is shown to `viewer`, who asked for it (see [`BoardSight`]).
@@ -286,11 +276,7 @@ impl Game {
 
     /// When `color`'s player is back, if they are on vacation at `now`.
     pub fn away_until(&self, color: Color, now: i64) -> Option<i64> {
-        let until = match color {
-            Color::Black => self.away_until[0],
-            Color::White => self.away_until[1],
-        };
-        until.filter(|&t| t > now)
+        self.away_until[color].filter(|&t| t > now)
     }
 
     /// Who is to move (meaningful while active).

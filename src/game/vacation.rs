@@ -57,7 +57,7 @@ impl Games {
         let rows = tx.active_games_of(who.id).await?;
         if started {
             for row in &rows {
-                let opponent_is_ai = row.black_is_bot || row.white_is_bot;
+                let opponent_is_ai = row.players.find(|p| p.is_bot).is_some();
                 if !opponent_is_ai {
                     let told = Announcement::Vacation {
                         game: row.id,

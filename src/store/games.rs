@@ -7,8 +7,8 @@ use sqlx::any::AnyRow;
 use sqlx::AnyPool;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, RatingValue};
-use crate::rules::{Color, Move, Position};
+use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId};
+use crate::rules::{ByColor, Color, Move, Position};
 
 use super::codec::Flag;
 use super::writer::{Conn, Watched};
@@ -52,8 +52,7 @@ pub struct GameEnding {
 pub struct RatedEnding {
     /// Each player's count of rated games on the board as read (`None`: not rated yet). The
     /// ratings are written only if both still hold.
-    pub black_games: Option<i64>,
-    pub white_games: Option<i64>,
+    pub games: ByColor<Option<i64>>,
     /// Before (as of the end) and after; the players' new ratings are the `after` values.
     pub change: RatingChangeRow,
 }
@@ -211,13 +210,6 @@ impl Store {
     /// write transaction.
     pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
         let r = e.rated.as_ref();
-        let value = |pick: fn(&RatedEnding) -> RatingValue| r.map(pick);
-        let [bb, wb, ba, wa] = [
-            value(|r| r.change.black_before),
-            value(|r| r.change.white_before),
-            value(|r| r.change.black_after),
-            value(|r| r.change.white_after),
-        ];
         let mut q = sqlx::query(
             "INSERT INTO game_endings VALUES
                  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
@@ -229,13 +221,18 @@ impl Store {
         .bind(e.now)
         .bind(e.winner)
         .bind(e.reason)
-        .bind(Flag(r.is_some()))
-        .bind(r.and_then(|r| r.black_games))
-        .bind(r.and_then(|r| r.white_games));
+        .bind(Flag(r.is_some()));
+        for color in Color::ALL {
+            q = q.bind(r.and_then(|r| r.games[color]));
+        }
         // An unrated ending binds zeros, which the trigger does not read, rather than NULLs:
         // sqlx's `Any` driver sends a NULL `f64` to PostgreSQL typed as `real`, and the cached
         // statement would then refuse the next rated ending's `double precision` values.
-        for t in [bb, wb, ba, wa] {
+        let change = r.map(|r| r.change.change);
+        let values = [change.map(|c| c.before), change.map(|c| c.after)]
+            .into_iter()
+            .flat_map(|side| Color::ALL.map(|color| side.map(|s| s[color])));
+        for t in values {
             q = q
                 .bind(t.map_or(0.0, |t| t.rating))
                 .bind(t.map_or(0.0, |t| t.deviation))
@@ -347,8 +344,8 @@ impl WriteTx {
         )
         .bind(g.guild_id)
         .bind(g.channel_id)
-        .bind(g.black_id)
-        .bind(g.white_id)
+        .bind(g.players.black)
+        .bind(g.players.white)
         .bind(g.size)
         .bind(g.time_limit)
         .bind(Flag(g.rated))
@@ -418,8 +415,7 @@ mod tests {
         let game = NewGame {
             guild_id: guild,
             channel_id: ChannelId::new(2),
-            black_id: alice,
-            white_id: bob,
+            players: ByColor::new(alice, bob),
             size: crate::rules::BoardSize::default(),
             time_limit: TimeControl::OneDay,
             rated: false,

@@ -94,8 +94,8 @@ use moves::{apply_moves, Dialect};
 pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
 pub use rows::{
-    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
-    RatingRow, ReminderRow, ResultRow,
+    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, PlayerRow,
+    RatingChangeRow, RatingRow, ReminderRow, ResultRow,
 };
 pub use servers::Servers;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};

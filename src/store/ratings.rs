@@ -4,7 +4,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::domain::{GameId, GuildId, MemberId};
-use crate::rules::BoardSize;
+use crate::rules::{BoardSize, ByColor};
 
 use super::{RatingChangeRow, RatingRow, Result, ResultRow, Store, StoreError, WriteTx};
 
@@ -76,25 +76,23 @@ impl Store {
         .await?)
     }
 
-    /// The ratings of two members on one board of a server (each `None` if unrated).
+    /// The ratings of a game's players on one board of a server (each `None` if unrated).
     pub async fn rating_pair(
         &self,
         guild: GuildId,
         size: BoardSize,
-        a: MemberId,
-        b: MemberId,
-    ) -> Result<(Option<RatingRow>, Option<RatingRow>)> {
+        players: ByColor<MemberId>,
+    ) -> Result<ByColor<Option<RatingRow>>> {
         let rows: Vec<RatingRow> = sqlx::query_as(
             "SELECT * FROM ratings WHERE guild_id = $1 AND size = $2 AND member_id IN ($3, $4)",
         )
         .bind(guild)
         .bind(size)
-        .bind(a)
-        .bind(b)
+        .bind(players.black)
+        .bind(players.white)
         .fetch_all(&self.read)
         .await?;
-        let find = |id: MemberId| rows.iter().find(|r| r.member_id == id).cloned();
-        Ok((find(a), find(b)))
+        Ok(players.map(|id| rows.iter().find(|r| r.member_id == id).cloned()))
     }
 
     pub async fn rating_change(&self, game: GameId) -> Result<Option<RatingChangeRow>> {

@@ -5,10 +5,10 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingValue, TimeControl,
+    RatingChange, RatingValue, TimeControl,
 };
 use crate::engine::Level;
-use crate::rules::{BoardSize, Color, Position};
+use crate::rules::{BoardSize, ByColor, Color, Position};
 
 use super::codec::Flag;
 
@@ -78,8 +78,7 @@ impl FromRow<'_, AnyRow> for ChallengeState {
 pub struct NewGame {
     pub guild_id: GuildId,
     pub channel_id: ChannelId,
-    pub black_id: MemberId,
-    pub white_id: MemberId,
+    pub players: ByColor<MemberId>,
     pub size: BoardSize,
     pub time_limit: TimeControl,
     pub rated: bool,
@@ -90,15 +89,16 @@ pub struct NewGame {
     pub ai_level: Option<Level>,
 }
 
-/// A game with its players' names. The position and the last move are kept as written: each is
-/// read with the game, so that one that does not read back spoils that game alone.
+/// A game with its players. The position and the last move are kept as written: each is read
+/// with the game, so that one that does not read back spoils that game alone.
 #[derive(Clone, Debug, PartialEq, FromRow)]
 pub struct GameRow {
     pub id: GameId,
     pub guild_id: GuildId,
     pub channel_id: ChannelId,
-    pub black_id: MemberId,
-    pub white_id: MemberId,
+    /// From the columns of each side (see [`PlayerRow`]).
+    #[sqlx(flatten)]
+    pub players: ByColor<PlayerRow>,
     pub size: BoardSize,
     pub time_limit: TimeControl,
     #[sqlx(try_from = "Flag")]
@@ -115,23 +115,49 @@ pub struct GameRow {
     pub end_reason: Option<EndReason>,
     pub created_at: i64,
     pub finished_at: Option<i64>,
-    pub black_name: String,
-    pub white_name: String,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
-    /// Whether each side is played by a bot (the AI).
-    #[sqlx(try_from = "Flag")]
-    pub black_is_bot: bool,
-    #[sqlx(try_from = "Flag")]
-    pub white_is_bot: bool,
-    /// When each player's latest vacation ends (or ended), if they ever took one.
-    pub black_away_until: Option<i64>,
-    pub white_away_until: Option<i64>,
-    /// Whether each player gets a direct message on their turn.
-    #[sqlx(try_from = "Flag")]
-    pub black_notify_dm: bool,
-    #[sqlx(try_from = "Flag")]
-    pub white_notify_dm: bool,
+}
+
+/// One player of a game, from the game's columns for their side: `black_id`, `black_name`,
+/// `black_is_bot`, `black_away_until` and `black_notify_dm` for Black, and so on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRow {
+    pub id: MemberId,
+    /// Their name in the game's server.
+    pub name: String,
+    /// Whether they are a bot (the AI).
+    pub is_bot: bool,
+    /// When their latest vacation ends (or ended), if they ever took one.
+    pub away_until: Option<i64>,
+    /// Whether they get a direct message on their turn.
+    pub notify_dm: bool,
+}
+
+impl FromRow<'_, AnyRow> for ByColor<PlayerRow> {
+    fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
+        let player = |color: Color| -> sqlx::Result<PlayerRow> {
+            let column = |name: &str| format!("{color}_{name}");
+            Ok(PlayerRow {
+                id: row.try_get(column("id").as_str())?,
+                name: row.try_get(column("name").as_str())?,
+                is_bot: row.try_get::<Flag, _>(column("is_bot").as_str())?.into(),
+                away_until: row.try_get(column("away_until").as_str())?,
+                notify_dm: row.try_get::<Flag, _>(column("notify_dm").as_str())?.into(),
+            })
+        };
+        Ok(ByColor::new(player(Color::Black)?, player(Color::White)?))
+    }
+}
+
+/// Both players' ids, from the columns `black_id` and `white_id`.
+impl FromRow<'_, AnyRow> for ByColor<MemberId> {
+    fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
+        Ok(ByColor::new(
+            row.try_get("black_id")?,
+            row.try_get("white_id")?,
+        ))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, FromRow)]
@@ -184,21 +210,23 @@ impl FromRow<'_, AnyRow> for RatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingChangeRow {
     pub game_id: GameId,
-    pub black_before: RatingValue,
-    pub white_before: RatingValue,
-    pub black_after: RatingValue,
-    pub white_after: RatingValue,
+    /// Before from the columns `black_rating` and so on, after from `black_rating_after` and so on.
+    pub change: RatingChange,
     pub created_at: i64,
 }
 
 impl FromRow<'_, AnyRow> for RatingChangeRow {
     fn from_row(row: &AnyRow) -> sqlx::Result<Self> {
+        let values = |suffix| -> sqlx::Result<ByColor<RatingValue>> {
+            let side = |color: Color| rating_value(row, &format!("{color}_"), suffix);
+            Ok(ByColor::new(side(Color::Black)?, side(Color::White)?))
+        };
         Ok(RatingChangeRow {
             game_id: row.try_get("game_id")?,
-            black_before: rating_value(row, "black_", "")?,
-            white_before: rating_value(row, "white_", "")?,
-            black_after: rating_value(row, "black_", "_after")?,
-            white_after: rating_value(row, "white_", "_after")?,
+            change: RatingChange {
+                before: values("")?,
+                after: values("_after")?,
+            },
             created_at: row.try_get("created_at")?,
         })
     }
@@ -208,8 +236,8 @@ impl FromRow<'_, AnyRow> for RatingChangeRow {
 #[derive(Clone, Debug, PartialEq, FromRow)]
 pub struct ResultRow {
     pub id: GameId,
-    pub black_id: MemberId,
-    pub white_id: MemberId,
+    #[sqlx(flatten)]
+    pub players: ByColor<MemberId>,
     pub winner: Color,
     pub end_reason: EndReason,
     pub finished_at: Option<i64>,

@@ -39,8 +39,8 @@ pub fn export(lang: Lang, h: &History) -> String {
     let headers: String = [
         ("Game", g.id.to_string()),
         ("Size", g.size.to_string()),
-        ("Black", Plain.name(&g.black.name)),
-        ("White", Plain.name(&g.white.name)),
+        ("Black", Plain.name(&g.players.black.name)),
+        ("White", Plain.name(&g.players.white.name)),
         ("Time", time_control(lang, g.time)),
         ("Rated", rated),
         ("Result", result),

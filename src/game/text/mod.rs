@@ -296,10 +296,10 @@ pub fn games_list(lang: Lang, m: &dyn Markup, whom: &Member, games: &[Game], now
     games
         .iter()
         .map(|g| {
-            let opponent = if g.black.id == whom.id {
-                &g.white
+            let opponent = if g.players.black.id == whom.id {
+                &g.players.white
             } else {
-                &g.black
+                &g.players.black
             };
             format!(
                 "{} · {}",
@@ -325,7 +325,7 @@ pub fn rating_lines(m: &dyn Markup, game: &Game, change: &RatingChange) -> Vec<S
             format!(
                 "{}: {}",
                 m.name(&game.player(c).name),
-                rating_move(change.before(c), change.after(c))
+                rating_move(change.before[c], change.after[c])
             )
         })
         .collect()

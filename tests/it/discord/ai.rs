@@ -157,7 +157,7 @@ async fn in_a_direct_message_the_ai_with_black_opens_the_game() {
         (game.guild_id.get(), game.channel_id.get(), game.ply),
         (0, dm, 1)
     );
-    assert_eq!(game.black_id.get(), fake_discord::BOT_USER_ID);
+    assert_eq!(game.players.black.id.get(), fake_discord::BOT_USER_ID);
     bot.finish();
 }
 

@@ -27,7 +27,10 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
         .unwrap();
     assert!(game.is_active());
     assert!(!game.rated);
-    assert_eq!((game.black.id, game.white.id), (the_ai().id, alice().id));
+    assert_eq!(
+        (game.players.black.id, game.players.white.id),
+        (the_ai().id, alice().id)
+    );
     let ai = game.ai.expect("an AI game");
     assert_eq!((ai.color, ai.level.number()), (Color::Black, 1));
     let title = breakthrough_bot::game::text::title(Lang::En, &game);

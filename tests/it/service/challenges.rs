@@ -163,7 +163,10 @@ pub(super) async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b
         .unwrap()
         .game;
     assert_eq!(
-        (game.black.name.as_str(), game.white.name.as_str()),
+        (
+            game.players.black.name.as_str(),
+            game.players.white.name.as_str()
+        ),
         ("alice", "bob")
     );
     assert_eq!(game.size, BoardSize::new(6, 5).unwrap());

@@ -260,16 +260,19 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
 }
 
 pub(super) async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_on(b: Backend) {
+    use breakthrough_bot::game::RatingChange;
+    use breakthrough_bot::rules::ByColor;
     use breakthrough_bot::store::{Ended, GameEnding, RatedEnding, RatingChangeRow};
     let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
+    let start = ByColor::new(RatingValue::START, RatingValue::START);
     let change = RatingChangeRow {
         game_id: id,
-        black_before: RatingValue::START,
-        white_before: RatingValue::START,
-        black_after: RatingValue::START,
-        white_after: RatingValue::START,
+        change: RatingChange {
+            before: start,
+            after: start,
+        },
         created_at: T0,
     };
     let ending = |ply: Option<u32>, black_games: Option<i64>| GameEnding {
@@ -280,8 +283,7 @@ pub(super) async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_
         winner: Some(Color::Black),
         reason: EndReason::Resignation,
         rated: Some(RatedEnding {
-            black_games,
-            white_games: None,
+            games: ByColor::new(black_games, None),
             change: change.clone(),
         }),
         announce: None,

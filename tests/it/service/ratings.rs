@@ -42,7 +42,10 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
         .await
         .unwrap()
         .game;
-    assert_eq!((game.black.id, game.white.id), (alice().id, bob().id));
+    assert_eq!(
+        (game.players.black.id, game.players.white.id),
+        (alice().id, bob().id)
+    );
     assert_eq!(game.status.deadline(), Some(T0 + 3600));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
@@ -70,9 +73,9 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
         &Glicko2Config::new(),
     );
     let change = game.status.rating_change().expect("rated result stored");
-    assert_eq!(change.black_before, RatingValue::START);
-    assert_eq!(change.black_after.rating, want_b.rating);
-    assert_eq!(change.white_after.rating, want_w.rating);
+    assert_eq!(change.before.black, RatingValue::START);
+    assert_eq!(change.after.black.rating, want_b.rating);
+    assert_eq!(change.after.white.rating, want_w.rating);
     let size: BoardSize = "3x5".parse().unwrap();
     let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
     assert_eq!(card.value.rating, want_b.rating);
@@ -172,20 +175,20 @@ pub(super) async fn a_member_winning_two_games_at_the_same_moment_gets_both_resu
                     .unwrap(),
             );
         }
-        let (first, second) = if changes[1].black_before == changes[0].black_after {
+        let (first, second) = if changes[1].before.black == changes[0].after.black {
             (&changes[0], &changes[1])
         } else {
             (&changes[1], &changes[0])
         };
-        assert_eq!(second.black_before, first.black_after, "round {round}");
-        assert_eq!(card.value.rating, second.black_after.rating);
+        assert_eq!(second.before.black, first.after.black, "round {round}");
+        assert_eq!(card.value.rating, second.after.black.rating);
         let (want, _) = glicko2(
-            &g2(second.black_before),
-            &g2(second.white_before),
+            &g2(second.before.black),
+            &g2(second.before.white),
             &Outcomes::WIN,
             &Glicko2Config::new(),
         );
-        assert_eq!(second.black_after.rating, want.rating);
+        assert_eq!(second.after.black.rating, want.rating);
     }
 }
 

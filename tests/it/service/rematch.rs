@@ -79,7 +79,7 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         .unwrap()
         .game;
     assert_eq!(
-        (again.black.id, again.white.id),
+        (again.players.black.id, again.players.white.id),
         (bob.clone().id, alice.clone().id)
     );
     // A third press, once the rematch is under way, offers nothing more.
@@ -161,7 +161,10 @@ pub(super) async fn a_rematch_against_the_ai_starts_the_game_at_once(b: Backend)
         panic!("a game: {again:?}")
     };
     // alice had Black: now the AI has it, and opens, with its place in the queue.
-    assert_eq!((game.white.id, game.black.id), (alice().id, the_ai().id));
+    assert_eq!(
+        (game.players.white.id, game.players.black.id),
+        (alice().id, the_ai().id)
+    );
     assert_eq!(
         game.ai.map(|a| (a.color, a.level)),
         Some((Color::Black, Level::new(1).unwrap()))

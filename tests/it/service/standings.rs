@@ -122,9 +122,19 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
     assert_eq!(there.player(Color::White).name, "Secret Agent");
 
     // Her first server still calls her alice: the game, its history, her games from a DM.
-    assert_eq!(w.games.game(here).await.unwrap().black.name, "alice");
     assert_eq!(
-        w.games.history(PLACE, here).await.unwrap().game.black.name,
+        w.games.game(here).await.unwrap().players.black.name,
+        "alice"
+    );
+    assert_eq!(
+        w.games
+            .history(PLACE, here)
+            .await
+            .unwrap()
+            .game
+            .players
+            .black
+            .name,
         "alice"
     );
     let mine: Vec<_> = w
@@ -136,8 +146,8 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
         .map(|g| {
             (
                 g.id,
-                g.black.name.as_str().into(),
-                g.white.name.as_str().into(),
+                g.players.black.name.as_str().into(),
+                g.players.white.name.as_str().into(),
             )
         })
         .collect();
