@@ -242,14 +242,15 @@ impl TimeControl {
         TimeControl::SevenDays,
     ];
 
-    pub const fn seconds(self) -> i64 {
-        match self {
+    /// The time per move.
+    pub const fn duration(self) -> Duration {
+        Duration::from_secs(match self {
             TimeControl::TenMinutes => 600,
             TimeControl::OneHour => 3_600,
             TimeControl::OneDay => 86_400,
             TimeControl::ThreeDays => 3 * 86_400,
             TimeControl::SevenDays => 7 * 86_400,
-        }
+        })
     }
 
     /// The short form used in commands: `10m`, `1h`, `1d`, `3d`, `7d`.
@@ -263,10 +264,11 @@ impl TimeControl {
         }
     }
 
-    pub fn from_seconds(seconds: i64) -> Option<TimeControl> {
+    /// The time control of `duration` per move, if there is one.
+    pub fn from_duration(duration: Duration) -> Option<TimeControl> {
         TimeControl::ALL
             .into_iter()
-            .find(|t| t.seconds() == seconds)
+            .find(|t| t.duration() == duration)
     }
 }
 
@@ -509,6 +511,14 @@ mod tests {
         let t = Timestamp::from_unix_seconds(1_800_000_000);
         assert_eq!(serde_json::to_string(&At(t)).unwrap(), "1800000000");
         assert_eq!(serde_json::from_str::<At>("1800000000").unwrap(), At(t));
+    }
+
+    #[test]
+    fn time_controls_are_their_durations() {
+        for t in TimeControl::ALL {
+            assert_eq!(TimeControl::from_duration(t.duration()), Some(t));
+        }
+        assert_eq!(TimeControl::from_duration(Duration::from_secs(1234)), None);
     }
 }
 

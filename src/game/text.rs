@@ -7,6 +7,8 @@
 //! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
 //! for logs and for the tests that hold the English words as they are.
 
+use std::time::Duration;
+
 use crate::i18n::Lang;
 use crate::rules::{Color, Move};
 use crate::tr;
@@ -14,7 +16,7 @@ use crate::tr;
 use super::types::{
     Challenge, ChallengeState, ChannelId, EndReason, Game, GameId, GameStatus, History,
     Leaderboard, Member, MemberId, Name, Place, Played, RatingCard, RatingChange, RatingValue,
-    TimeControl,
+    TimeControl, Timestamp,
 };
 
 /// How a front end writes what is more than words: a member's name, which must show exactly as
@@ -41,9 +43,9 @@ impl Markup for Plain {
     }
 }
 
-/// A span of seconds for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
-pub fn duration(lang: Lang, seconds: i64) -> String {
-    let s = seconds.max(0);
+/// A span of time for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
+pub fn duration(lang: Lang, span: Duration) -> String {
+    let s = span.as_secs();
     let (d, h, m) = (s / 86_400, s % 86_400 / 3_600, s % 3_600 / 60);
     match (d, h, m) {
         (0, 0, 0) => tr!(lang, "duration-under-minute"),
@@ -91,8 +93,10 @@ pub fn apology(lang: Lang) -> String {
     tr!(lang, "error-internal")
 }
 
-/// The answer to a member over the rate limit, who may send again in `seconds` (at least 1).
-pub fn slow_down(lang: Lang, seconds: u64) -> String {
+/// The answer to a member over the rate limit, who may send again after `wait`: in whole
+/// seconds, rounded up, at least 1.
+pub fn slow_down(lang: Lang, wait: Duration) -> String {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     tr!(lang, "slow-down", seconds = seconds.max(1))
 }
 
@@ -163,8 +167,11 @@ pub fn challenge_expired(lang: Lang, m: &dyn Markup, c: &Challenge) -> String {
 }
 
 /// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
-pub fn reminder(lang: Lang, game: &Game, now: i64) -> String {
-    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+pub fn reminder(lang: Lang, game: &Game, now: Timestamp) -> String {
+    let left = duration(
+        lang,
+        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
+    );
     tr!(lang, "reminder", id = game.id.to_string(), left = left)
 }
 
@@ -187,7 +194,7 @@ pub fn unrated_early(lang: Lang) -> String {
 
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
 /// before both sides had moved); while it goes on, who of its players is on vacation.
-pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
+pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
     let mut standing = standing(lang, m, game, now);
     if game.ended_early() {
         standing = format!("{standing} · {}", unrated_early(lang));
@@ -204,7 +211,7 @@ pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
 }
 
 /// `bob is on vacation until 2026-12-01 18:00 UTC`.
-pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: i64) -> String {
+pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: Timestamp) -> String {
     tr!(
         lang,
         "vacation-away",
@@ -220,7 +227,7 @@ pub fn vacation_told(
     m: &dyn Markup,
     game: &Game,
     member: MemberId,
-    until: i64,
+    until: Timestamp,
 ) -> String {
     let name = game
         .color_of(member)
@@ -242,12 +249,15 @@ pub fn your_turn(
     game: &Game,
     member: MemberId,
     reminder: bool,
-    now: i64,
+    now: Timestamp,
 ) -> String {
     let opponent = game
         .color_of(member)
         .map_or_else(String::new, |c| m.name(&game.player(c.opposite()).name));
-    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+    let left = duration(
+        lang,
+        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
+    );
     let id = game.id.to_string();
     match (reminder, game.last_move) {
         (true, _) => tr!(
@@ -278,8 +288,9 @@ pub fn your_turn(
 /// A moment as `2026-12-01 18:00 UTC`: the same for every reader, whatever their time zone.
 /// Moments beyond the years 9999 either way (none the bot sets) show as the nearest one it can
 /// write.
-pub fn utc_time(unix: i64) -> String {
+pub fn utc_time(at: Timestamp) -> String {
     use time::UtcDateTime;
+    let unix = at.unix_seconds();
     let t = UtcDateTime::from_unix_timestamp(unix).unwrap_or(if unix < 0 {
         UtcDateTime::MIN
     } else {
@@ -295,7 +306,7 @@ pub fn utc_time(unix: i64) -> String {
     )
 }
 
-fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
+fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
     match game.status {
         GameStatus::Active { deadline } => {
             let turn = game.position.turn();
@@ -346,7 +357,13 @@ pub fn game_against(lang: Lang, m: &dyn Markup, id: GameId, opponent: &Name) -> 
 
 /// A member's games in progress, one line each (`#3 against bob · Move 2 · …`), or a line saying
 /// there are none.
-pub fn games_list(lang: Lang, m: &dyn Markup, whom: &Member, games: &[Game], now: i64) -> String {
+pub fn games_list(
+    lang: Lang,
+    m: &dyn Markup,
+    whom: &Member,
+    games: &[Game],
+    now: Timestamp,
+) -> String {
     if games.is_empty() {
         return tr!(lang, "games-none", name = m.name(&whom.name));
     }
@@ -389,7 +406,7 @@ pub fn rating_lines(m: &dyn Markup, game: &Game, change: &RatingChange) -> Vec<S
 }
 
 /// A challenge as announced: who, what board, sides, time, rated or not.
-pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: i64) -> String {
+pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: Timestamp) -> String {
     let challenger = m.name(&c.challenger.name);
     let whom = match &c.opponent {
         Some(o) => tr!(
@@ -588,12 +605,14 @@ mod tests {
 
     #[test]
     fn moments_read_as_utc_dates() {
+        let utc_time = |s| utc_time(Timestamp::from_unix_seconds(s));
         assert_eq!(utc_time(0), "1970-01-01 00:00 UTC");
         assert_eq!(utc_time(951_782_400), "2000-02-29 00:00 UTC");
         assert_eq!(utc_time(1_800_000_000), "2027-01-15 08:00 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59 UTC");
         assert_eq!(utc_time(-1), "1969-12-31 23:59 UTC");
         assert_eq!(utc_time(i64::MAX), "9999-12-31 23:59 UTC");
+        assert_eq!(super::utc_time(Timestamp::MAX), "9999-12-31 23:59 UTC");
     }
 
     #[test]
@@ -612,12 +631,29 @@ mod tests {
 
     #[test]
     fn durations_read_naturally() {
-        let duration = |s| duration(Lang::En, s);
+        let duration = |s| duration(Lang::En, Duration::from_secs(s));
         assert_eq!(duration(30), "less than a minute");
         assert_eq!(duration(9 * 60 + 5), "9m");
         assert_eq!(duration(23 * 3600 + 59 * 60), "23h 59m");
         assert_eq!(duration(2 * 86_400 + 3 * 3600 + 5), "2d 3h");
-        assert_eq!(duration(-5), "less than a minute");
+        let past = Timestamp::from_unix_seconds(5) - Timestamp::from_unix_seconds(10);
+        assert_eq!(super::duration(Lang::En, past), "less than a minute");
+    }
+
+    #[test]
+    fn a_wait_for_the_rate_limit_is_whole_seconds_rounded_up() {
+        let again = |ms| slow_down(Lang::En, Duration::from_millis(ms));
+        assert!(
+            again(1_200).ends_with("try again in 2 s"),
+            "{}",
+            again(1_200)
+        );
+        assert!(
+            again(3_000).ends_with("try again in 3 s"),
+            "{}",
+            again(3_000)
+        );
+        assert!(again(0).ends_with("try again in 1 s"), "{}", again(0));
     }
 
     #[test]
