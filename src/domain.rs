@@ -5,9 +5,14 @@
 //! Discord's ids (snowflakes) are `u64`; the database's integers are `i64`. [`MemberId`],
 //! [`GuildId`] and [`ChannelId`] hold the snowflake; the store keeps it bit for bit. [`GameId`]
 //! and [`ChallengeId`] are the database's own row ids.
+//!
+//! A moment is a [`Timestamp`], a span of time a [`Duration`]: never a bare number, so seconds
+//! and milliseconds cannot be mixed up.
 
 use std::fmt;
+use std::ops::{Add, Sub};
 use std::str::FromStr;
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -116,6 +121,107 @@ impl GuildId {
     pub const DIRECT: GuildId = GuildId(0);
 }
 
+/// A moment in time, to the millisecond, the same for everyone whatever their time zone (unix
+/// time). A span between two is a [`Duration`]; the arithmetic saturates rather than overflows.
+/// Integers come in and go out only by the named doors: unix seconds, as the game keeps its
+/// times, and unix milliseconds, as the outbox keeps its own.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Timestamp {
+    unix_ms: i64,
+}
+
+impl Timestamp {
+    /// 1970-01-01 00:00 UTC, whence unix time counts.
+    pub const UNIX_EPOCH: Timestamp = Timestamp { unix_ms: 0 };
+
+    /// The latest moment there is; nothing is ever due after it.
+    pub const MAX: Timestamp = Timestamp { unix_ms: i64::MAX };
+
+    /// The moment `seconds` after 1970-01-01 00:00 UTC.
+    pub const fn from_unix_seconds(seconds: i64) -> Timestamp {
+        Timestamp {
+            unix_ms: seconds.saturating_mul(1000),
+        }
+    }
+
+    /// The moment `millis` milliseconds after 1970-01-01 00:00 UTC.
+    pub const fn from_unix_millis(millis: i64) -> Timestamp {
+        Timestamp { unix_ms: millis }
+    }
+
+    /// Whole seconds since 1970-01-01 00:00 UTC, rounded down.
+    pub const fn unix_seconds(self) -> i64 {
+        self.unix_ms.div_euclid(1000)
+    }
+
+    /// Milliseconds since 1970-01-01 00:00 UTC.
+    pub const fn unix_millis(self) -> i64 {
+        self.unix_ms
+    }
+}
+
+impl From<SystemTime> for Timestamp {
+    /// The moment a system time stands for (one before 1970 counts from before it).
+    fn from(t: SystemTime) -> Timestamp {
+        match t.duration_since(SystemTime::UNIX_EPOCH) {
+            Ok(after) => Timestamp::UNIX_EPOCH + after,
+            Err(before) => Timestamp::UNIX_EPOCH - before.duration(),
+        }
+    }
+}
+
+/// A span in whole milliseconds, as far as an `i64` reaches.
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl Add<Duration> for Timestamp {
+    type Output = Timestamp;
+
+    fn add(self, d: Duration) -> Timestamp {
+        Timestamp {
+            unix_ms: self.unix_ms.saturating_add(millis(d)),
+        }
+    }
+}
+
+impl Sub<Duration> for Timestamp {
+    type Output = Timestamp;
+
+    fn sub(self, d: Duration) -> Timestamp {
+        Timestamp {
+            unix_ms: self.unix_ms.saturating_sub(millis(d)),
+        }
+    }
+}
+
+impl Sub for Timestamp {
+    type Output = Duration;
+
+    /// The time from `earlier` to `self`: zero when `earlier` is in fact later (no time is left
+    /// until a moment gone by).
+    fn sub(self, earlier: Timestamp) -> Duration {
+        let ms = self.unix_ms.saturating_sub(earlier.unix_ms);
+        Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+    }
+}
+
+/// A [`Timestamp`] in JSON as its unix seconds, for serde's `with`: how stored announcements
+/// have always written their moments.
+pub mod unix_seconds {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Timestamp;
+
+    pub fn serialize<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(t.unix_seconds())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
+        i64::deserialize(d).map(Timestamp::from_unix_seconds)
+    }
+}
+
 /// Time per move (correspondence play): the side to move loses when it runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum TimeControl {
@@ -136,14 +242,15 @@ impl TimeControl {
         TimeControl::SevenDays,
     ];
 
-    pub const fn seconds(self) -> i64 {
-        match self {
+    /// The time per move.
+    pub const fn duration(self) -> Duration {
+        Duration::from_secs(match self {
             TimeControl::TenMinutes => 600,
             TimeControl::OneHour => 3_600,
             TimeControl::OneDay => 86_400,
             TimeControl::ThreeDays => 3 * 86_400,
             TimeControl::SevenDays => 7 * 86_400,
-        }
+        })
     }
 
     /// The short form used in commands: `10m`, `1h`, `1d`, `3d`, `7d`.
@@ -157,10 +264,11 @@ impl TimeControl {
         }
     }
 
-    pub fn from_seconds(seconds: i64) -> Option<TimeControl> {
+    /// The time control of `duration` per move, if there is one.
+    pub fn from_duration(duration: Duration) -> Option<TimeControl> {
         TimeControl::ALL
             .into_iter()
-            .find(|t| t.seconds() == seconds)
+            .find(|t| t.duration() == duration)
     }
 }
 
@@ -349,6 +457,50 @@ mod tests {
             GameId::new(12)
         );
         assert_eq!(GuildId::DIRECT.get(), 0);
+    }
+
+    #[test]
+    fn moments_meet_integers_only_as_seconds_or_milliseconds() {
+        let t = Timestamp::from_unix_seconds(1_800_000_000);
+        assert_eq!(t.unix_millis(), 1_800_000_000_000);
+        assert_eq!(
+            Timestamp::from_unix_millis(1_800_000_000_999).unix_seconds(),
+            1_800_000_000
+        );
+        assert_eq!(Timestamp::from_unix_millis(-1).unix_seconds(), -1);
+        assert_eq!(
+            t + Duration::from_millis(1_500) - t,
+            Duration::from_millis(1_500)
+        );
+        assert_eq!(t - (t + Duration::from_secs(1)), Duration::ZERO);
+        assert_eq!(
+            t - Duration::from_secs(60),
+            Timestamp::from_unix_seconds(1_799_999_940)
+        );
+        assert_eq!(Timestamp::MAX + Duration::MAX, Timestamp::MAX);
+        assert_eq!(Timestamp::from_unix_seconds(i64::MAX), Timestamp::MAX);
+        let now = SystemTime::now();
+        assert_eq!(
+            Timestamp::from(now + Duration::from_secs(2)) - Timestamp::from(now),
+            Duration::from_secs(2)
+        );
+    }
+
+    #[test]
+    fn moments_are_their_unix_seconds_in_json() {
+        #[derive(Serialize, Deserialize, PartialEq, Debug)]
+        struct At(#[serde(with = "unix_seconds")] Timestamp);
+        let t = Timestamp::from_unix_seconds(1_800_000_000);
+        assert_eq!(serde_json::to_string(&At(t)).unwrap(), "1800000000");
+        assert_eq!(serde_json::from_str::<At>("1800000000").unwrap(), At(t));
+    }
+
+    #[test]
+    fn time_controls_are_their_durations() {
+        for t in TimeControl::ALL {
+            assert_eq!(TimeControl::from_duration(t.duration()), Some(t));
+        }
+        assert_eq!(TimeControl::from_duration(Duration::from_secs(1234)), None);
     }
 }
 

@@ -21,9 +21,11 @@ mod parse;
 mod render;
 
 use std::io::Write;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
+use crate::game::Timestamp;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::game::{
@@ -45,18 +47,23 @@ pub const CONSOLE_PLACE: Place = Place {
 /// The system clock plus however far `wait` has moved it.
 #[derive(Debug, Default)]
 pub struct ConsoleClock {
-    offset: AtomicI64,
+    /// In milliseconds.
+    offset: AtomicU64,
 }
 
 impl Clock for ConsoleClock {
-    fn now(&self) -> i64 {
-        SystemClock.now() + self.offset.load(Ordering::SeqCst)
+    fn now(&self) -> Timestamp {
+        SystemClock.now() + Duration::from_millis(self.offset.load(Ordering::SeqCst))
     }
 }
 
 impl ConsoleClock {
-    pub fn advance(&self, seconds: i64) {
-        self.offset.fetch_add(seconds, Ordering::SeqCst);
+    pub fn advance(&self, by: Duration) {
+        let by = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
+        let moved = |ms: u64| Some(ms.saturating_add(by));
+        let _always = self
+            .offset
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, moved);
     }
 }
 
@@ -118,13 +125,13 @@ pub struct Console {
 }
 
 /// The longest `wait`: far beyond any clock in the game, and far from overflowing one.
-pub const MAX_WAIT: i64 = 365 * 86_400;
+pub const MAX_WAIT: Duration = Duration::from_secs(365 * 86_400);
 
-/// `90s`, `10m`, `2h`, `3d`: seconds. Only digits before the unit, so never negative.
-pub fn parse_duration(v: &str) -> Option<i64> {
+/// `90s`, `10m`, `2h`, `3d`. Only digits before the unit, so never negative.
+pub fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
     let (n, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit())?);
-    let n: i64 = n.parse().ok()?;
+    let n: u64 = n.parse().ok()?;
     let unit = match unit {
         "s" => 1,
         "m" => 60,
@@ -133,7 +140,7 @@ pub fn parse_duration(v: &str) -> Option<i64> {
         "w" => 7 * 86_400,
         _ => return None,
     };
-    n.checked_mul(unit)
+    n.checked_mul(unit).map(Duration::from_secs)
 }
 
 /// Announcements read from the outbox at a time.
@@ -162,7 +169,11 @@ impl Console {
     async fn announcements(&self) -> Vec<String> {
         let mut out = Vec::new();
         loop {
-            let owed = match self.games.due_announcements(i64::MAX, OUTBOX_BATCH).await {
+            let owed = match self
+                .games
+                .due_announcements(Timestamp::MAX, OUTBOX_BATCH)
+                .await
+            {
                 Ok(owed) => owed,
                 Err(e) => {
                     out.push(self.apology(&e));
@@ -226,17 +237,17 @@ impl Console {
                 out.push(text::help(self.lang));
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
-                Some(seconds) if seconds > MAX_WAIT => out.push(tr!(
+                Some(span) if span > MAX_WAIT => out.push(tr!(
                     self.lang,
                     "console-wait-too-long",
-                    days = MAX_WAIT / 86_400
+                    days = MAX_WAIT.as_secs() / 86_400
                 )),
-                Some(seconds) => {
-                    self.clock.advance(seconds);
+                Some(span) => {
+                    self.clock.advance(span);
                     out.push(tr!(
                         self.lang,
                         "console-clock-moved",
-                        duration = text::duration(self.lang, seconds)
+                        duration = text::duration(self.lang, span)
                     ));
                     if let Err(e) = self.games.sweep(self.games.now()).await {
                         out.push(self.apology(&e));
@@ -277,7 +288,7 @@ impl Console {
     /// The AI's replies to every game of the local server waiting for it, each queued in the
     /// outbox with its move.
     async fn answer_waiting_ai(&self) -> Option<String> {
-        let ids = match self.games.ai_games_to_move(0).await {
+        let ids = match self.games.ai_games_to_move(Duration::ZERO).await {
             Ok(ids) => ids,
             Err(e) => return Some(self.apology(&e)),
         };
@@ -333,8 +344,8 @@ mod tests {
 
     #[test]
     fn durations_and_ids() {
-        assert_eq!(parse_duration("90s"), Some(90));
-        assert_eq!(parse_duration("2h"), Some(7_200));
+        assert_eq!(parse_duration("90s"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2h"), Some(Duration::from_secs(7_200)));
         assert_eq!(parse_duration("2x"), None);
         assert_eq!(parse_duration("h"), None);
         assert_eq!(parse_duration("99999999999999999999d"), None);

@@ -1,6 +1,7 @@
 //! What the console shows: boards with what is said under them, and announcements, in the
 //! console's words.
 
+use crate::game::Timestamp;
 use crate::game::{
     self, text,
     text::{Markup, Plain},
@@ -121,7 +122,7 @@ impl Console {
     }
 
     /// A challenge just made, and who may answer it.
-    pub(super) fn challenge_made(&self, c: &game::Challenge, now: i64) -> Reply {
+    pub(super) fn challenge_made(&self, c: &game::Challenge, now: Timestamp) -> Reply {
         let answer = match &c.opponent {
             Some(op) => tr!(self.lang, "console-answer", name = Plain.name(&op.name)),
             None => tr!(self.lang, "console-answer-open"),

@@ -1,5 +1,7 @@
 //! Why a command or a click did not go through, and what the member is told of it.
 
+use std::time::Duration;
+
 use poise::serenity_prelude as serenity;
 use tracing::{error, warn};
 
@@ -18,9 +20,9 @@ pub enum BotError {
     /// Input the Discord layer itself cannot use; the text speaks to the member.
     #[error("{0}")]
     Input(String),
-    /// The member is over the rate limit, and may send again in this many seconds.
-    #[error("over the rate limit for {0} s")]
-    SlowDown(u64),
+    /// The member is over the rate limit, and may send again after this wait.
+    #[error("over the rate limit for {0:?}")]
+    SlowDown(Duration),
     /// Boxed: serenity's error is large, and every `Result` here carries this type.
     #[error("discord: {0}")]
     Discord(Box<serenity::Error>),
@@ -39,7 +41,7 @@ impl BotError {
         match self {
             BotError::Game(e) if !e.is_internal() => e.localized(lang, &view::Markdown),
             BotError::Input(s) => s.clone(),
-            BotError::SlowDown(seconds) => text::slow_down(lang, *seconds),
+            BotError::SlowDown(wait) => text::slow_down(lang, *wait),
             other => {
                 error!(error = ?other, "request failed");
                 text::apology(lang)

@@ -8,13 +8,13 @@
 
 use std::num::NonZeroU64;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Games, Owed, Place};
+use crate::game::{Games, Owed, Place, Timestamp};
 use crate::i18n::Lang;
 
 use super::retry::{self, Backoff, Verdict};
@@ -46,7 +46,7 @@ pub(super) fn spawn_outbox(
     tokio::spawn(async move {
         let poster = Poster { http, timeout };
         loop {
-            let full = match games.due_announcements(unix_ms(), BATCH).await {
+            let full = match games.due_announcements(wall_clock(), BATCH).await {
                 Ok(due) => {
                     let full = due.len() as i64 == BATCH;
                     for owed in due {
@@ -63,7 +63,7 @@ pub(super) fn spawn_outbox(
                 continue;
             }
             let wait = match games.next_announcement_at().await {
-                Ok(Some(at)) => Duration::from_millis(at.saturating_sub(unix_ms()).max(0) as u64),
+                Ok(Some(at)) => at - wall_clock(),
                 Ok(None) => MAX_IDLE,
                 Err(e) => {
                     error!(error = ?e, "could not read the outbox");
@@ -206,17 +206,16 @@ async fn forget(games: &Games, owed: &Owed) {
 async fn later(games: &Games, owed: &Owed) {
     let earlier = u32::try_from(owed.attempts.max(0)).unwrap_or(u32::MAX);
     let wait = BACKOFF.pause(earlier);
-    let at = unix_ms().saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
+    let at = wall_clock() + wait;
     if let Err(e) = games.announce_later(owed, at).await {
         error!(outbox = owed.id, error = ?e, "could not put an announcement off");
     }
 }
 
-/// Unix time in milliseconds.
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+/// The system's time, to the millisecond: when a post is due is reckoned with it, not with the
+/// game's clock (to the second).
+fn wall_clock() -> Timestamp {
+    Timestamp::from(SystemTime::now())
 }
 
 /// Why a post did not go through.

@@ -39,7 +39,7 @@ impl RateLimit {
         }
         taken.map_err(|not_yet| {
             let wait = not_yet.wait_time_from(self.members.clock().now());
-            BotError::SlowDown((wait.as_secs_f64().ceil() as u64).max(1))
+            BotError::SlowDown(wait)
         })
     }
 }

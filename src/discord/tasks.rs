@@ -31,7 +31,7 @@ pub(super) fn spawn_clock_tasks(
 /// by the time it was away, after a silence of more than two sweeps), then sweeps. What the
 /// sweep did is queued in the outbox with it; `wake` tells the outbox.
 fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
-    let grace = i64::try_from(every.as_secs().saturating_mul(2)).unwrap_or(i64::MAX);
+    let grace = every.saturating_mul(2);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -66,12 +66,12 @@ fn spawn_ai_answers(games: Games, every: Duration, wake: Arc<tokio::sync::Notify
 
 /// How long the AI must have been to move before the sweeper answers for it: longer than any
 /// reply in progress in a `/move` takes, so the sweeper only picks up what a restart left.
-const AI_STALLED_SECS: i64 = 10;
+const AI_STALLED: Duration = Duration::from_secs(10);
 
 /// Answers the games left waiting for the AI; each move is queued in the outbox with its
 /// announcement.
 async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
-    let ids = match games.ai_games_to_move(AI_STALLED_SECS).await {
+    let ids = match games.ai_games_to_move(AI_STALLED).await {
         Ok(ids) => ids,
         Err(e) => {
             error!(error = ?e, "could not list games waiting for the AI");

@@ -9,7 +9,7 @@ use serenity::{
 use crate::game::text::{self, Markup};
 use crate::game::{
     Announced, Challenge, ChallengeState, ChannelId, Game, Leaderboard, MemberId, Name, Place,
-    Played,
+    Played, Timestamp,
 };
 use crate::i18n::Lang;
 use crate::render;
@@ -131,12 +131,12 @@ fn mention(id: MemberId) -> String {
 }
 
 /// A game's board with its players, turn, move number and time left, or its result.
-pub fn game(lang: Lang, game: &Game, now: i64) -> View {
+pub fn game(lang: Lang, game: &Game, now: Timestamp) -> View {
     game_facing(lang, game, now, Color::White)
 }
 
 /// [`game`] with `bottom`'s pieces at the bottom of the board: a player's own view.
-pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
+pub fn game_facing(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> View {
     let mut embed = CreateEmbed::new()
         .title(text::title(lang, game))
         .description(render::emoji_board_facing(
@@ -207,7 +207,7 @@ pub fn game_facing(lang: Lang, game: &Game, now: i64, bottom: Color) -> View {
 }
 
 /// The board after the AI's move, saying which move it played.
-pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
+pub fn ai_move(lang: Lang, played: &Played, now: Timestamp) -> View {
     let mut v = game(lang, &played.game, now);
     let said = text::ai_played(lang, played);
     v.content = Some(match v.content {
@@ -219,7 +219,7 @@ pub fn ai_move(lang: Lang, played: &Played, now: i64) -> View {
 }
 
 /// An announcement from the outbox, as a channel message.
-pub fn announcement(lang: Lang, a: &Announced, now: i64) -> View {
+pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> View {
     match a {
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
         Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now),
@@ -267,7 +267,7 @@ pub fn turn_dm(
     member: MemberId,
     reminder: bool,
     message: Option<u64>,
-    now: i64,
+    now: Timestamp,
 ) -> View {
     let bottom = game.color_of(member).unwrap_or(Color::White);
     let mut v = game_facing(lang, game, now, bottom);
@@ -298,7 +298,7 @@ pub fn game_link(place: Place, message: Option<u64>) -> String {
 }
 
 /// A challenge with its Accept / Decline / Cancel buttons while it is pending.
-pub fn challenge(lang: Lang, c: &Challenge, now: i64) -> View {
+pub fn challenge(lang: Lang, c: &Challenge, now: Timestamp) -> View {
     let challenger = Markdown.name(&c.challenger.name);
     let embed = CreateEmbed::new()
         .title(tr!(lang, "challenge-title", id = c.id.to_string()))

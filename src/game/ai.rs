@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::engine;
 use crate::rules::{ByColor, Color, Position};
@@ -285,16 +286,16 @@ impl Games {
         }
     }
 
-    /// Games against the AI where the AI is to move and has been for at least `waiting` seconds:
+    /// Games against the AI where the AI is to move and has been for at least `waiting`:
     /// what a restart left unanswered. Front ends answer them with [`Games::ai_reply`].
     ///
     /// # Errors
     ///
     /// [`GameError::Internal`] when the database fails.
-    pub async fn ai_games_to_move(&self, waiting: i64) -> Result<Vec<GameId>> {
+    pub async fn ai_games_to_move(&self, waiting: Duration) -> Result<Vec<GameId>> {
         Ok(self
             .store
-            .ai_games_to_move(self.now().saturating_sub(waiting), self.servers)
+            .ai_games_to_move(self.now() - waiting, self.servers)
             .await?)
     }
 }

@@ -4,13 +4,15 @@
 //! game ending on time, a reminder taken, a move of the AI), as a typed value; the front end
 //! reads it back, renders it as it stands then, posts it and removes it.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
 use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
-use super::types::{Challenge, ChallengeId, Game, GameId, MemberId, Place, Played};
+use super::types::{Challenge, ChallengeId, Game, GameId, MemberId, Place, Played, Timestamp};
 use super::{Games, Result};
 
 /// Something to tell a channel.
@@ -21,11 +23,12 @@ pub enum Announcement {
     ChallengeExpired { challenge: ChallengeId },
     /// A game ended on time: lost by the side to move, or aborted before both sides had moved.
     TimedOut { game: GameId },
-    /// `member` is to move in `game` and has until `deadline` (unix seconds).
+    /// `member` is to move in `game` and has until `deadline`.
     Reminder {
         game: GameId,
         member: MemberId,
-        deadline: i64,
+        #[serde(with = "crate::domain::unix_seconds")]
+        deadline: Timestamp,
     },
     /// The AI moved in `game`, reaching ply `ply`: a reply a restart had left waiting.
     AiMoved { game: GameId, ply: u32 },
@@ -41,33 +44,34 @@ pub enum Announcement {
     Vacation {
         game: GameId,
         member: MemberId,
-        until: i64,
+        #[serde(with = "crate::domain::unix_seconds")]
+        until: Timestamp,
     },
     /// The board of `game` at ply `ply`: the public post of a change that a front end could not
     /// deliver as its reply (Discord refused or lost it), posted unless the game has moved on.
     Board { game: GameId, ply: u32 },
 }
 
-/// How long a turn told by direct message waits before it is first sent, in milliseconds.
-const YOUR_TURN_DELAY_MS: i64 = 1_000;
+/// How long a turn told by direct message waits before it is first sent.
+const YOUR_TURN_DELAY: Duration = Duration::from_secs(1);
 
 impl Announcement {
     /// The outbox row that queues this announcement for `place`: due at once, but a turn told
     /// by direct message a second later, so that the board it links to (posted by the command
     /// that made the change) is known by then.
-    pub(crate) fn row(&self, place: Place, now: i64) -> Result<NewOutbox> {
+    pub(crate) fn row(&self, place: Place, now: Timestamp) -> Result<NewOutbox> {
         let announcement = serde_json::to_string(self)
             .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
-        let delay_ms = match self {
-            Announcement::YourTurn { .. } => YOUR_TURN_DELAY_MS,
-            _ => 0,
+        let delay = match self {
+            Announcement::YourTurn { .. } => YOUR_TURN_DELAY,
+            _ => Duration::ZERO,
         };
         Ok(NewOutbox {
             guild_id: place.guild,
             channel_id: place.channel,
             announcement,
             created_at: now,
-            first_attempt_at: now.saturating_mul(1000).saturating_add(delay_ms),
+            first_attempt_at: now + delay,
         })
     }
 }
@@ -124,7 +128,7 @@ pub enum Announced {
     Vacation {
         game: Game,
         member: MemberId,
-        until: i64,
+        until: Timestamp,
     },
     /// The game as it stands, still at the ply the post was owed for.
     Board(Game),
@@ -151,28 +155,28 @@ impl Announced {
 }
 
 impl Games {
-    /// Announcements of this service's servers that are due at `now_ms` (unix milliseconds),
-    /// oldest first, at most `limit`.
+    /// Announcements of this service's servers that are due at `now`, oldest first, at most
+    /// `limit`.
     ///
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn due_announcements(&self, now_ms: i64, limit: i64) -> Result<Vec<Owed>> {
+    pub async fn due_announcements(&self, now: Timestamp, limit: i64) -> Result<Vec<Owed>> {
         Ok(self
             .store
-            .due_outbox(now_ms, self.servers, limit)
+            .due_outbox(now, self.servers, limit)
             .await?
             .into_iter()
             .map(Owed::from_row)
             .collect())
     }
 
-    /// When the next announcement of this service's servers is due (unix milliseconds).
+    /// When the next announcement of this service's servers is due.
     ///
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn next_announcement_at(&self) -> Result<Option<i64>> {
+    pub async fn next_announcement_at(&self) -> Result<Option<Timestamp>> {
         Ok(self.store.next_outbox_at(self.servers).await?)
     }
 
@@ -185,16 +189,15 @@ impl Games {
         Ok(self.store.delete_outbox(id).await?)
     }
 
-    /// Keeps an announcement whose post failed, for another try at `at_ms` (unix milliseconds),
-    /// counting the failure.
+    /// Keeps an announcement whose post failed, for another try at `at`, counting the failure.
     ///
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn announce_later(&self, owed: &Owed, at_ms: i64) -> Result<()> {
+    pub async fn announce_later(&self, owed: &Owed, at: Timestamp) -> Result<()> {
         Ok(self
             .store
-            .postpone_outbox(owed.id, owed.attempts + 1, at_ms)
+            .postpone_outbox(owed.id, owed.attempts + 1, at)
             .await?)
     }
 
@@ -318,25 +321,25 @@ impl Games {
     }
 
     /// Records that this service is alive at `now`, and if it was last seen more than `grace`
-    /// seconds before, first moves every running game's deadline and every pending challenge's
+    /// before, first moves every running game's deadline and every pending challenge's
     /// expiry in its servers on by the time it was away, so that no one loses on time, and no
-    /// challenge expires, for a time in which they could not play. One transaction. Returns the
-    /// seconds the clocks moved (0 when they did not).
+    /// challenge expires, for a time in which they could not play. One transaction. Returns how
+    /// far the clocks moved (zero when they did not).
     ///
     /// # Errors
     ///
     /// [`GameError::StorageFull`](super::GameError::StorageFull) when the disk is full, [`GameError::Internal`](super::GameError::Internal) when the database
     /// fails.
-    pub async fn keep_alive(&self, now: i64, grace: i64) -> Result<i64> {
+    pub async fn keep_alive(&self, now: Timestamp, grace: Duration) -> Result<Duration> {
         let mut tx = self.store.begin().await?;
         let away = match tx.last_seen(self.servers).await? {
             Some(seen) if now - seen > grace => now - seen,
-            _ => 0,
+            _ => Duration::ZERO,
         };
-        if away > 0 {
+        if !away.is_zero() {
             let (games, challenges) = tx.shift_clocks(away, self.servers).await?;
             tracing::info!(
-                seconds = away,
+                seconds = away.as_secs(),
                 games,
                 challenges,
                 "clocks moved on by the time the bot was away"
@@ -399,5 +402,41 @@ impl Games {
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn board_posted(&self, game: GameId, message: u64) -> Result<()> {
         Ok(self.store.set_game_message(game, message).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Announcements already in an outbox were written with their moments as unix seconds, and
+    /// read back the same.
+    #[test]
+    fn stored_announcements_keep_their_moments_in_unix_seconds() {
+        let stored = [
+            (
+                r#"{"kind":"reminder","game":12,"member":7,"deadline":1800003600}"#,
+                Announcement::Reminder {
+                    game: GameId::new(12),
+                    member: MemberId::new(7),
+                    deadline: Timestamp::from_unix_seconds(1_800_003_600),
+                },
+            ),
+            (
+                r#"{"kind":"vacation","game":12,"member":7,"until":1800259200}"#,
+                Announcement::Vacation {
+                    game: GameId::new(12),
+                    member: MemberId::new(7),
+                    until: Timestamp::from_unix_seconds(1_800_259_200),
+                },
+            ),
+        ];
+        for (json, announcement) in stored {
+            assert_eq!(serde_json::to_string(&announcement).unwrap(), json);
+            assert_eq!(
+                serde_json::from_str::<Announcement>(json).unwrap(),
+                announcement
+            );
+        }
     }
 }

@@ -7,7 +7,8 @@ use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
     Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState,
-    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, Started, DAY, HOUR,
+    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, Started, Timestamp, DAY,
+    HOUR,
 };
 
 impl Games {
@@ -159,7 +160,7 @@ impl Games {
         tx: &mut WriteTx,
         from: &Member,
         to: &Member,
-        now: i64,
+        now: Timestamp,
     ) -> Result<()> {
         let found = tx
             .challenges_to(from.id, to.id, now - HOUR, now - self.limits.decline_pause)
@@ -186,7 +187,7 @@ impl Games {
         guild: GuildId,
         a: MemberId,
         b: MemberId,
-        now: i64,
+        now: Timestamp,
     ) -> Result<bool> {
         let played = tx.count_rated_games_between(guild, a, b, now - DAY).await?;
         Ok(played >= self.limits.rated_per_pair_per_day)
@@ -333,7 +334,12 @@ impl Games {
 
     /// Checks that `who` may answer the pending challenge `row` now. One past its expiry is
     /// refused as expired; the sweeper marks and announces it.
-    async fn check_answerable(&self, row: &ChallengeRow, who: &Member, now: i64) -> Result<()> {
+    async fn check_answerable(
+        &self,
+        row: &ChallengeRow,
+        who: &Member,
+        now: Timestamp,
+    ) -> Result<()> {
         if row.state != ChallengeState::Pending {
             return Err(GameError::ChallengeClosed(row.state));
         }

@@ -5,7 +5,9 @@ use crate::store::GameRow;
 
 use super::rows::position_of;
 
-use super::{Announcement, EndReason, GameError, Games, Place, Result, BOTH_SIDES_MOVED};
+use super::{
+    Announcement, EndReason, GameError, Games, Place, Result, Timestamp, BOTH_SIDES_MOVED,
+};
 
 impl Games {
     /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
@@ -19,7 +21,7 @@ impl Games {
     ///
     /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
     /// fails. A game that cannot be ended is logged and left for the next pass, not an error.
-    pub async fn sweep(&self, now: i64) -> Result<usize> {
+    pub async fn sweep(&self, now: Timestamp) -> Result<usize> {
         let mut tx = self.store.begin().await?;
         let expired = tx.expire_challenges(now, self.servers).await?;
         let reminders = tx
@@ -72,7 +74,7 @@ impl Games {
 
     /// Ends the overdue game of `row` at the ply it was read at: lost by the side to move, or
     /// aborted before both sides have moved. `false` when a move got there first.
-    async fn time_out(&self, row: &GameRow, now: i64) -> Result<bool> {
+    async fn time_out(&self, row: &GameRow, now: Timestamp) -> Result<bool> {
         let position = position_of(row)?;
         let (winner, reason) = if row.ply < BOTH_SIDES_MOVED {
             (None, EndReason::Aborted)

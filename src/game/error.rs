@@ -1,6 +1,7 @@
 //! Everything the game service refuses, with messages that speak to the member.
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::engine::LevelError;
 use crate::i18n::Lang;
@@ -11,6 +12,7 @@ use crate::tr;
 use super::text::{self, Markup, Plain};
 use super::types::{
     Action, ChallengeId, ChallengeState, ChannelId, GameId, Name, Place, TimeControlError,
+    Timestamp,
 };
 
 /// A refusal, or a fault on our side. [`GameError::localized`] says it to a member in their
@@ -21,12 +23,12 @@ pub enum GameError {
     SelfChallenge,
     Declined {
         name: Name,
-        wait: i64,
+        wait: Duration,
     },
     TooManyChallengesTo {
         name: Name,
         limit: i64,
-        wait: i64,
+        wait: Duration,
     },
     BotOpponent(Name),
     DuplicateChallenge(Name),
@@ -85,7 +87,7 @@ pub enum GameError {
         left: i64,
     },
     /// A vacation asked for while on one, which ends at the given moment.
-    AlreadyOnVacation(i64),
+    AlreadyOnVacation(Timestamp),
     /// A vacation ended by someone not on one.
     NotOnVacation,
     NotYourTurn(Name),

@@ -39,6 +39,7 @@ mod vacation;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
 use crate::store::{Servers, Store};
 
@@ -59,44 +60,45 @@ pub type Result<T, E = GameError> = std::result::Result<T, E>;
 /// snowflakes, far above it, and a direct message is server 0, so no Discord game is ever here.
 pub const LOCAL_SERVER: GuildId = GuildId::new(1);
 
-/// Where "now" comes from, in unix seconds.
+/// Where "now" comes from.
 pub trait Clock: Send + Sync + std::fmt::Debug {
-    fn now(&self) -> i64;
+    fn now(&self) -> Timestamp;
 }
 
-/// The system clock.
+/// The system clock, to the whole second, as the game keeps its times.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SystemClock;
 
 impl Clock for SystemClock {
-    fn now(&self) -> i64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64)
+    fn now(&self) -> Timestamp {
+        Timestamp::from_unix_seconds(Timestamp::from(SystemTime::now()).unix_seconds())
     }
 }
 
 /// A clock that moves only when told: for tests, and for the console's `wait`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ManualClock(AtomicI64);
 
 impl ManualClock {
-    pub fn new(now: i64) -> ManualClock {
-        ManualClock(AtomicI64::new(now))
+    pub fn new(now: Timestamp) -> ManualClock {
+        ManualClock(AtomicI64::new(now.unix_millis()))
     }
 
-    pub fn advance(&self, seconds: i64) {
-        self.0.fetch_add(seconds, Ordering::SeqCst);
+    pub fn advance(&self, by: Duration) {
+        let moved = |ms| Some((Timestamp::from_unix_millis(ms) + by).unix_millis());
+        let _always = self
+            .0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, moved);
     }
 
-    pub fn set(&self, now: i64) {
-        self.0.store(now, Ordering::SeqCst);
+    pub fn set(&self, now: Timestamp) {
+        self.0.store(now.unix_millis(), Ordering::SeqCst);
     }
 }
 
 impl Clock for ManualClock {
-    fn now(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
+    fn now(&self) -> Timestamp {
+        Timestamp::from_unix_millis(self.0.load(Ordering::SeqCst))
     }
 }
 
@@ -107,8 +109,8 @@ pub struct Limits {
     pub pending_challenges: i64,
     /// Active games a member may play at once.
     pub active_games: i64,
-    /// Seconds a challenge stays open.
-    pub challenge_ttl: i64,
+    /// How long a challenge stays open.
+    pub challenge_ttl: Duration,
     /// Rated games a day between the same two members; later ones are casual.
     pub rated_per_pair_per_day: i64,
     /// The reminder goes out when this fraction of the time per move is left.
@@ -123,8 +125,9 @@ pub struct Limits {
     pub ai_queue: usize,
     /// Challenges one member may make to the same other member in an hour, cancelled ones too.
     pub challenges_per_pair_per_hour: i64,
-    /// Seconds after a declined challenge before its challenger may challenge that member again.
-    pub decline_pause: i64,
+    /// How long after a declined challenge its challenger must wait to challenge that member
+    /// again.
+    pub decline_pause: Duration,
     /// Days of vacation a member may take in any 365.
     pub vacation_days: i64,
 }
@@ -134,21 +137,21 @@ impl Default for Limits {
         Limits {
             pending_challenges: 5,
             active_games: 25,
-            challenge_ttl: 3_600,
+            challenge_ttl: HOUR,
             rated_per_pair_per_day: 3,
             reminder_fraction: 0.2,
             page_size: 10,
             ai_games: 3,
             ai_queue: 8,
             challenges_per_pair_per_hour: 5,
-            decline_pause: 3_600,
+            decline_pause: HOUR,
             vacation_days: 21,
         }
     }
 }
 
-const DAY: i64 = 86_400;
-const HOUR: i64 = 3_600;
+const DAY: Duration = Duration::from_secs(86_400);
+const HOUR: Duration = Duration::from_secs(3_600);
 
 /// Which game a command means: one by id, or the caller's only active game in the channel the
 /// command comes from.
@@ -225,7 +228,7 @@ impl Games {
         self
     }
 
-    pub fn now(&self) -> i64 {
+    pub fn now(&self) -> Timestamp {
         self.clock.now()
     }
 }

@@ -12,7 +12,7 @@ use super::vacation::turn_deadline;
 use super::{
     ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
     Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
-    BOTH_SIDES_MOVED,
+    Timestamp, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -40,7 +40,7 @@ fn rated_ending(
     row: &GameRow,
     stored: ByColor<Option<RatingRow>>,
     winner: Color,
-    now: i64,
+    now: Timestamp,
 ) -> (RatedEnding, RatingChange) {
     let before = stored.as_ref().map(|r| {
         r.as_ref()
@@ -155,7 +155,7 @@ impl Games {
         row: GameRow,
         position: &Position,
         mv: Move,
-        now: i64,
+        now: Timestamp,
         announce: Option<Announcement>,
     ) -> Result<Played> {
         let id = row.id;
@@ -246,7 +246,7 @@ impl Games {
         last: Option<(Move, Position)>,
         winner: Option<Color>,
         reason: EndReason,
-        now: i64,
+        now: Timestamp,
         announce: Option<Announcement>,
     ) -> Result<Option<RatingChange>> {
         // A game that ends before both sides have moved is unrated, whoever wins it.

@@ -1,5 +1,7 @@
 //! Glicko-2 through `skillratings`: results, and deviation that grows back with inactivity.
 
+use std::time::Duration;
+
 use skillratings::glicko2::{decay_deviation, glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
@@ -8,7 +10,7 @@ use crate::rules::{ByColor, Color};
 use super::types::RatingValue;
 
 /// One Glicko-2 rating period: a week.
-pub const RATING_PERIOD_SECONDS: i64 = 7 * 86_400;
+pub const RATING_PERIOD: Duration = Duration::from_secs(7 * 86_400);
 
 fn to_glicko(v: RatingValue) -> Glicko2Rating {
     Glicko2Rating {
@@ -26,10 +28,10 @@ fn from_glicko(g: Glicko2Rating) -> RatingValue {
     }
 }
 
-/// The rating after `idle` seconds without a rated game: one `decay_deviation` per whole week.
-pub fn decayed(value: RatingValue, idle: i64) -> RatingValue {
+/// The rating after `idle` without a rated game: one `decay_deviation` per whole week.
+pub fn decayed(value: RatingValue, idle: Duration) -> RatingValue {
     // Deviation is capped at 350; after a few hundred periods nothing changes any more.
-    let periods = (idle / RATING_PERIOD_SECONDS).clamp(0, 520);
+    let periods = (idle.as_secs() / RATING_PERIOD.as_secs()).min(520);
     let mut g = to_glicko(value);
     for _ in 0..periods {
         let next = decay_deviation(&g);
@@ -78,11 +80,12 @@ mod tests {
             deviation: 60.0,
             volatility: 0.06,
         };
-        assert_eq!(decayed(settled, RATING_PERIOD_SECONDS - 1), settled);
-        let one = decayed(settled, RATING_PERIOD_SECONDS);
-        let ten = decayed(settled, 10 * RATING_PERIOD_SECONDS);
+        let second = Duration::from_secs(1);
+        assert_eq!(decayed(settled, RATING_PERIOD - second), settled);
+        let one = decayed(settled, RATING_PERIOD);
+        let ten = decayed(settled, 10 * RATING_PERIOD);
         assert!(one.deviation > 60.0 && ten.deviation > one.deviation);
         assert_eq!(ten.rating, 1700.0);
-        assert!(decayed(settled, i64::MAX).deviation <= 350.0);
+        assert!(decayed(settled, Duration::MAX).deviation <= 350.0);
     }
 }

@@ -5,12 +5,12 @@ use crate::store::RatingRow;
 
 use super::{
     ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member, MemberId, Name,
-    Place, RatingCard, RatingValue, RecentResult, Result, Standing,
+    Place, RatingCard, RatingValue, RecentResult, Result, Standing, Timestamp,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
 /// rated game.
-pub(super) fn rating_now(r: &RatingRow, now: i64) -> RatingValue {
+pub(super) fn rating_now(r: &RatingRow, now: Timestamp) -> RatingValue {
     ratings::decayed(r.value, now - r.last_active)
 }
 

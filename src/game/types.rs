@@ -5,7 +5,7 @@ use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError,
+    RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError, Timestamp,
     PROVISIONAL_DEVIATION,
 };
 
@@ -147,10 +147,10 @@ pub struct Challenge {
     /// force): played casual.
     pub casual_by_limit: Option<i64>,
     /// When the opponent is back, if they are on vacation as the challenge is made.
-    pub opponent_away_until: Option<i64>,
+    pub opponent_away_until: Option<Timestamp>,
     /// Where it stands; an accepted one names the game it started.
     pub state: ChallengeState,
-    pub expires_at: i64,
+    pub expires_at: Timestamp,
 }
 
 /// Plies after which both sides have moved. A game that ends sooner (an abort, a time-out, a
@@ -161,8 +161,8 @@ pub const BOTH_SIDES_MOVED: u32 = 2;
 /// and maybe a rating change once won, a reason once over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GameStatus {
-    /// Being played: the side to move runs out of time at `deadline` (unix seconds).
-    Active { deadline: i64 },
+    /// Being played: the side to move runs out of time at `deadline`.
+    Active { deadline: Timestamp },
     /// Won by `winner`; `rating_change` when the result was rated.
     Finished {
         winner: Color,
@@ -188,7 +188,7 @@ impl GameStatus {
     }
 
     /// When the side to move runs out of time, while the game is played.
-    pub const fn deadline(&self) -> Option<i64> {
+    pub const fn deadline(&self) -> Option<Timestamp> {
         match self {
             GameStatus::Active { deadline } => Some(*deadline),
             _ => None,
@@ -238,7 +238,7 @@ pub struct Game {
     pub ai: Option<AiPlayer>,
     /// When each player's latest vacation ends or ended, if they took one: see
     /// [`Game::away_until`].
-    pub away_until: ByColor<Option<i64>>,
+    pub away_until: ByColor<Option<Timestamp>>,
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their
@@ -275,7 +275,7 @@ impl Game {
     }
 
     /// When `color`'s player is back, if they are on vacation at `now`.
-    pub fn away_until(&self, color: Color, now: i64) -> Option<i64> {
+    pub fn away_until(&self, color: Color, now: Timestamp) -> Option<Timestamp> {
         self.away_until[color].filter(|&t| t > now)
     }
 

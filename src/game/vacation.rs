@@ -1,12 +1,14 @@
 //! Vacations: a member's clocks wait for them for a few days a year.
 
-use super::{Announcement, Game, GameError, Games, Member, Result, TimeControl, DAY};
+use std::time::Duration;
+
+use super::{Announcement, Game, GameError, Games, Member, Result, TimeControl, Timestamp, DAY};
 
 /// What `/vacation` did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VacationChange {
     /// When the member is back: the vacation's end, or now for one ended early.
-    pub until: i64,
+    pub until: Timestamp,
     /// Whether a vacation began (else one ended).
     pub started: bool,
     /// Days of the year's allowance left after this.
@@ -49,11 +51,12 @@ impl Games {
                 })
             }
             (days, None) => {
-                tx.start_vacation(who.id, now, now + days * DAY).await?;
+                tx.start_vacation(who.id, now, now + days_long(days))
+                    .await?;
                 true
             }
         };
-        let until = if started { now + days * DAY } else { now };
+        let until = if started { now + days_long(days) } else { now };
         let rows = tx.active_games_of(who.id).await?;
         if started {
             for row in &rows {
@@ -86,18 +89,31 @@ impl Games {
 
     /// Days of vacation `who` has taken or booked in the 365 days before `now`, each part of a
     /// day counted as a day.
-    async fn vacation_days_taken(&self, who: &Member, now: i64) -> Result<i64> {
-        let taken = self.store.vacations_since(who.id, now - 365 * DAY).await?;
-        Ok(taken
-            .iter()
-            .map(|(from, to)| (to - from + DAY - 1) / DAY)
-            .sum())
+    async fn vacation_days_taken(&self, who: &Member, now: Timestamp) -> Result<i64> {
+        let taken = self.store.vacations_since(who.id, now - DAY * 365).await?;
+        let days = |(from, to): &(Timestamp, Timestamp)| {
+            let days = (*to - *from).as_secs().div_ceil(DAY.as_secs());
+            i64::try_from(days).unwrap_or(i64::MAX)
+        };
+        Ok(taken.iter().map(days).sum())
     }
+}
+
+/// `days` days (none for fewer than none).
+fn days_long(days: i64) -> Duration {
+    Duration::from_secs(
+        DAY.as_secs()
+            .saturating_mul(u64::try_from(days).unwrap_or(0)),
+    )
 }
 
 /// The deadline of a turn that begins at `now` for a player back from vacation at `back` (their
 /// latest vacation's end, if any): the full time per move, counted from their return when that
 /// is still to come.
-pub(super) fn turn_deadline(now: i64, time: TimeControl, back: Option<i64>) -> i64 {
-    back.map_or(now, |b| b.max(now)) + time.seconds()
+pub(super) fn turn_deadline(
+    now: Timestamp,
+    time: TimeControl,
+    back: Option<Timestamp>,
+) -> Timestamp {
+    back.map_or(now, |b| b.max(now)) + time.duration()
 }

@@ -1,6 +1,6 @@
 //! Challenges: pending, answered, expired.
 
-use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId};
+use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId, Timestamp};
 
 use super::codec::Flag;
 use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Sql, Store, WriteTx};
@@ -9,8 +9,8 @@ use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Sql, Store
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChallengesTo {
     pub count: i64,
-    pub oldest: Option<i64>,
-    pub declined_at: Option<i64>,
+    pub oldest: Option<Timestamp>,
+    pub declined_at: Option<Timestamp>,
 }
 
 const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = $1";
@@ -63,7 +63,7 @@ impl Store {
 impl WriteTx {
     /// Records that game `game`'s rematch is offered at `now`; `false` (and nothing written)
     /// when it already was.
-    pub async fn claim_rematch(&mut self, game: GameId, now: i64) -> Result<bool> {
+    pub async fn claim_rematch(&mut self, game: GameId, now: Timestamp) -> Result<bool> {
         let done = sqlx::query(
             "INSERT INTO rematches (game_id, offered_at) VALUES ($1, $2)
              ON CONFLICT (game_id) DO NOTHING",
@@ -105,8 +105,8 @@ impl WriteTx {
         &mut self,
         from: MemberId,
         to: MemberId,
-        made_since: i64,
-        declined_since: i64,
+        made_since: Timestamp,
+        declined_since: Timestamp,
     ) -> Result<ChallengesTo> {
         let (count, oldest, declined_at) = sqlx::query_as(
             "SELECT count(CASE WHEN created_at > $3 THEN 1 END),
@@ -149,7 +149,7 @@ impl WriteTx {
         &mut self,
         id: ChallengeId,
         state: ChallengeState,
-        now: i64,
+        now: Timestamp,
     ) -> Result<bool> {
         let done = sqlx::query(
             "UPDATE challenges SET state = $1, resolved_at = $2, game_id = $3
@@ -167,7 +167,7 @@ impl WriteTx {
     /// Marks every pending challenge in `servers` past its expiry as expired, and returns them.
     pub async fn expire_challenges(
         &mut self,
-        now: i64,
+        now: Timestamp,
         servers: Servers,
     ) -> Result<Vec<ChallengeRow>> {
         let (sql, args) = Sql::new(

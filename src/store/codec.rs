@@ -8,12 +8,18 @@
 //!   held (`'active'`, `'all_captured'`, `'black'`, `'8x8'`); [`TimeControl`] is its seconds,
 //!   and the AI's [`Level`] its number. A [`Position`] is its setup text; games keep theirs as
 //!   written in their rows (see `rows::GameRow`), and read it with the rest of the game.
+//! - A [`Timestamp`] is its unix seconds, as every column of moments holds them but the outbox's
+//!   times to post, in unix milliseconds: [`Millis`] writes and reads those. A span added to or
+//!   taken from a column of moments is its whole seconds: [`Seconds`] writes it. Nowhere else
+//!   does a moment or a span become a number.
 //!
 //! - A yes/no column is an integer, 0 or 1, in both databases: [`Flag`] writes it so, and reads
 //!   back either that or a boolean (what an expression gives in PostgreSQL).
 //!
 //! A value that does not read back (a state no version wrote, a size that is not supported) is
 //! a decode error: the query fails with it, as with any column of the wrong type.
+
+use std::time::Duration;
 
 use sqlx::any::{Any, AnyTypeInfo, AnyValueRef};
 use sqlx::encode::IsNull;
@@ -24,7 +30,7 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, TimeControl,
+    ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, TimeControl, Timestamp,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -79,8 +85,10 @@ integer!(ChannelId, |id| to_db(id.get()), |n| Ok(ChannelId::new(
 )));
 integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));
 integer!(ChallengeId, |id| id.get(), |n| Ok(ChallengeId::new(n)));
-integer!(TimeControl, |t| t.seconds(), |n| {
-    TimeControl::from_seconds(n)
+integer!(TimeControl, |t| seconds(t.duration()), |n| {
+    u64::try_from(n)
+        .ok()
+        .and_then(|s| TimeControl::from_duration(Duration::from_secs(s)))
         .ok_or_else(|| format!("time limit {n} is not a time control").into())
 });
 integer!(Level, |l| i64::from(l.number()), |n| {
@@ -89,6 +97,36 @@ integer!(Level, |l| i64::from(l.number()), |n| {
         .and_then(Level::new)
         .ok_or_else(|| format!("AI level {n} is not a level").into())
 });
+integer!(Timestamp, |t| t.unix_seconds(), |n| Ok(
+    Timestamp::from_unix_seconds(n)
+));
+integer!(Millis, |t| t.0.unix_millis(), |n| Ok(Millis(
+    Timestamp::from_unix_millis(n)
+)));
+integer!(Seconds, |d| seconds(d.0), |n| Ok(Seconds(
+    Duration::from_secs(u64::try_from(n).unwrap_or(0))
+)));
+
+/// A span's whole seconds, as far as an `i64` reaches.
+fn seconds(d: Duration) -> i64 {
+    i64::try_from(d.as_secs()).unwrap_or(i64::MAX)
+}
+
+/// A moment stored as unix milliseconds (the outbox's times to post), where [`Timestamp`] itself
+/// is stored as unix seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Millis(pub Timestamp);
+
+impl From<Millis> for Timestamp {
+    fn from(t: Millis) -> Timestamp {
+        t.0
+    }
+}
+
+/// A span stored as its whole seconds: what a statement adds to or takes from a column of
+/// moments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seconds(pub Duration);
 
 /// Stored as text: `Type` of `str`, written as `text(self)` and read back by `parse(text)`.
 macro_rules! text {

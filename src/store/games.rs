@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 use sqlx::AnyPool;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId};
+use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, Timestamp};
 use crate::rules::{ByColor, Color, Move, Position};
 
 use super::codec::Flag;
@@ -37,7 +37,7 @@ pub struct GameEnding {
     pub ply: Option<u32>,
     /// The move that ended the game and the position after it.
     pub last_move: Option<(Move, Position)>,
-    pub now: i64,
+    pub now: Timestamp,
     /// The winner; `None` aborts the game.
     pub winner: Option<Color>,
     pub reason: EndReason,
@@ -169,7 +169,7 @@ impl Store {
     /// `servers`. Oldest first. Black moves at even plies, White at odd ones.
     pub async fn ai_games_to_move(
         &self,
-        turn_began_by: i64,
+        turn_began_by: Timestamp,
         servers: Servers,
     ) -> Result<Vec<GameId>> {
         let (sql, args) = Sql::new(
@@ -191,7 +191,7 @@ impl Store {
     /// Active games in `servers` whose side to move has run out of time. A game whose row does
     /// not read back (a value no version of the bot wrote) is logged and left out, so that one
     /// broken row cannot stop the clocks of every other game.
-    pub async fn overdue_games(&self, now: i64, servers: Servers) -> Result<Vec<GameRow>> {
+    pub async fn overdue_games(&self, now: Timestamp, servers: Servers) -> Result<Vec<GameRow>> {
         let (sql, args) = Sql::new(game_select!(
             "WHERE g.state = 'active' AND g.deadline <= $1 AND "
         ))
@@ -322,7 +322,7 @@ impl WriteTx {
         guild: GuildId,
         a: MemberId,
         b: MemberId,
-        since: i64,
+        since: Timestamp,
     ) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE guild_id = $1 AND rated = 1 AND created_at > $4
@@ -362,7 +362,7 @@ impl WriteTx {
     /// never reminded: a game where it is to move is left as it is. Black moves at even plies.
     pub async fn take_due_reminders(
         &mut self,
-        now: i64,
+        now: Timestamp,
         fraction: f64,
         servers: Servers,
     ) -> Result<Vec<ReminderRow>> {
@@ -406,10 +406,10 @@ mod tests {
         let store = Store::open(&url).await.expect("open");
         let (guild, alice, bob) = (GuildId::new(1), MemberId::new(10), MemberId::new(11));
         let mut tx = store.begin().await.expect("begin");
-        tx.upsert_member(guild, alice, "alice", false, 0)
+        tx.upsert_member(guild, alice, "alice", false, Timestamp::UNIX_EPOCH)
             .await
             .expect("alice");
-        tx.upsert_member(guild, bob, "bob", false, 0)
+        tx.upsert_member(guild, bob, "bob", false, Timestamp::UNIX_EPOCH)
             .await
             .expect("bob");
         let game = NewGame {
@@ -420,8 +420,8 @@ mod tests {
             time_limit: TimeControl::OneDay,
             rated: false,
             position: Position::default(),
-            deadline: 86_400,
-            created_at: 0,
+            deadline: Timestamp::from_unix_seconds(86_400),
+            created_at: Timestamp::UNIX_EPOCH,
             ai_level: None,
         };
         let fine = tx.insert_game(&game).await.expect("fine");

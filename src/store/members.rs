@@ -1,6 +1,6 @@
 //! Members and the names they go by in each server.
 
-use crate::domain::{GuildId, MemberId};
+use crate::domain::{GuildId, MemberId, Timestamp};
 
 use super::codec::Flag;
 use super::{Result, Store, WriteTx};
@@ -27,7 +27,7 @@ impl WriteTx {
         id: MemberId,
         name: &str,
         is_bot: bool,
-        now: i64,
+        now: Timestamp,
     ) -> Result<()> {
         self.touched.all();
         // Insert if new, then update only what changed: an upsert's `DO UPDATE` would lock the
@@ -69,7 +69,7 @@ impl WriteTx {
 
     /// Records member `id`, if the bot has never seen them, without a name: for a member's own
     /// setting, which may come before they ever played.
-    pub async fn ensure_member(&mut self, id: MemberId, now: i64) -> Result<()> {
+    pub async fn ensure_member(&mut self, id: MemberId, now: Timestamp) -> Result<()> {
         sqlx::query(
             "INSERT INTO members (id, is_bot, created_at) VALUES ($1, 0, $2)
              ON CONFLICT (id) DO NOTHING",

@@ -24,7 +24,7 @@ use sqlx::any::{Any, AnyArguments};
 use sqlx::error::BoxDynError;
 use sqlx::Arguments;
 
-use crate::domain::GameId;
+use crate::domain::{GameId, Timestamp};
 use crate::rules::{Move, Position};
 
 use super::writer::{Conn, Writer};
@@ -60,8 +60,8 @@ pub struct MoveWrite {
     /// The position after the move.
     pub position: Position,
     /// When the side to move next runs out of time.
-    pub deadline: i64,
-    pub now: i64,
+    pub deadline: Timestamp,
+    pub now: Timestamp,
 }
 
 /// The grouped move statement of `dialect` for `rows` moves, `rows` a power of two up to

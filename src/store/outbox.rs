@@ -1,6 +1,11 @@
 //! The outbox of announcements owed to players, and the record that the bot is alive (which moves
 //! the clocks on after a downtime).
 
+use std::time::Duration;
+
+use crate::domain::Timestamp;
+
+use super::codec::{Millis, Seconds};
 use super::writer::Conn;
 use super::{NewOutbox, OutboxRow, Result, Servers, Sql, Store, WriteTx};
 
@@ -14,23 +19,22 @@ pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()
     .bind(row.channel_id)
     .bind(&row.announcement)
     .bind(row.created_at)
-    .bind(row.first_attempt_at)
+    .bind(Millis(row.first_attempt_at))
     .execute(conn)
     .await?;
     Ok(())
 }
 
 impl Store {
-    /// Announcements in `servers` due at `now_ms` (unix milliseconds), oldest first, at most
-    /// `limit`.
+    /// Announcements in `servers` due at `now`, oldest first, at most `limit`.
     pub async fn due_outbox(
         &self,
-        now_ms: i64,
+        now: Timestamp,
         servers: Servers,
         limit: i64,
     ) -> Result<Vec<OutboxRow>> {
         let (sql, args) = Sql::new("SELECT * FROM outbox WHERE next_attempt_at <= $1 AND ")
-            .arg(now_ms)
+            .arg(Millis(now))
             .servers("guild_id", servers)
             .push(" ORDER BY id LIMIT ")
             .push_bind(limit)
@@ -38,14 +42,15 @@ impl Store {
         Ok(sqlx::query_as_with(sql, args).fetch_all(&self.read).await?)
     }
 
-    /// When the next announcement in `servers` is due (unix milliseconds), if any is waiting.
-    pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<i64>> {
+    /// When the next announcement in `servers` is due, if any is waiting.
+    pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<Timestamp>> {
         let (sql, args) = Sql::new("SELECT min(next_attempt_at) FROM outbox WHERE ")
             .servers("guild_id", servers)
             .build()?;
-        Ok(sqlx::query_scalar_with(sql, args)
+        let at: Option<Millis> = sqlx::query_scalar_with(sql, args)
             .fetch_one(&self.read)
-            .await?)
+            .await?;
+        Ok(at.map(Timestamp::from))
     }
 
     /// Removes an announcement: sent, or never to be.
@@ -58,12 +63,12 @@ impl Store {
         Ok(())
     }
 
-    /// Records a failed post of an announcement, to be tried again at `at_ms`.
-    pub async fn postpone_outbox(&self, id: i64, attempts: i64, at_ms: i64) -> Result<()> {
+    /// Records a failed post of an announcement, to be tried again at `at`.
+    pub async fn postpone_outbox(&self, id: i64, attempts: i64, at: Timestamp) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE id = $3")
             .bind(attempts)
-            .bind(at_ms)
+            .bind(Millis(at))
             .bind(id)
             .execute(held.conn())
             .await?;
@@ -77,8 +82,8 @@ impl WriteTx {
         insert_outbox(self.tx.conn(), row).await
     }
 
-    /// When the process looking after `servers` last recorded that it was alive (unix seconds).
-    pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<i64>> {
+    /// When the process looking after `servers` last recorded that it was alive.
+    pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<Timestamp>> {
         Ok(
             sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = $1")
                 .bind(servers.key())
@@ -88,7 +93,7 @@ impl WriteTx {
     }
 
     /// Records that the process looking after `servers` is alive at `now`.
-    pub async fn set_last_seen(&mut self, servers: Servers, now: i64) -> Result<()> {
+    pub async fn set_last_seen(&mut self, servers: Servers, now: Timestamp) -> Result<()> {
         sqlx::query(
             "INSERT INTO alive (scope, seen_at) VALUES ($1, $2)
              ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at",
@@ -101,8 +106,8 @@ impl WriteTx {
     }
 
     /// Moves every active game's deadline and every pending challenge's expiry in `servers` on
-    /// by `seconds`; returns how many games and challenges moved.
-    pub async fn shift_clocks(&mut self, seconds: i64, servers: Servers) -> Result<(u64, u64)> {
+    /// by `by`; returns how many games and challenges moved.
+    pub async fn shift_clocks(&mut self, by: Duration, servers: Servers) -> Result<(u64, u64)> {
         self.touched.all();
         let mut moved = [0; 2];
         for (n, update) in moved.iter_mut().zip([
@@ -110,7 +115,7 @@ impl WriteTx {
             "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending' AND ",
         ]) {
             let (sql, args) = Sql::new(update)
-                .arg(seconds)
+                .arg(Seconds(by))
                 .servers("guild_id", servers)
                 .build()?;
             *n = sqlx::query_with(sql, args)

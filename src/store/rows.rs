@@ -5,12 +5,12 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingChange, RatingValue, TimeControl,
+    RatingChange, RatingValue, TimeControl, Timestamp,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, ByColor, Color, Position};
 
-use super::codec::Flag;
+use super::codec::{Flag, Millis};
 
 /// A challenge to insert.
 #[derive(Clone, Debug)]
@@ -23,8 +23,8 @@ pub struct NewChallenge {
     pub challenger_color: Option<Color>,
     pub time_limit: TimeControl,
     pub rated: bool,
-    pub created_at: i64,
-    pub expires_at: i64,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
 }
 
 #[derive(Clone, Debug, PartialEq, FromRow)]
@@ -42,9 +42,9 @@ pub struct ChallengeRow {
     /// From the columns `state` and `game_id`.
     #[sqlx(flatten)]
     pub state: ChallengeState,
-    pub created_at: i64,
-    pub expires_at: i64,
-    pub resolved_at: Option<i64>,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
+    pub resolved_at: Option<Timestamp>,
 }
 
 /// A challenge's state from its columns `state` and `game_id`: the game is there exactly when
@@ -83,8 +83,8 @@ pub struct NewGame {
     pub time_limit: TimeControl,
     pub rated: bool,
     pub position: Position,
-    pub deadline: i64,
-    pub created_at: i64,
+    pub deadline: Timestamp,
+    pub created_at: Timestamp,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
 }
@@ -108,13 +108,13 @@ pub struct GameRow {
     pub ply: u32,
     pub position: String,
     pub last_move: Option<String>,
-    pub deadline: i64,
+    pub deadline: Timestamp,
     #[sqlx(try_from = "Flag")]
     pub reminded: bool,
     pub winner: Option<Color>,
     pub end_reason: Option<EndReason>,
-    pub created_at: i64,
-    pub finished_at: Option<i64>,
+    pub created_at: Timestamp,
+    pub finished_at: Option<Timestamp>,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
 }
@@ -129,7 +129,7 @@ pub struct PlayerRow {
     /// Whether they are a bot (the AI).
     pub is_bot: bool,
     /// When their latest vacation ends (or ended), if they ever took one.
-    pub away_until: Option<i64>,
+    pub away_until: Option<Timestamp>,
     /// Whether they get a direct message on their turn.
     pub notify_dm: bool,
 }
@@ -166,7 +166,7 @@ pub struct MoveRow {
     #[sqlx(try_from = "i64")]
     pub ply: u32,
     pub notation: String,
-    pub played_at: i64,
+    pub played_at: Timestamp,
 }
 
 /// A member's Glicko-2 rating on one board of one server.
@@ -179,7 +179,7 @@ pub struct RatingRow {
     pub games: i64,
     pub wins: i64,
     pub losses: i64,
-    pub last_active: i64,
+    pub last_active: Timestamp,
 }
 
 /// The rating, deviation and volatility in the columns `{prefix}rating{suffix}` and so on.
@@ -212,7 +212,7 @@ pub struct RatingChangeRow {
     pub game_id: GameId,
     /// Before from the columns `black_rating` and so on, after from `black_rating_after` and so on.
     pub change: RatingChange,
-    pub created_at: i64,
+    pub created_at: Timestamp,
 }
 
 impl FromRow<'_, AnyRow> for RatingChangeRow {
@@ -240,7 +240,7 @@ pub struct ResultRow {
     pub players: ByColor<MemberId>,
     pub winner: Color,
     pub end_reason: EndReason,
-    pub finished_at: Option<i64>,
+    pub finished_at: Option<Timestamp>,
     pub change: f64,
 }
 
@@ -251,10 +251,9 @@ pub struct NewOutbox {
     pub channel_id: ChannelId,
     /// The announcement, as JSON.
     pub announcement: String,
-    /// Unix seconds.
-    pub created_at: i64,
-    /// When to post it first, in unix milliseconds.
-    pub first_attempt_at: i64,
+    pub created_at: Timestamp,
+    /// When to post it first (stored in unix milliseconds).
+    pub first_attempt_at: Timestamp,
 }
 
 /// An announcement waiting in the outbox.
@@ -264,10 +263,11 @@ pub struct OutboxRow {
     pub guild_id: GuildId,
     pub channel_id: ChannelId,
     pub announcement: String,
-    pub created_at: i64,
+    pub created_at: Timestamp,
     pub attempts: i64,
-    /// Unix milliseconds.
-    pub next_attempt_at: i64,
+    /// Stored in unix milliseconds.
+    #[sqlx(try_from = "Millis")]
+    pub next_attempt_at: Timestamp,
 }
 
 /// A game whose reminder was just taken: where it is played, who is to move, and until when.
@@ -277,7 +277,7 @@ pub struct ReminderRow {
     pub guild_id: GuildId,
     pub channel_id: ChannelId,
     pub to_move: MemberId,
-    pub deadline: i64,
+    pub deadline: Timestamp,
     #[sqlx(try_from = "i64")]
     pub ply: u32,
 }

@@ -1,7 +1,7 @@
 //! Members' own settings (turn notifications by direct message), and the messages that show
 //! each game's board.
 
-use crate::domain::{GameId, MemberId};
+use crate::domain::{GameId, MemberId, Timestamp};
 
 use super::codec::Flag;
 use super::{Result, Store, WriteTx};
@@ -25,7 +25,7 @@ impl Store {
         member: MemberId,
         on: bool,
         lang: &str,
-        now: i64,
+        now: Timestamp,
     ) -> Result<()> {
         let mut tx = self.begin().await?;
         tx.touched.all();

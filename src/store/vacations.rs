@@ -1,7 +1,8 @@
 //! Members' vacations, and what starting or ending one does to the deadlines of their games.
 
-use crate::domain::MemberId;
+use crate::domain::{MemberId, Timestamp};
 
+use super::codec::Seconds;
 use super::{GameRow, Result, Store, WriteTx};
 
 /// An update of the deadlines of member `?1`'s games where they are to move: Black moves at even
@@ -19,7 +20,11 @@ macro_rules! deadlines_to_move {
 
 impl Store {
     /// The start and end of each vacation of `member` that began after `since`.
-    pub async fn vacations_since(&self, member: MemberId, since: i64) -> Result<Vec<(i64, i64)>> {
+    pub async fn vacations_since(
+        &self,
+        member: MemberId,
+        since: Timestamp,
+    ) -> Result<Vec<(Timestamp, Timestamp)>> {
         Ok(sqlx::query_as(
             "SELECT started_at, ends_at FROM vacations WHERE member_id = $1 AND started_at > $2
              ORDER BY started_at",
@@ -43,7 +48,7 @@ impl WriteTx {
     }
 
     /// When `member`'s latest vacation ends (or ended), if they ever took one.
-    pub async fn away_until(&mut self, member: MemberId) -> Result<Option<i64>> {
+    pub async fn away_until(&mut self, member: MemberId) -> Result<Option<Timestamp>> {
         Ok(
             sqlx::query_scalar("SELECT max(ends_at) FROM vacations WHERE member_id = $1")
                 .bind(member)
@@ -54,7 +59,12 @@ impl WriteTx {
 
     /// Starts a vacation of `member` from `now` to `ends_at`: the deadlines of their games where
     /// they are to move move on by its length.
-    pub async fn start_vacation(&mut self, member: MemberId, now: i64, ends_at: i64) -> Result<()> {
+    pub async fn start_vacation(
+        &mut self,
+        member: MemberId,
+        now: Timestamp,
+        ends_at: Timestamp,
+    ) -> Result<()> {
         self.touched.all();
         // A member may go away before they ever played.
         self.ensure_member(member, now).await?;
@@ -66,7 +76,7 @@ impl WriteTx {
             .await?;
         sqlx::query(deadlines_to_move!("deadline + $2"))
             .bind(member)
-            .bind(ends_at - now)
+            .bind(Seconds(ends_at - now))
             .execute(self.tx.conn())
             .await?;
         Ok(())
@@ -74,7 +84,12 @@ impl WriteTx {
 
     /// Ends `member`'s vacation, due to end at `ends_at`, at `now`: the deadlines of their games
     /// where they are to move come back by the time not taken.
-    pub async fn end_vacation(&mut self, member: MemberId, now: i64, ends_at: i64) -> Result<()> {
+    pub async fn end_vacation(
+        &mut self,
+        member: MemberId,
+        now: Timestamp,
+        ends_at: Timestamp,
+    ) -> Result<()> {
         self.touched.all();
         sqlx::query("UPDATE vacations SET ends_at = $2 WHERE member_id = $1 AND ends_at > $2")
             .bind(member)
@@ -83,7 +98,7 @@ impl WriteTx {
             .await?;
         sqlx::query(deadlines_to_move!("deadline - $2"))
             .bind(member)
-            .bind(ends_at - now)
+            .bind(Seconds(ends_at - now))
             .execute(self.tx.conn())
             .await?;
         Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use breakthrough_bot::game::{
     text, ChallengeRef, ChallengeRequest, ChallengeState, GameError, Games, Limits, ManualClock,
-    Member, Place, TimeControl,
+    Member, Place, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -28,7 +28,9 @@ async fn games(db: &TestDb) -> Games {
     let store = Store::open(&db.url).await.expect("open store");
     Games::new(
         store,
-        Arc::new(ManualClock::new(1_800_000_000)),
+        Arc::new(ManualClock::new(Timestamp::from_unix_seconds(
+            1_800_000_000,
+        ))),
         Limits::default(),
     )
 }

@@ -276,7 +276,7 @@ async fn a_database_from_before_moves_were_recorded_per_statement_keeps_its_hist
     let store = Store::open(&url).await.unwrap();
     let history = |rows: Vec<breakthrough_bot::store::MoveRow>| {
         rows.into_iter()
-            .map(|m| (m.ply, m.notation, m.played_at))
+            .map(|m| (m.ply, m.notation, m.played_at.unix_seconds()))
             .collect::<Vec<_>>()
     };
     assert_eq!(

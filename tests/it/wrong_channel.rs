@@ -8,7 +8,7 @@ use std::sync::Arc;
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     ChallengeRef, ChallengeRequest, ChannelId, GameError, GameId, GameRef, Games, Limits,
-    ManualClock, Member, Place, TimeControl,
+    ManualClock, Member, Place, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -17,7 +17,7 @@ use breakthrough_bot::store::Store;
 use crate::common::db::{on_both_backends, Backend, TestDb};
 use crate::common::fake_discord::{InteractionBuilder, TestUser, CHANNEL_ID};
 
-const T0: i64 = 1_800_000_000;
+const T0: Timestamp = Timestamp::from_unix_seconds(1_800_000_000);
 /// The game's channel, two other channels of its server, another server, and a direct message.
 const HERE: Place = Place::new(10, 20);
 const NEXT: Place = Place::new(10, 21);

@@ -14,6 +14,9 @@ mod export;
 mod markup;
 mod times;
 
+use std::time::Duration;
+
+use crate::game::Timestamp;
 use crate::i18n::Lang;
 use crate::rules::{Color, Move};
 use crate::tr;
@@ -54,8 +57,10 @@ pub fn apology(lang: Lang) -> String {
     tr!(lang, "error-internal")
 }
 
-/// The answer to a member over the rate limit, who may send again in `seconds` (at least 1).
-pub fn slow_down(lang: Lang, seconds: u64) -> String {
+/// The answer to a member over the rate limit, who may send again after `wait`: in whole
+/// seconds, rounded up, at least 1.
+pub fn slow_down(lang: Lang, wait: Duration) -> String {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     tr!(lang, "slow-down", seconds = seconds.max(1))
 }
 
@@ -126,8 +131,11 @@ pub fn challenge_expired(lang: Lang, m: &dyn Markup, c: &Challenge) -> String {
 }
 
 /// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
-pub fn reminder(lang: Lang, game: &Game, now: i64) -> String {
-    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+pub fn reminder(lang: Lang, game: &Game, now: Timestamp) -> String {
+    let left = duration(
+        lang,
+        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
+    );
     tr!(lang, "reminder", id = game.id.to_string(), left = left)
 }
 
@@ -150,7 +158,7 @@ pub fn unrated_early(lang: Lang) -> String {
 
 /// Where the game stands: whose move and the time left, or the result (`unrated` when it ended
 /// before both sides had moved); while it goes on, who of its players is on vacation.
-pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
+pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
     let mut standing = standing(lang, m, game, now);
     if game.ended_early() {
         standing = format!("{standing} · {}", unrated_early(lang));
@@ -167,7 +175,7 @@ pub fn status(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
 }
 
 /// `bob is on vacation until 2026-12-01 18:00 UTC`.
-pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: i64) -> String {
+pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: Timestamp) -> String {
     tr!(
         lang,
         "vacation-away",
@@ -183,7 +191,7 @@ pub fn vacation_told(
     m: &dyn Markup,
     game: &Game,
     member: MemberId,
-    until: i64,
+    until: Timestamp,
 ) -> String {
     let name = game
         .color_of(member)
@@ -205,12 +213,15 @@ pub fn your_turn(
     game: &Game,
     member: MemberId,
     reminder: bool,
-    now: i64,
+    now: Timestamp,
 ) -> String {
     let opponent = game
         .color_of(member)
         .map_or_else(String::new, |c| m.name(&game.player(c.opposite()).name));
-    let left = duration(lang, game.status.deadline().map_or(0, |d| d - now));
+    let left = duration(
+        lang,
+        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
+    );
     let id = game.id.to_string();
     match (reminder, game.last_move) {
         (true, _) => tr!(
@@ -238,7 +249,7 @@ pub fn your_turn(
     }
 }
 
-fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: i64) -> String {
+fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
     match game.status {
         GameStatus::Active { deadline } => {
             let turn = game.position.turn();
@@ -289,7 +300,13 @@ pub fn game_against(lang: Lang, m: &dyn Markup, id: GameId, opponent: &Name) -> 
 
 /// A member's games in progress, one line each (`#3 against bob · Move 2 · …`), or a line saying
 /// there are none.
-pub fn games_list(lang: Lang, m: &dyn Markup, whom: &Member, games: &[Game], now: i64) -> String {
+pub fn games_list(
+    lang: Lang,
+    m: &dyn Markup,
+    whom: &Member,
+    games: &[Game],
+    now: Timestamp,
+) -> String {
     if games.is_empty() {
         return tr!(lang, "games-none", name = m.name(&whom.name));
     }
@@ -332,7 +349,7 @@ pub fn rating_lines(m: &dyn Markup, game: &Game, change: &RatingChange) -> Vec<S
 }
 
 /// A challenge as announced: who, what board, sides, time, rated or not.
-pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: i64) -> String {
+pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: Timestamp) -> String {
     let challenger = m.name(&c.challenger.name);
     let whom = match &c.opponent {
         Some(o) => tr!(

@@ -7,3 +7,10 @@ pub mod naive;
 pub mod overdue;
 pub mod postgres;
 pub mod swept;
+
+use std::time::Duration;
+
+/// `n` seconds: how far the tests move their clocks, and how far apart their moments are.
+pub const fn secs(n: u64) -> Duration {
+    Duration::from_secs(n)
+}

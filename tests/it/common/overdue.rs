@@ -2,21 +2,18 @@
 
 use std::sync::Arc;
 
+use crate::common::secs;
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
     AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, GameId, Games, Limits, ManualClock,
-    Member, Place, TimeControl,
+    Member, Place, TimeControl, Timestamp,
 };
 use breakthrough_bot::rules::{BoardSize, Color};
 use breakthrough_bot::store::Store;
 
-/// Two days ago, in unix seconds.
-pub fn two_days_ago() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock after 1970")
-        .as_secs() as i64
-        - 2 * 86_400
+/// Two days ago.
+pub fn two_days_ago() -> Timestamp {
+    Timestamp::from(std::time::SystemTime::now()) - secs(2 * 86_400)
 }
 
 /// The game service on `store`, at [`two_days_ago`].

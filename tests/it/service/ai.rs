@@ -16,6 +16,7 @@ use super::{
     world_with, World, PLACE, T0,
 };
 use crate::common::db::{Backend, TestDb};
+use crate::common::secs;
 
 pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated(b: Backend) {
     use rand::{rngs::SmallRng, Rng, SeedableRng};
@@ -95,7 +96,7 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
     assert_eq!(replayed, game.position);
     assert_eq!(w.games.ai_reply(game.id).await.unwrap(), None);
-    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
 }
 
 pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting(b: Backend) {
@@ -125,9 +126,9 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
     let store = Store::open(&url).await.unwrap();
     let games = Games::new(store, clock.clone(), Limits::default());
     // Waiting for the AI since T0: listed once it has waited long enough.
-    assert!(games.ai_games_to_move(10).await.unwrap().is_empty());
-    clock.advance(10);
-    assert_eq!(games.ai_games_to_move(10).await.unwrap(), [id]);
+    assert!(games.ai_games_to_move(secs(10)).await.unwrap().is_empty());
+    clock.advance(secs(10));
+    assert_eq!(games.ai_games_to_move(secs(10)).await.unwrap(), [id]);
     let played = games.ai_reply(id).await.unwrap().expect("the AI moves");
     assert_eq!(played.game.ply, 1);
     assert_eq!(played.game.to_move().id, alice().id);
@@ -138,7 +139,7 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
         .position
         .turn()
         .eq(&Color::White));
-    assert!(games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
     let h = games.history(PLACE, id).await.unwrap();
     assert_eq!(h.moves, [played.mv.to_string()]);
 }
@@ -355,7 +356,7 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
         .unwrap();
     let reply = w.games.ai_reply(second).await.unwrap().expect("a reply");
     assert_eq!(reply.game.ply, 2);
-    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
 }
 
 pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b: Backend) {
@@ -427,7 +428,7 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
         .expect("refused without waiting");
     refused!(refusal, GameError::AiQueueFull);
     assert_eq!(w.games.game(a).await.unwrap().ply, 1);
-    let mut waiting = w.games.ai_games_to_move(0).await.unwrap();
+    let mut waiting = w.games.ai_games_to_move(secs(0)).await.unwrap();
     waiting.sort();
     assert_eq!(waiting, [a, b, c]);
 
@@ -439,11 +440,11 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
             .unwrap()
             .expect("the AI replies");
     }
-    assert_eq!(w.games.ai_games_to_move(0).await.unwrap(), [a]);
-    for id in w.games.ai_games_to_move(0).await.unwrap() {
+    assert_eq!(w.games.ai_games_to_move(secs(0)).await.unwrap(), [a]);
+    for id in w.games.ai_games_to_move(secs(0)).await.unwrap() {
         w.games.ai_reply(id).await.unwrap().expect("the AI replies");
     }
-    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
     for (id, who) in [(a, alice()), (b, bob()), (c, carol())] {
         let g = w.games.game(id).await.unwrap();
         assert_eq!((g.ply, g.to_move().id), (2, who.id));
@@ -511,7 +512,7 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
         }
     }
     assert_eq!(refused.len(), 5);
-    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
     // Trying again later, each is played and answered.
     for (m, id) in refused {
         w.games
@@ -520,5 +521,5 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
             .unwrap();
         w.games.ai_reply(id).await.unwrap().expect("a reply");
     }
-    assert!(w.games.ai_games_to_move(0).await.unwrap().is_empty());
+    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
 }

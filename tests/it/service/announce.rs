@@ -4,7 +4,7 @@
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeState, EndReason, GameRef, Games, Limits, Member, TimeControl,
+    AiRequest, ChallengeState, EndReason, GameRef, Games, Limits, Member, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -14,6 +14,7 @@ use super::{
     PLACE, T0,
 };
 use crate::common::db::Backend;
+use crate::common::secs;
 
 pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backend) {
     use breakthrough_bot::game::{Announced, Announcement};
@@ -26,8 +27,8 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
     let early = started(&w).await;
     let late = started_between(&w, &carol(), &bob()).await;
     carol_and_bob_move(&w, late).await;
-    w.games.sweep(T0 + 49 * 60).await.unwrap();
-    let deadline = T0 + 3600;
+    w.games.sweep(T0 + secs(49 * 60)).await.unwrap();
+    let deadline = T0 + secs(3600);
     assert_eq!(
         owed(&w).await,
         [
@@ -46,7 +47,11 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
     let row = w.store.game(early).await.unwrap().unwrap();
     assert!(row.reminded);
     // A reminder for a move since made needs no saying; one still owed does.
-    let reminders = w.games.due_announcements(i64::MAX, 100).await.unwrap();
+    let reminders = w
+        .games
+        .due_announcements(Timestamp::MAX, 100)
+        .await
+        .unwrap();
     let first = reminders[0].announcement.clone().unwrap();
     assert!(matches!(
         w.games.announcement(&first).await.unwrap(),
@@ -55,7 +60,7 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
     for o in &reminders {
         w.games.announced(o.id).await.unwrap();
     }
-    w.games.sweep(T0 + 3600).await.unwrap();
+    w.games.sweep(T0 + secs(3600)).await.unwrap();
     assert_eq!(
         owed(&w).await,
         [
@@ -74,7 +79,7 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
         .challenge(request(&bob(), Some(&alice()), "5x5"))
         .await
         .unwrap();
-    assert_eq!(plain.sweep(T0 + 10 * 3600).await.unwrap(), 1);
+    assert_eq!(plain.sweep(T0 + secs(10 * 3600)).await.unwrap(), 1);
     assert_eq!(
         plain.challenge_view(c2.id).await.unwrap().state,
         ChallengeState::Expired
@@ -167,7 +172,7 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
         other => panic!("{other:?}"),
     }
     // The reminder comes with one too.
-    w.clock.advance(50 * 60);
+    w.clock.advance(secs(50 * 60));
     w.games.sweep(w.games.now()).await.unwrap();
     let queued = owed(&w).await;
     assert!(queued.contains(&turn(2, true)), "{queued:?}");

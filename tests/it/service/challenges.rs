@@ -8,6 +8,7 @@ use breakthrough_bot::rules::BoardSize;
 
 use super::{alice, bob, carol, refused, request, world, A_DM, NEXT_CHANNEL, OTHER_SERVER, PLACE};
 use crate::common::db::Backend;
+use crate::common::secs;
 
 pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Backend) {
     let w = world(b).await;
@@ -185,12 +186,12 @@ pub(super) async fn a_declined_challenge_means_no_for_an_hour(b: Backend) {
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .unwrap();
-    w.clock.advance(60);
+    w.clock.advance(secs(60));
     w.games
         .decline(&bob(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
-    w.clock.advance(15 * 60);
+    w.clock.advance(secs(15 * 60));
     let refusal = w
         .games
         .challenge(request(&alice(), Some(&bob()), "3x5"))
@@ -217,7 +218,7 @@ pub(super) async fn a_declined_challenge_means_no_for_an_hour(b: Backend) {
         .await
         .unwrap();
     // An hour after the decline, alice may ask again.
-    w.clock.advance(45 * 60);
+    w.clock.advance(secs(45 * 60));
     w.games
         .challenge(request(&alice(), Some(&carol()), "3x5"))
         .await
@@ -239,13 +240,13 @@ pub(super) async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_to
             .challenge(request(&alice(), Some(&bob()), "3x5"))
             .await
             .unwrap();
-        w.clock.advance(60);
+        w.clock.advance(secs(60));
         w.games
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await
             .unwrap();
     }
-    w.clock.advance(5 * 60);
+    w.clock.advance(secs(5 * 60));
     let refusal = w
         .games
         .challenge(request(&alice(), Some(&bob()), "3x5"))
@@ -263,7 +264,7 @@ pub(super) async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_to
         .await
         .unwrap();
     // Once the first of the five is an hour old, one more may go out.
-    w.clock.advance(50 * 60);
+    w.clock.advance(secs(50 * 60));
     w.games
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await

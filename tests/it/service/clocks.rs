@@ -2,6 +2,7 @@
 //! a broken game among the others, and each shard sweeping its own servers.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use breakthrough_bot::game::{
     ChallengeRef, ChallengeState, EndReason, GameError, GameId, GameRef, GameState, Games, GuildId,
@@ -15,6 +16,7 @@ use super::{
     started_between, world, World, PLACE, T0,
 };
 use crate::common::db::{execute, execute_unchecked, Backend, TestDb};
+use crate::common::secs;
 use crate::common::swept::{swept, Swept};
 
 pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once(b: Backend) {
@@ -47,18 +49,18 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
         .await
         .unwrap();
 
-    assert!(swept(&w.games, T0 + 60).await.unwrap().is_empty());
+    assert!(swept(&w.games, T0 + secs(60)).await.unwrap().is_empty());
     // 80% of the hour gone: one reminder for each game, then never again.
-    let r = swept(&w.games, T0 + 49 * 60).await.unwrap();
+    let r = swept(&w.games, T0 + secs(49 * 60)).await.unwrap();
     assert_eq!(r.reminders.len(), 2, "{r:?}");
     assert!(r.expired.is_empty() && r.timed_out.is_empty());
-    assert!(swept(&w.games, T0 + 50 * 60)
+    assert!(swept(&w.games, T0 + secs(50 * 60))
         .await
         .unwrap()
         .reminders
         .is_empty());
 
-    w.clock.set(T0 + 3600);
+    w.clock.set(T0 + secs(3600));
     refused!(
         w.games
             .play(&carol(), PLACE, GameRef::Id(late), "b4-b3")
@@ -71,7 +73,7 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
             .await,
         GameError::ChallengeClosed(ChallengeState::Expired)
     );
-    let r = swept(&w.games, T0 + 3600).await.unwrap();
+    let r = swept(&w.games, T0 + secs(3600)).await.unwrap();
     assert_eq!(r.expired.iter().map(|c| c.id).collect::<Vec<_>>(), [c.id]);
     assert_eq!(r.aborted.iter().map(|g| g.id).collect::<Vec<_>>(), [early]);
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [late]);
@@ -79,7 +81,7 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
     assert_eq!(result(lost), Some((Some(Color::White), EndReason::Timeout)));
     assert!(lost.status.rating_change().is_some(), "time-outs are rated");
     assert!(
-        swept(&w.games, T0 + 3600).await.unwrap().is_empty(),
+        swept(&w.games, T0 + secs(3600)).await.unwrap().is_empty(),
         "nothing twice"
     );
     assert_eq!(
@@ -108,7 +110,7 @@ pub(super) async fn deadlines_survive_a_restart(b: Backend) {
     };
     let store = Store::open(&url).await.unwrap();
     let games = Games::new(store, clock, Limits::default());
-    let r = swept(&games, T0 + 3601).await.unwrap();
+    let r = swept(&games, T0 + secs(3601)).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(r.timed_out[0].id, id);
 }
@@ -122,7 +124,7 @@ pub(super) async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backe
     execute(
         &w.url,
         "UPDATE games SET position = 'not a position', deadline = $1 WHERE id = $2",
-        &[T0 + 10, broken.get()],
+        &[(T0 + secs(10)).unix_seconds(), broken.get()],
     )
     .await;
     // And another has a time limit no version wrote, put there by hand past the schema's checks.
@@ -131,10 +133,12 @@ pub(super) async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backe
         &w.url,
         "games",
         "UPDATE games SET time_limit = 1234, deadline = $1 WHERE id = $2",
-        &[T0 + 20, odd.get()],
+        &[(T0 + secs(20)).unix_seconds(), odd.get()],
     )
     .await;
-    let r = swept(&w.games, T0 + 7200).await.expect("the sweep goes on");
+    let r = swept(&w.games, T0 + secs(7200))
+        .await
+        .expect("the sweep goes on");
     assert_eq!(r.timed_out.iter().map(|g| g.id).collect::<Vec<_>>(), [fine]);
     let row = w.store.game(broken).await.unwrap().unwrap();
     assert_eq!(row.state, GameState::Active, "left for a later pass");
@@ -144,7 +148,11 @@ pub(super) async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) 
     let w = world(b).await;
     let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default())
         .only_server(GuildId::new(99));
-    assert_eq!(w.games.keep_alive(T0, 60).await.unwrap(), 0, "first seen");
+    assert_eq!(
+        w.games.keep_alive(T0, secs(60)).await.unwrap(),
+        Duration::ZERO,
+        "first seen"
+    );
     let id = started(&w).await;
     let c = w
         .games
@@ -152,31 +160,37 @@ pub(super) async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) 
         .await
         .unwrap();
     assert_eq!(
-        w.games.keep_alive(T0 + 60, 60).await.unwrap(),
-        0,
+        w.games.keep_alive(T0 + secs(60), secs(60)).await.unwrap(),
+        Duration::ZERO,
         "not away"
     );
-    assert_eq!(other.keep_alive(T0 + 60, 60).await.unwrap(), 0);
+    assert_eq!(
+        other.keep_alive(T0 + secs(60), secs(60)).await.unwrap(),
+        Duration::ZERO
+    );
     // Down for two hours: more than the hour per move and the challenge's hour.
-    let back = T0 + 60 + 7200;
-    assert_eq!(w.games.keep_alive(back, 60).await.unwrap(), 7200);
+    let back = T0 + secs(60 + 7200);
+    assert_eq!(
+        w.games.keep_alive(back, secs(60)).await.unwrap(),
+        secs(7200)
+    );
     assert_eq!(
         w.games.game(id).await.unwrap().status.deadline(),
-        Some(T0 + 3600 + 7200)
+        Some(T0 + secs(3600 + 7200))
     );
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().expires_at,
-        T0 + 3600 + 7200
+        T0 + secs(3600 + 7200)
     );
     assert!(
         swept(&w.games, back).await.unwrap().is_empty(),
         "nobody lost"
     );
     // Another scope's record is its own, and its clocks are not these.
-    assert_eq!(other.keep_alive(back, 60).await.unwrap(), 7200);
+    assert_eq!(other.keep_alive(back, secs(60)).await.unwrap(), secs(7200));
     assert_eq!(
         w.games.game(id).await.unwrap().status.deadline(),
-        Some(T0 + 3600 + 7200)
+        Some(T0 + secs(3600 + 7200))
     );
 }
 
@@ -218,7 +232,7 @@ pub(super) async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
     };
     let (zero, one) = (shard(0), shard(1));
     // Both clocks have run out; each shard ends only its own game.
-    w.clock.advance(2 * 3_600);
+    w.clock.advance(secs(2 * 3_600));
     let ended =
         |r: &Swept| -> Vec<GameId> { r.timed_out.iter().chain(&r.aborted).map(|g| g.id).collect() };
     let by_one = swept(&one, w.games.now()).await.unwrap();

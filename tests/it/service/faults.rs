@@ -229,7 +229,7 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
          WHERE id = $3",
     )
     .bind(position.to_string())
-    .bind(T0)
+    .bind(T0.unix_seconds())
     .bind(stale.get())
     .execute(&mut *tx)
     .await

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
     AiRequest, ChallengeRef, ChallengeRequest, EndReason, Game, GameId, GameRef, Games, Limits,
-    ManualClock, Member, Place, TimeControl,
+    ManualClock, Member, Place, TimeControl, Timestamp,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -46,7 +46,7 @@ use standings::*;
 use vacation::*;
 
 const PLACE: Place = Place::new(10, 20);
-const T0: i64 = 1_800_000_000;
+const T0: Timestamp = Timestamp::from_unix_seconds(1_800_000_000);
 
 struct World {
     games: Games,
@@ -191,7 +191,7 @@ async fn carol_and_bob_move(w: &World, id: GameId) {
 /// What the outbox holds, oldest first, with everything due.
 async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
     w.games
-        .due_announcements(i64::MAX, 100)
+        .due_announcements(Timestamp::MAX, 100)
         .await
         .unwrap()
         .into_iter()
@@ -199,7 +199,7 @@ async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
         .collect()
 }
 
-fn deadline(game: &Game) -> i64 {
+fn deadline(game: &Game) -> Timestamp {
     game.status.deadline().expect("an active game")
 }
 

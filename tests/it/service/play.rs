@@ -11,6 +11,7 @@ use super::{
     alice, bob, carol, play_all, refused, result, started, started_between, world, World, PLACE, T0,
 };
 use crate::common::db::Backend;
+use crate::common::secs;
 use crate::common::swept::swept;
 
 pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend) {
@@ -226,7 +227,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
     other.close().await;
 
     // The reminder, the resignation and the time-out of this process show at once.
-    w.games.sweep(T0 + 49 * 60).await.unwrap();
+    w.games.sweep(T0 + secs(49 * 60)).await.unwrap();
     w.games
         .resign(&alice(), PLACE, GameRef::Id(id))
         .await
@@ -245,7 +246,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
     let timed = started(&w).await;
     play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
     assert!(w.games.game(timed).await.unwrap().status.state() == GameState::Active);
-    let r = swept(&w.games, T0 + 3600).await.unwrap();
+    let r = swept(&w.games, T0 + secs(3600)).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(
         w.games.game(timed).await.unwrap().status.state(),

@@ -15,6 +15,7 @@ use super::{
     BLACK_WINS, PLACE, T0,
 };
 use crate::common::db::Backend;
+use crate::common::secs;
 use crate::common::swept::swept;
 
 fn g2(v: RatingValue) -> Glicko2Rating {
@@ -46,14 +47,14 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
         (game.players.black.id, game.players.white.id),
         (alice().id, bob().id)
     );
-    assert_eq!(game.status.deadline(), Some(T0 + 3600));
+    assert_eq!(game.status.deadline(), Some(T0 + secs(3600)));
     assert_eq!(
         w.games.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Accepted(game.id)
     );
 
     for (i, mv) in BLACK_WINS.iter().enumerate() {
-        w.clock.advance(60);
+        w.clock.advance(secs(60));
         let who = if i % 2 == 0 { alice() } else { bob() };
         let played = w.games.play(&who, PLACE, GameRef::Only, mv).await.unwrap();
         assert_eq!(played.mv.to_string(), *mv);
@@ -128,7 +129,7 @@ pub(super) async fn a_member_winning_two_games_at_the_same_moment_gets_both_resu
     let size: BoardSize = "3x5".parse().unwrap();
     for round in 0..5 {
         // A day apart, so the limit of rated games a day between two members stays out of it.
-        w.clock.advance(86_400);
+        w.clock.advance(secs(86_400));
         // alice (Black) against bob and against carol, each a move from her win.
         let mut ids = Vec::new();
         for opponent in [bob(), carol()] {
@@ -254,7 +255,7 @@ pub(super) async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
         .await
         .unwrap();
     // A day later the pair is rated again.
-    w.clock.advance(86_400);
+    w.clock.advance(secs(86_400));
     let c = w
         .games
         .challenge(request(&bob(), Some(&alice()), "3x5"))
@@ -330,7 +331,7 @@ pub(super) async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
     );
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
-    w.clock.advance(3_600);
+    w.clock.advance(secs(3_600));
     let report = swept(&w.games, w.games.now()).await.unwrap();
     assert_eq!(report.aborted.len(), 1);
     assert!(

@@ -2,7 +2,7 @@
 
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, GuildId, Limits, Member, MemberId, RatingValue,
+    ChallengeRef, ChallengeRequest, GuildId, Limits, Member, MemberId, RatingValue, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -10,6 +10,7 @@ use breakthrough_bot::store::RatingRow;
 
 use super::{alice, carol, request, started, world, world_with, World, OTHER_SERVER, PLACE, T0};
 use crate::common::db::Backend;
+use crate::common::secs;
 
 async fn seed_rating(
     w: &World,
@@ -17,7 +18,7 @@ async fn seed_rating(
     name: &str,
     rating: f64,
     deviation: f64,
-    last_active: i64,
+    last_active: Timestamp,
 ) {
     let mut tx = w.store.begin().await.unwrap();
     let id = MemberId::new(id);
@@ -57,7 +58,7 @@ pub(super) async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(
     seed_rating(&w, 3, "p3", 1700.0, 100.0, T0).await;
     seed_rating(&w, 4, "new", 1900.0, 200.0, T0).await; // provisional
                                                         // Settled once, but idle for two years: the deviation has grown back past 110.
-    seed_rating(&w, 5, "idle", 2000.0, 60.0, T0 - 2 * 365 * 86_400).await;
+    seed_rating(&w, 5, "idle", 2000.0, 60.0, T0 - secs(2 * 365 * 86_400)).await;
     seed_rating(&w, 6, "p6", 1500.0, 90.0, T0).await;
 
     let size = BoardSize::DEFAULT;

@@ -1,6 +1,8 @@
 //! Vacations: only the member's clocks wait, through another process too, within the yearly
 //! allowance.
 
+use std::time::Duration;
+
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{GameError, GameId, GameRef, Games, Limits, Member};
 use breakthrough_bot::i18n::Lang;
@@ -9,10 +11,11 @@ use breakthrough_bot::store::Store;
 
 use super::{alice, bob, carol, deadline, request, started, started_between, world, PLACE, T0};
 use crate::common::db::Backend;
+use crate::common::secs;
 use crate::common::swept::swept;
 
-const DAY: i64 = 86_400;
-const HOUR: i64 = 3_600;
+const DAY: Duration = secs(86_400);
+const HOUR: Duration = secs(3_600);
 
 /// A vacation pauses the member's clocks in every game, and only theirs; a turn reaching them
 /// meanwhile gets its full time from their return; moving ends it and gives back the days not
@@ -22,10 +25,10 @@ pub(super) async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it
     // alice (Black) is to move against bob; carol (Black) is to move against alice.
     let first = started(&w).await;
     let second = started_between(&w, &carol(), &alice()).await;
-    w.clock.advance(600);
+    w.clock.advance(secs(600));
     let before = deadline(&w.games.game(first).await.unwrap());
     let change = w.games.vacation(&alice(), 3).await.unwrap();
-    let back = T0 + 600 + 3 * DAY;
+    let back = T0 + secs(600) + 3 * DAY;
     assert!(change.started);
     assert_eq!((change.until, change.days_left), (back, 18));
     assert_eq!(change.games.len(), 2);
