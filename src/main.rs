@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use breakthrough_bot::config::{BotConfig, DatabaseConfig};
-use breakthrough_bot::console::{Console, ConsoleClock};
 use breakthrough_bot::engine::{self, Level};
 use breakthrough_bot::game::{Games, Limits, SystemClock, LOCAL_SERVER};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{self, BoardSize};
 use breakthrough_bot::store::{InstanceLock, Store, StoreError};
+use breakthrough_bot::{BotConfig, DatabaseConfig};
+use breakthrough_bot::{Console, ConsoleClock};
 
 #[derive(Parser)]
 #[command(
@@ -155,8 +155,7 @@ fn main() -> ExitCode {
     // An empty setting, in the environment or in .env (as in a copied .env.example), means
     // "not set": it is removed before .env is read (so .env can fill it) and again after.
     let names = setting_names();
-    let forget =
-        || breakthrough_bot::config::forget_empty_settings(names.iter().map(String::as_str));
+    let forget = || breakthrough_bot::forget_empty_settings(names.iter().map(String::as_str));
     forget();
     // A missing .env is fine: the environment and flags may say it all.
     let _ = dotenvy::dotenv();
@@ -167,7 +166,7 @@ fn main() -> ExitCode {
         Command::Run { config } => {
             let config = config.with_token_from_env();
             if config.token.is_none() {
-                eprintln!("{}", breakthrough_bot::config::MISSING_TOKEN);
+                eprintln!("{}", breakthrough_bot::MISSING_TOKEN);
                 return ExitCode::from(2);
             }
             run_async(serve(config))
@@ -188,7 +187,7 @@ fn main() -> ExitCode {
             level,
             ..
         } => {
-            let report = breakthrough_bot::bench::analysis(games.unwrap_or(10), size, level, seed);
+            let report = breakthrough_bot::bench_analysis(games.unwrap_or(10), size, level, seed);
             println!("{report}");
             ExitCode::SUCCESS
         }
@@ -202,8 +201,8 @@ fn main() -> ExitCode {
         } => run_async(async move {
             let games = games.unwrap_or(400);
             let rows =
-                breakthrough_bot::bench::compare(games, &concurrency, size, seed, &db).await?;
-            print!("{}", breakthrough_bot::bench::table(&rows));
+                breakthrough_bot::bench_compare(games, &concurrency, size, seed, &db).await?;
+            print!("{}", breakthrough_bot::bench_table(&rows));
             Ok(())
         }),
         Command::Bestmove {
@@ -256,7 +255,7 @@ fn init_logging() {
         .with_filter(filter);
     let _ = tracing_subscriber::registry()
         .with(log)
-        .with(breakthrough_bot::discord::gateway_refusals())
+        .with(breakthrough_bot::gateway_refusals())
         .try_init();
 }
 
@@ -327,9 +326,9 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
         games = games.on_shards(shards);
     }
     let served = match &lease {
-        None => breakthrough_bot::discord::run(config, games).await,
+        None => breakthrough_bot::serve_discord(config, games).await,
         Some(holder) => tokio::select! {
-            served = breakthrough_bot::discord::run(config, games) => served,
+            served = breakthrough_bot::serve_discord(config, games) => served,
             lost = store.keep_shards(shards, holder, lease_time) => Err(match lost {
                 lost @ breakthrough_bot::store::StoreError::LeaseLost => lost.into(),
                 failed => anyhow::Error::from(failed).context(
@@ -446,7 +445,7 @@ fn selfplay_command(
     threads: usize,
     only: &[String],
 ) -> ExitCode {
-    use breakthrough_bot::selfplay::{self, Player};
+    use breakthrough_bot::{play_match, selfplay_row, Player, SELFPLAY_HEADER};
     let mut matches = Vec::new();
     for n in 2..=Level::MAX.number() {
         if let (Some(a), Some(b)) = (Level::new(n), Level::new(n - 1)) {
@@ -465,13 +464,13 @@ fn selfplay_command(
             return ExitCode::from(2);
         }
     }
-    println!("{}", selfplay::HEADER);
+    println!("{}", SELFPLAY_HEADER);
     for (name, first, second) in matches {
         if !only.is_empty() && !only.contains(&name) {
             continue;
         }
-        let report = selfplay::play_match(first, second, games, size, seed, threads);
-        println!("{}", selfplay::row(&report));
+        let report = play_match(first, second, games, size, seed, threads);
+        println!("{}", selfplay_row(&report));
     }
     ExitCode::SUCCESS
 }

@@ -22,7 +22,7 @@ mod refusals;
 mod retry;
 mod startup;
 mod tasks;
-pub mod view;
+mod view;
 mod window;
 
 use std::sync::Arc;
@@ -33,7 +33,9 @@ use tracing::{error, warn};
 use crate::game::{self, Games, Member};
 
 pub use error::BotError;
-pub use framework::{commands, localized_commands, run};
+#[cfg(test)]
+pub(crate) use framework::localized_commands;
+pub use framework::{commands, run};
 use ids::{click_place, guild_id, member_id, place, user_member};
 use lang::{click_lang, click_public_lang, private_lang, public_lang};
 pub use refusals::layer as gateway_refusals;

@@ -9,11 +9,11 @@ mod discord_in_spanish;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use breakthrough_bot::discord::{self, locales};
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::GameError;
 use breakthrough_bot::i18n::{self, Arg, Lang};
 use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
+use breakthrough_bot::{discord_commands, locales};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 
 /// Every id the code looks up: the string literal that opens each `tr!(lang, "id", …)`.
@@ -121,7 +121,7 @@ fn every_catalogue_parses_without_error() {
 fn every_id_the_code_uses_is_in_every_catalogue_and_no_other() {
     let mut used = ids_in_code();
     // The slash commands' texts, whose ids follow the commands' English names.
-    used.extend(locales::ids(&discord::commands()));
+    used.extend(locales::ids(&discord_commands()));
     for lang in Lang::all() {
         let defined: BTreeSet<String> = messages(lang).into_keys().collect();
         let missing: Vec<_> = used.difference(&defined).collect();
@@ -245,7 +245,7 @@ fn locales_choose_spanish_for_every_spanish_variant() {
 fn the_english_catalogue_names_the_commands_as_the_code_does() {
     use breakthrough_bot::i18n::commands::{choice_id, command_id, option_id, Part};
     let en = |id: &str| i18n::lookup(Lang::En, id, &[]).unwrap_or_else(|e| panic!("{e}"));
-    for c in discord::commands() {
+    for c in discord_commands() {
         assert_eq!(en(&command_id(&c.name, Part::Name)), c.name);
         for p in &c.parameters {
             assert_eq!(en(&option_id(&c.name, &p.name, Part::Name)), p.name);
