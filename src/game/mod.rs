@@ -26,6 +26,8 @@ mod challenges;
 mod clocks;
 mod error;
 mod languages;
+#[cfg(feature = "test-support")]
+mod manual_clock;
 mod play;
 mod policy;
 pub mod ratings;
@@ -37,7 +39,6 @@ mod types;
 mod vacation;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -47,6 +48,8 @@ pub use ai::AiSlot;
 pub use analysis::{GameAnalysis, QueuedAnalysis};
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
+#[cfg(feature = "test-support")]
+pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
 pub use types::*;
@@ -72,33 +75,6 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     fn now(&self) -> Timestamp {
         Timestamp::from_unix_seconds(Timestamp::from(SystemTime::now()).unix_seconds())
-    }
-}
-
-/// A clock that moves only when told: for tests, and for the console's `wait`.
-#[derive(Debug)]
-pub struct ManualClock(AtomicI64);
-
-impl ManualClock {
-    pub fn new(now: Timestamp) -> ManualClock {
-        ManualClock(AtomicI64::new(now.unix_millis()))
-    }
-
-    pub fn advance(&self, by: Duration) {
-        let moved = |ms| Some((Timestamp::from_unix_millis(ms) + by).unix_millis());
-        let _always = self
-            .0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, moved);
-    }
-
-    pub fn set(&self, now: Timestamp) {
-        self.0.store(now.unix_millis(), Ordering::SeqCst);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now(&self) -> Timestamp {
-        Timestamp::from_unix_millis(self.0.load(Ordering::SeqCst))
     }
 }
 

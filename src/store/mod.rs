@@ -304,6 +304,7 @@ impl Store {
     /// Caps a SQLite database at `pages` pages (at least its present size) and returns the cap in
     /// force: beyond it every write fails as on a full disk. For testing what a full disk does;
     /// a large number lifts the cap again. PostgreSQL has no such cap: `None`.
+    #[cfg(feature = "test-support")]
     pub async fn limit_size(&self, pages: u64) -> Result<Option<u64>> {
         if matches!(self.backend, Backend::Postgres) {
             return Ok(None);

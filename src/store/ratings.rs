@@ -106,6 +106,7 @@ impl Store {
 }
 
 impl WriteTx {
+    #[cfg(feature = "test-support")]
     pub async fn upsert_rating(&mut self, r: &RatingRow) -> Result<()> {
         sqlx::query(
             "INSERT INTO ratings (guild_id, member_id, size, rating, deviation, volatility, games,
