@@ -299,6 +299,13 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
     // Another writer holds `b`; once `busy` is let go, the group of `a` and `b` takes `a`
     // and waits for `b`.
     let mut second = sqlx::PgConnection::connect(&w.url).await.expect("connect");
+    // The backend that waits longest past its deadlock_timeout breaks the deadlock by aborting
+    // its own statement: the other writer's is long, so on a busy machine it is still the
+    // group's statement that is aborted, never this one.
+    sqlx::query("SET deadlock_timeout = '30s'")
+        .execute(&mut second)
+        .await
+        .expect("set deadlock_timeout");
     let mut other = second.begin().await.expect("begin");
     const TOUCH: &str = "UPDATE games SET reminded = reminded WHERE id = $1";
     sqlx::query(TOUCH)
