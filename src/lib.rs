@@ -12,16 +12,38 @@ mod console;
 mod discord;
 mod selfplay;
 
+// The game's API: public to the tests (the `test-support` feature they turn on), private in a
+// release build, where the binary reaches it through the re-exports below and the compiler
+// finds what nothing uses.
+#[cfg(feature = "test-support")]
 pub mod domain;
-pub mod engine;
+#[cfg(not(feature = "test-support"))]
+mod domain;
+#[cfg(feature = "test-support")]
 pub mod game;
+#[cfg(not(feature = "test-support"))]
+mod game;
+#[cfg(feature = "test-support")]
 pub mod i18n;
+#[cfg(not(feature = "test-support"))]
+mod i18n;
+#[cfg(feature = "test-support")]
 pub mod render;
-pub mod rules;
+#[cfg(not(feature = "test-support"))]
+mod render;
+#[cfg(feature = "test-support")]
 pub mod store;
+#[cfg(not(feature = "test-support"))]
+mod store;
+
+pub mod engine;
+pub mod rules;
 
 pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};
 pub use console::{Console, ConsoleClock};
 pub use discord::{commands as discord_commands, gateway_refusals, locales, run as serve_discord};
+pub use game::{Games, Limits, SystemClock, LOCAL_SERVER};
+pub use i18n::Lang;
 pub use selfplay::{play_match, row as selfplay_row, Player, HEADER as SELFPLAY_HEADER};
+pub use store::{holder_name, is_postgres, InstanceLock, Store, StoreError};

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use breakthrough_bot::engine::{self, Level};
-use breakthrough_bot::game::{Games, Limits, SystemClock, LOCAL_SERVER};
-use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{self, BoardSize};
-use breakthrough_bot::store::{InstanceLock, Store, StoreError};
+use breakthrough_bot::Lang;
 use breakthrough_bot::{BotConfig, DatabaseConfig};
 use breakthrough_bot::{Console, ConsoleClock};
+use breakthrough_bot::{Games, Limits, SystemClock, LOCAL_SERVER};
+use breakthrough_bot::{InstanceLock, Store, StoreError};
 
 #[derive(Parser)]
 #[command(
@@ -312,8 +312,8 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
     let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
     let lease_time = std::time::Duration::from_secs(config.shard_lease_secs);
-    let lease = if breakthrough_bot::store::is_postgres(&config.db.database_url) {
-        let holder = breakthrough_bot::store::holder_name();
+    let lease = if breakthrough_bot::is_postgres(&config.db.database_url) {
+        let holder = breakthrough_bot::holder_name();
         store.claim_shards(shards, &holder, lease_time).await?;
         Some(holder)
     } else {
@@ -330,7 +330,7 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
         Some(holder) => tokio::select! {
             served = breakthrough_bot::serve_discord(config, games) => served,
             lost = store.keep_shards(shards, holder, lease_time) => Err(match lost {
-                lost @ breakthrough_bot::store::StoreError::LeaseLost => lost.into(),
+                lost @ breakthrough_bot::StoreError::LeaseLost => lost.into(),
                 failed => anyhow::Error::from(failed).context(
                     "could not renew this process's shard leases before they would run out; \
                      stopping, so that no two processes serve the same games",

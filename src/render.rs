@@ -60,6 +60,7 @@ fn drawing_order(rows: u8, cols: u8, bottom: Color) -> (Vec<u8>, Vec<u8>) {
 
 /// The board as an emoji grid, Black on top, row numbers on the left, column letters below.
 /// `last` is the move that led to `position`, marked when given.
+#[cfg(feature = "test-support")]
 pub fn emoji_board(position: &Position, last: Option<Move>) -> String {
     emoji_board_facing(position, last, Color::White)
 }
@@ -101,6 +102,7 @@ pub fn emoji_board_facing(position: &Position, last: Option<Move>, bottom: Color
 
 /// The board as plain text: `b` black, `w` white, `.` empty; the last move's from-square is `*`
 /// and the piece that moved is a capital letter.
+#[cfg(feature = "test-support")]
 pub fn text_board(position: &Position, last: Option<Move>) -> String {
     text_board_facing(position, last, Color::White)
 }

@@ -45,6 +45,7 @@ use std::time::{Duration, SystemTime};
 use crate::store::{Servers, Store};
 
 pub use ai::AiSlot;
+#[cfg(feature = "test-support")]
 pub use analysis::{GameAnalysis, QueuedAnalysis};
 pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
@@ -53,6 +54,7 @@ pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
 pub use types::*;
+#[cfg(feature = "test-support")]
 pub use vacation::VacationChange;
 
 use error::corrupt;

@@ -3,10 +3,11 @@
 use crate::engine::Level;
 use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 
+#[cfg(feature = "test-support")]
+pub use crate::domain::PROVISIONAL_DEVIATION;
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
     RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError, Timestamp,
-    PROVISIONAL_DEVIATION,
 };
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.

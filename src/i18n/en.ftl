@@ -21,10 +21,6 @@ place-channel = channel {$id}
 
 ## Games: titles, status lines, results
 
-side = { $side ->
-    [black] Black
-   *[white] White
-  }
 game-title = Game #{$id} · {$size} · {$rating} · {$time}
 game-title-ai = Game #{$id} · {$size} · vs AI (level {$level}) · {$rating} · {$time}
 game-rating = { $rating ->

@@ -21,10 +21,6 @@ place-channel = el canal {$id}
 
 ## Partidas: títulos, estado y resultados
 
-side = { $side ->
-    [black] Negras
-   *[white] Blancas
-  }
 game-title = Partida #{$id} · {$size} · {$rating} · {$time}
 game-title-ai = Partida #{$id} · {$size} · contra la IA (nivel {$level}) · {$rating} · {$time}
 game-rating = { $rating ->

@@ -82,7 +82,9 @@ use cache::{GameCache, Touched};
 use sql::Sql;
 use writer::{Faults, Watched, Writer};
 
+#[cfg(feature = "test-support")]
 pub use cache::MAX_AGE as CACHE_MAX_AGE;
+#[cfg(feature = "test-support")]
 pub use challenges::ChallengesTo;
 use error::{conflict_or, refused_by_trigger};
 pub use error::{Result, StoreError};
@@ -93,9 +95,11 @@ pub use leases::{holder_name, LEASE};
 use moves::{apply_moves, Dialect};
 pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
+#[cfg(feature = "test-support")]
+pub use rows::PlayerRow;
 pub use rows::{
-    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, PlayerRow,
-    RatingChangeRow, RatingRow, ReminderRow, ResultRow,
+    ChallengeRow, GameRow, MoveRow, NewChallenge, NewGame, NewOutbox, OutboxRow, RatingChangeRow,
+    RatingRow, ReminderRow, ResultRow,
 };
 pub use servers::Servers;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};

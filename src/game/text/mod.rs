@@ -47,11 +47,6 @@ pub fn challenge_state(lang: Lang, state: ChallengeState) -> String {
     tr!(lang, "challenge-state", state = state.as_str())
 }
 
-/// A side with a capital, as a status line names it: `Black`, `White`.
-pub fn side(lang: Lang, color: Color) -> String {
-    tr!(lang, "side", side = color.name())
-}
-
 /// What a member is told when something broke on our side (logged in full, not shown).
 pub fn apology(lang: Lang) -> String {
     tr!(lang, "error-internal")
