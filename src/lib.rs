@@ -42,7 +42,9 @@ pub mod rules;
 pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};
 pub use console::{Console, ConsoleClock};
-pub use discord::{commands as discord_commands, gateway_refusals, locales, run as serve_discord};
+pub use discord::{
+    commands as discord_commands, locales, run as serve_discord, Refusals as GatewayRefusals,
+};
 pub use game::{Games, Limits, SystemClock, LOCAL_SERVER};
 pub use i18n::Lang;
 pub use selfplay::{play_match, row as selfplay_row, Player, HEADER as SELFPLAY_HEADER};

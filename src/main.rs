@@ -9,7 +9,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use breakthrough_bot::engine::{self, Level};
 use breakthrough_bot::rules::{self, BoardSize};
 use breakthrough_bot::Lang;
-use breakthrough_bot::{BotConfig, DatabaseConfig};
+use breakthrough_bot::{BotConfig, DatabaseConfig, GatewayRefusals};
 use breakthrough_bot::{Console, ConsoleClock};
 use breakthrough_bot::{Games, Limits, SystemClock, LOCAL_SERVER};
 use breakthrough_bot::{InstanceLock, Store, StoreError};
@@ -169,16 +169,18 @@ fn main() -> ExitCode {
                 eprintln!("{}", breakthrough_bot::MISSING_TOKEN);
                 return ExitCode::from(2);
             }
-            run_async(serve(config))
+            let refusals = GatewayRefusals::default();
+            run_async(Some(&refusals), serve(config, refusals.clone()))
         }
         Command::Perft { size, depth } => {
             println!("{}", rules::Position::new(size).perft(depth));
             ExitCode::SUCCESS
         }
         Command::Moves { size, moves } => moves_command(size, &moves),
-        Command::Console { db, plain, lang } => {
-            run_async(console(db, plain, lang.unwrap_or_else(Lang::from_env)))
-        }
+        Command::Console { db, plain, lang } => run_async(
+            None,
+            console(db, plain, lang.unwrap_or_else(Lang::from_env)),
+        ),
         Command::Bench {
             games,
             size,
@@ -198,7 +200,7 @@ fn main() -> ExitCode {
             size,
             seed,
             ..
-        } => run_async(async move {
+        } => run_async(None, async move {
             let games = games.unwrap_or(400);
             let rows =
                 breakthrough_bot::bench_compare(games, &concurrency, size, seed, &db).await?;
@@ -238,8 +240,8 @@ const LOG_CAPS: [&str; 7] = [
 ];
 
 /// Logs go to stderr, filtered by `RUST_LOG` (warnings and errors by default), with
-/// [`LOG_CAPS`] on top.
-fn init_logging() {
+/// [`LOG_CAPS`] on top; for the bot, `refusals` hears of a gateway shard Discord refused.
+fn init_logging(refusals: Option<&GatewayRefusals>) {
     let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     for cap in LOG_CAPS {
@@ -255,12 +257,15 @@ fn init_logging() {
         .with_filter(filter);
     let _ = tracing_subscriber::registry()
         .with(log)
-        .with(breakthrough_bot::gateway_refusals())
+        .with(refusals.map(GatewayRefusals::layer))
         .try_init();
 }
 
-fn run_async(job: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCode {
-    init_logging();
+fn run_async(
+    refusals: Option<&GatewayRefusals>,
+    job: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> ExitCode {
+    init_logging(refusals);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -307,7 +312,7 @@ fn error_line(e: &anyhow::Error) -> String {
 /// game service as the bot serves it, and hands it to the Discord front end. On PostgreSQL the
 /// claim is a lease per shard in the database, renewed while the bot runs and given up when it
 /// stops; losing it stops the bot.
-async fn serve(config: BotConfig) -> anyhow::Result<()> {
+async fn serve(config: BotConfig, refusals: GatewayRefusals) -> anyhow::Result<()> {
     let shards = config.shard_range()?;
     let _claim = InstanceLock::acquire_for(&config.db.database_url, shards)?;
     let store = Store::open(&config.db.database_url).await?;
@@ -326,9 +331,9 @@ async fn serve(config: BotConfig) -> anyhow::Result<()> {
         games = games.on_shards(shards);
     }
     let served = match &lease {
-        None => breakthrough_bot::serve_discord(config, games).await,
+        None => breakthrough_bot::serve_discord(config, games, refusals).await,
         Some(holder) => tokio::select! {
-            served = breakthrough_bot::serve_discord(config, games) => served,
+            served = breakthrough_bot::serve_discord(config, games, refusals) => served,
             lost = store.keep_shards(shards, holder, lease_time) => Err(match lost {
                 lost @ breakthrough_bot::StoreError::LeaseLost => lost.into(),
                 failed => anyhow::Error::from(failed).context(

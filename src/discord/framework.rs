@@ -16,10 +16,11 @@ use crate::tr;
 use super::button::Button;
 use super::error::on_error;
 use super::lang::remember_language;
+use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, info, locales, member_id, play,
-    private_lang, rate, refusals, startup, update, user_member, view, BotError, Context, Data,
+    private_lang, rate, startup, update, user_member, view, BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.
@@ -131,7 +132,7 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(20);
 /// Start-up checks the token and registers the commands before connecting to the gateway, and
 /// only then starts the one sweeper: it either serves or returns an error that says what to fix.
 /// The caller has claimed and opened the database (see `main`).
-pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
+pub async fn run(config: BotConfig, games: Games, refusals: Refusals) -> anyhow::Result<()> {
     let Some(token) = config.token.clone().filter(|t| !t.trim().is_empty()) else {
         anyhow::bail!("{MISSING_TOKEN}");
     };
@@ -218,8 +219,8 @@ pub async fn run(config: BotConfig, games: Games) -> anyhow::Result<()> {
     };
     tokio::select! {
         started = started => started?,
-        // Only heard of if `main` set up logging with `gateway_refusals`.
-        refused = refusals::first() => {
+        // Only heard of if `main` set up logging with `refusals`' layer.
+        refused = refusals.first() => {
             // The refused shard's runner no longer answers (serenity waits 5 s for it): the
             // others get a moment to close cleanly, then the process stops all the same.
             let _ = tokio::time::timeout(Duration::from_secs(1), shards.shutdown_all()).await;

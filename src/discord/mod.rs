@@ -38,7 +38,7 @@ pub(crate) use framework::localized_commands;
 pub use framework::{commands, run};
 use ids::{click_place, guild_id, member_id, place, user_member};
 use lang::{click_lang, click_public_lang, private_lang, public_lang};
-pub use refusals::layer as gateway_refusals;
+pub use refusals::Refusals;
 
 /// What every command can reach: the game service, and nothing else (no game state in memory);
 /// and the members' rate limit.

@@ -1,8 +1,8 @@
 //! Discord refusing one of this process's gateway shards: close code 4010 (invalid shard) or 4011
 //! (sharding required: the shard would serve too many servers). serenity 0.12 logs the close and
 //! then tries the shard again for ever, so the process would run on without it, answering no one
-//! in that shard's servers; its log is the one place that says so. [`layer`] reads that log, and
-//! [`run`](super::run) stops the bot with a line that says what to fix, so a service manager
+//! in that shard's servers; its log is the one place that says so. [`Refusals::layer`] reads that
+//! log, and [`run`](super::run) stops the bot with a line that says what to fix, so a service manager
 //! shows it failed rather than running.
 //!
 //! No typed error reaches the bot instead. serenity 0.12.5's shard does turn the close into
@@ -11,7 +11,7 @@
 //! `DisallowedGatewayIntents` on to the shard manager, and so to `Client::start`; any other error
 //! it logs ("Shard handler received err") and drops, and the runner carries on.
 
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::Notify;
 use tracing::field::{Field, Visit};
@@ -19,48 +19,68 @@ use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::filter::{Filtered, Targets};
 use tracing_subscriber::layer::{Context, Layer};
 
-/// The first refusal seen, as the line to stop with.
-static FIRST: LazyLock<(Mutex<Option<String>>, Notify)> =
-    LazyLock::new(|| (Mutex::new(None), Notify::new()));
+/// Where the first shard Discord refused is told: shared by the logging layer that hears of it
+/// ([`Refusals::layer`]) and the bot that stops on it ([`Refusals::first`]).
+#[derive(Clone, Debug, Default)]
+pub struct Refusals(Arc<Heard>);
 
-/// The logging layer that watches serenity's gateway for a refused shard. It sees serenity's
-/// warnings whatever `RUST_LOG` lets through to the log itself.
-pub fn layer<S>() -> Filtered<Watch, Targets, S>
-where
-    S: Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    Watch.with_filter(Targets::new().with_target("serenity::gateway", Level::WARN))
+#[derive(Debug, Default)]
+struct Heard {
+    /// The first refusal seen, as the line to stop with.
+    first: Mutex<Option<String>>,
+    told: Notify,
 }
 
-/// See [`layer`].
-#[derive(Debug, Clone, Copy)]
-pub struct Watch;
+impl Refusals {
+    /// The logging layer that watches serenity's gateway for a refused shard. It sees serenity's
+    /// warnings whatever `RUST_LOG` lets through to the log itself.
+    pub fn layer<S>(&self) -> Filtered<Watch, Targets, S>
+    where
+        S: Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    {
+        Watch(self.clone())
+            .with_filter(Targets::new().with_target("serenity::gateway", Level::WARN))
+    }
+
+    /// Waits for Discord to refuse a shard of this process; the line that says why and what to
+    /// do.
+    pub async fn first(&self) -> String {
+        loop {
+            // Made before the check, so a refusal recorded in between still wakes it.
+            let told = self.0.told.notified();
+            let first = self
+                .0
+                .first
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            if let Some(why) = first {
+                return why;
+            }
+            told.await;
+        }
+    }
+
+    fn heard(&self, why: String) {
+        let mut first = self.0.first.lock().unwrap_or_else(PoisonError::into_inner);
+        if first.is_none() {
+            *first = Some(why);
+            self.0.told.notify_waiters();
+        }
+    }
+}
+
+/// See [`Refusals::layer`].
+#[derive(Debug, Clone)]
+pub struct Watch(Refusals);
 
 impl<S: Subscriber> Layer<S> for Watch {
     fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
         let mut message = Message(String::new());
         event.record(&mut message);
         if let Some(why) = refusal(&message.0) {
-            let (first, notify) = &*FIRST;
-            let mut first = first.lock().unwrap_or_else(PoisonError::into_inner);
-            if first.is_none() {
-                *first = Some(why);
-                notify.notify_waiters();
-            }
+            self.0.heard(why);
         }
-    }
-}
-
-/// Waits for Discord to refuse a shard of this process; the line that says why and what to do.
-pub async fn first() -> String {
-    let (first, notify) = &*FIRST;
-    loop {
-        // Made before the check, so a refusal recorded in between still wakes it.
-        let notified = notify.notified();
-        if let Some(why) = first.lock().unwrap_or_else(PoisonError::into_inner).clone() {
-            return why;
-        }
-        notified.await;
     }
 }
 
