@@ -145,12 +145,10 @@ async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
 /// A game against the AI just started: its board, after the AI's first move when it has Black
 /// (`slot`: its place in the queue).
 async fn show_ai_game(ctx: Context<'_>, game: &Game, slot: Option<AiSlot>) -> Result<(), BotError> {
-    let games = &ctx.data().games;
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
         return super::play::answer_ai(ctx, game, slot).await;
     }
-    ctx.send(view::game(public_lang(ctx), game, games.now()).reply(false))
-        .await?;
+    super::reply_board(ctx, game, None).await;
     Ok(())
 }
 

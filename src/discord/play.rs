@@ -127,11 +127,20 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
     let (v, notified) = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
     match ctx {
         poise::Context::Application(app) => {
-            let message = app
+            match app
                 .interaction
                 .edit_response(ctx.serenity_context(), v.edit())
-                .await?;
-            super::board_shown(ctx.data(), game.id, notified, Some(message.id)).await;
+                .await
+            {
+                Ok(message) => {
+                    super::board_shown(ctx.data(), game.id, notified, Some(message.id)).await;
+                }
+                // The moves stand: the board as it is now goes to the outbox instead.
+                Err(e) => {
+                    let now = ctx.data().games.game(game.id).await?;
+                    super::board_owed(ctx.data(), &now, &e).await;
+                }
+            }
         }
         poise::Context::Prefix(_) => {
             ctx.send(v.reply(false)).await?;

@@ -4,7 +4,7 @@
 //! something failed.
 
 use crate::common::fake_discord::{InteractionBuilder, StubAnswer, CHANNEL_ID};
-use crate::discord::{alice, bob, carol, embed_text, is_ephemeral, start, Bot};
+use crate::discord::{alice, bob, carol, embed_text, is_ephemeral, start, the_bot, Bot};
 
 /// The words of the apology a member gets when something fails on the bot's side.
 const APOLOGY: &str = "something went wrong";
@@ -71,6 +71,46 @@ async fn a_confirmed_resignation_reaches_the_channel_when_its_followup_fails() {
     assert!(
         text.contains("Black (alice) wins: carol resigned"),
         "{text}"
+    );
+    assert!(!apologized(&bot), "{}", bot.fake.report());
+    bot.finish();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ais_reply_reaches_the_channel_when_the_deferred_response_cannot_be_completed() {
+    let bot = start().await;
+    bot.slash(
+        InteractionBuilder::slash("challenge")
+            .by(&alice())
+            .user("opponent", &the_bot())
+            .string("size", "5x5")
+            .integer("color", 0)
+            .integer("level", 1),
+    )
+    .await;
+    // Completing the deferred response of alice's move fails once, as Discord does with a 500.
+    bot.fake.add_stub(
+        "PATCH",
+        "/webhooks/{application_id}/{token}/messages/@original",
+        StubAnswer::server_error().times(1),
+    );
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::slash("move")
+                .by(&alice())
+                .string("move", "a4-a3"),
+        )
+        .await;
+    assert_eq!(bot.fake.callback_for(sent.id).await["type"], 5, "deferred");
+    // The board after the AI's reply comes from the outbox, in the game's channel.
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let text = embed_text(posted.body.as_ref().expect("a message body"));
+    assert!(text.contains("Game #1 · 5x5 · vs AI (level 1)"), "{text}");
+    assert!(text.contains("Last move: "), "{text}");
+    assert!(
+        !text.contains("Last move: a4-a3"),
+        "the AI's move, not alice's: {text}"
     );
     assert!(!apologized(&bot), "{}", bot.fake.report());
     bot.finish();

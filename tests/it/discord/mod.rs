@@ -201,7 +201,7 @@ pub(crate) fn embed_text(message: &Value) -> String {
 }
 
 /// The bot's own user, as the fake's READY reports it.
-fn the_bot() -> TestUser {
+pub(crate) fn the_bot() -> TestUser {
     TestUser::new(fake_discord::BOT_USER_ID, fake_discord::BOT_USERNAME)
 }
 
