@@ -1,7 +1,7 @@
 //! A change that went through is never lost with its reply: when Discord fails the follow-up
 //! that carries the public board of a game begun by the Accept button, or ended by a confirmed
-//! resignation, the board goes to the channel through the outbox, and nobody is told that
-//! something failed.
+//! resignation, or the deferred response that shows the AI's reply, the board goes to the
+//! channel through the outbox, and nobody is told that something failed.
 
 use crate::common::fake_discord::{InteractionBuilder, StubAnswer, CHANNEL_ID};
 use crate::discord::{alice, bob, carol, embed_text, is_ephemeral, start, the_bot, Bot};
