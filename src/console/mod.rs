@@ -182,19 +182,13 @@ impl Console {
             };
             let full = owed.len() as i64 == OUTBOX_BATCH;
             for owed in owed {
-                let said = match &owed.announcement {
-                    Ok(a) => match self.games.announcement(a).await {
-                        Ok(what) => what.map(|what| self.announced(&what)),
-                        Err(e) if e.is_internal() => {
-                            out.push(self.apology(&e));
-                            return out;
-                        }
-                        // About something gone: nothing to say.
-                        Err(_) => None,
-                    },
-                    Err(_) => None,
-                };
-                out.extend(said);
+                match self.games.to_say(&owed).await {
+                    Ok(said) => out.extend(said.map(|what| self.announced(&what))),
+                    Err(e) => {
+                        out.push(self.apology(&e));
+                        return out;
+                    }
+                }
                 if let Err(e) = self.games.announced(owed.id).await {
                     out.push(self.apology(&e));
                     return out;

@@ -102,16 +102,8 @@ async fn post_lang(cache: &serenity::Cache, games: &Games, place: Place) -> Lang
 /// Renders and posts one announcement, and removes it or puts it off as the answer says.
 async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed: Owed) {
     let channel = owed.place.channel.get();
-    let announcement = match &owed.announcement {
-        Ok(a) => a,
-        Err(text) => {
-            warn!(outbox = owed.id, %text, "dropping an announcement that cannot be read");
-            forget(games, &owed).await;
-            return;
-        }
-    };
     let now = games.now();
-    let (message, dm_to, board_of) = match games.announcement(announcement).await {
+    let (message, dm_to, board_of) = match games.to_say(&owed).await {
         Ok(Some(what)) => {
             // A turn told by direct message goes to its member, in their language (the view
             // knows it); the rest to the game's channel, in the channel's.
@@ -124,13 +116,8 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
                 board_of,
             )
         }
-        // Nothing left to say (a reminder for a move already made).
+        // Nothing left to say.
         Ok(None) => {
-            forget(games, &owed).await;
-            return;
-        }
-        Err(e) if !e.is_internal() => {
-            warn!(outbox = owed.id, error = %e, "dropping an announcement about something gone");
             forget(games, &owed).await;
             return;
         }

@@ -201,6 +201,32 @@ impl Games {
             .await?)
     }
 
+    /// What an announcement taken from the outbox says now, for a front end to render and post.
+    /// `None` when there is nothing to say: it cannot be read, it no longer holds (a reminder for
+    /// a move already made), or what it was about is gone; such an announcement is only to be
+    /// removed, and the unusual cases are logged here.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails: keep the
+    /// announcement for a later try.
+    pub async fn to_say(&self, owed: &Owed) -> Result<Option<Announced>> {
+        let announcement = match &owed.announcement {
+            Ok(a) => a,
+            Err(text) => {
+                tracing::warn!(outbox = owed.id, %text, "dropping an announcement that cannot be read");
+                return Ok(None);
+            }
+        };
+        match self.announcement(announcement).await {
+            Err(e) if !e.is_internal() => {
+                tracing::warn!(outbox = owed.id, error = %e, "dropping an announcement about something gone");
+                Ok(None)
+            }
+            said => said,
+        }
+    }
+
     /// What an announcement is about, as it stands now. `None` when it no longer needs saying:
     /// a reminder for a move already made, or an AI move the game has gone past.
     ///
