@@ -183,7 +183,7 @@ impl Console {
             let full = owed.len() as i64 == OUTBOX_BATCH;
             for owed in owed {
                 match self.games.to_say(&owed).await {
-                    Ok(said) => out.extend(said.map(|what| self.announced(&what))),
+                    Ok(said) => out.extend(said.and_then(|what| self.announced(&what))),
                     Err(e) => {
                         out.push(self.apology(&e));
                         return out;

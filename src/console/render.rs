@@ -61,10 +61,13 @@ impl Console {
         out
     }
 
-    /// An announcement in the console's words.
-    pub(super) fn announced(&self, what: &Announced) -> String {
+    /// An announcement in the console's words; `None` for a thread to open, as the console has
+    /// none: its games stay where they are.
+    pub(super) fn announced(&self, what: &Announced) -> Option<String> {
         let now = self.games.now();
-        match what {
+        Some(match what {
+            Announced::OpenThread { .. } => return None,
+            Announced::ThreadEnded(game) => text::thread_ended(self.lang, &Plain, game, now),
             Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, &Plain, c),
             Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
             Announced::Reminder { game, member } => format!(
@@ -98,7 +101,7 @@ impl Console {
                     None => said,
                 }
             }
-        }
+        })
     }
 
     /// A game against the AI just started by `who`: its board, and the AI's first move when it

@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{Games, Member};
+use crate::game::{ChannelId, Games, Member, Place};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -19,8 +19,9 @@ use super::lang::remember_language;
 use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
-    analyze, challenge, click_lang, click_place, click_public_lang, info, locales, member_id, play,
-    private_lang, rate, startup, update, user_member, view, BotError, Context, Data,
+    analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
+    member_id, play, private_lang, rate, startup, update, user_member, view, BotError, Context,
+    Data,
 };
 
 /// Every slash command the bot offers.
@@ -68,6 +69,25 @@ async fn on_event(
     framework: poise::FrameworkContext<'_, Data, BotError>,
     event: &serenity::FullEvent,
 ) -> Result<(), BotError> {
+    // A game's thread deleted: its games go back to the channel they started in.
+    if let serenity::FullEvent::ThreadDelete { thread, .. } = event {
+        let place = Place {
+            guild: guild_id(thread.guild_id),
+            channel: ChannelId::new(thread.id.get()),
+        };
+        match framework.user_data.games.thread_deleted(place).await {
+            Ok(Some(parent)) => {
+                info!(
+                    thread = place.channel.get(),
+                    parent = parent.channel.get(),
+                    "a game's thread was deleted; its games are back in their channel"
+                );
+            }
+            Ok(None) => {}
+            Err(e) => warn!(error = ?e, "could not move games out of a deleted thread"),
+        }
+        return Ok(());
+    }
     if let serenity::FullEvent::InteractionCreate {
         interaction: serenity::Interaction::Component(click),
     } = event

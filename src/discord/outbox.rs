@@ -14,7 +14,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Games, Owed, Place, Timestamp};
+use crate::game::{text, Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
 use crate::i18n::Lang;
 
 use super::retry::{self, Backoff, Verdict};
@@ -99,23 +99,11 @@ async fn post_lang(cache: &serenity::Cache, games: &Games, place: Place) -> Lang
     }
 }
 
-/// Renders and posts one announcement, and removes it or puts it off as the answer says.
+/// Renders and posts one announcement (or opens the thread it asks for), and removes it or puts
+/// it off as the answer says.
 async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed: Owed) {
-    let channel = owed.place.channel.get();
-    let now = games.now();
-    let (message, dm_to, board_of) = match games.to_say(&owed).await {
-        Ok(Some(what)) => {
-            // A turn told by direct message goes to its member, in their language (the view
-            // knows it); the rest to the game's channel, in the channel's.
-            let dm_to = what.direct_to();
-            let board_of = what.board_of();
-            let lang = post_lang(cache, games, owed.place).await;
-            (
-                view::announcement(lang, &what, now).message(),
-                dm_to,
-                board_of,
-            )
-        }
+    let what = match games.to_say(&owed).await {
+        Ok(Some(what)) => what,
         // Nothing left to say.
         Ok(None) => {
             forget(games, &owed).await;
@@ -127,8 +115,24 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             return;
         }
     };
+    if let Announced::OpenThread { game, message } = &what {
+        open_thread(poster, games, &owed, game, *message).await;
+        return;
+    }
+    let channel = owed.place.channel.get();
+    let now = games.now();
+    // A turn told by direct message goes to its member, in their language (the view knows it);
+    // the rest to the game's channel, in the channel's.
+    let dm_to = what.direct_to();
+    let board_of = what.board_of();
+    let lang = post_lang(cache, games, owed.place).await;
+    let Some(message) = view::announcement(lang, &what, now) else {
+        forget(games, &owed).await;
+        return;
+    };
     // The nonce lets Discord drop a second copy, should a post that timed out have arrived.
     let message = message
+        .message()
         .nonce(serenity::Nonce::String(format!("outbox-{}", owed.id)))
         .enforce_nonce(true);
     let why = match poster
@@ -141,11 +145,36 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
                     warn!(outbox = owed.id, error = ?e, "could not record a board's message");
                 }
             }
+            if let Announced::ThreadEnded(game) = &what {
+                poster.archive(game.place.channel.get()).await;
+            }
             forget(games, &owed).await;
             return;
         }
         Err(why) => why,
     };
+    // A game's thread a moderator deleted: the game, and what it still owes, go back to the
+    // channel it started in, and this is posted there.
+    if dm_to.is_none() && why.code() == Some(retry::UNKNOWN_CHANNEL) {
+        match games.thread_deleted(owed.place).await {
+            Ok(Some(parent)) => {
+                warn!(
+                    outbox = owed.id,
+                    thread = channel,
+                    parent = parent.channel.get(),
+                    "a game's thread is gone; its games are back in their channel"
+                );
+                later(games, &owed).await;
+                return;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                error!(outbox = owed.id, error = ?e, "could not move games out of a deleted thread");
+                later(games, &owed).await;
+                return;
+            }
+        }
+    }
     match why.verdict() {
         Verdict::DmClosed => {
             warn!(outbox = owed.id, %why, "a member's direct messages are closed; their turn notifications are off");
@@ -175,6 +204,84 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             );
             later(games, &owed).await;
         }
+    }
+}
+
+/// How many times a thread waits for the message showing its game's board to be known, a
+/// growing pause apart (about a minute in all), before the game stays in its channel.
+const THREAD_WAITS: i64 = 8;
+
+/// Opens the thread a game that just started asks for, on `message` (the one showing its
+/// board), and moves the game into it. Refused, the game stays in its channel, and a refusal the
+/// server's admins can mend (missing permissions, too many threads) is kept for them to see.
+async fn open_thread(
+    poster: &Poster,
+    games: &Games,
+    owed: &Owed,
+    game: &Game,
+    message: Option<u64>,
+) {
+    let Some(message) = message.and_then(NonZeroU64::new) else {
+        if owed.attempts < THREAD_WAITS {
+            later(games, owed).await;
+        } else {
+            warn!(
+                outbox = owed.id,
+                game = game.id.get(),
+                "no message shows the game's board; it stays in its channel"
+            );
+            forget(games, owed).await;
+        }
+        return;
+    };
+    let Some(channel) = NonZeroU64::new(game.place.channel.get()).map(serenity::ChannelId::from)
+    else {
+        forget(games, owed).await;
+        return;
+    };
+    let thread = serenity::CreateThread::new(text::thread_name(game))
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let opened = poster
+        .limited(channel.create_thread_from_message(
+            &poster.http,
+            serenity::MessageId::from(message),
+            thread,
+        ))
+        .await;
+    match opened {
+        Ok(thread) => {
+            let thread = ChannelId::new(thread.id.get());
+            match games.thread_opened(game, thread).await {
+                Ok(true) => {}
+                Ok(false) => warn!(
+                    outbox = owed.id,
+                    game = game.id.get(),
+                    "the game ended or moved while its thread opened"
+                ),
+                Err(e) => {
+                    // Opening again would be refused (160004): the game stays in its channel.
+                    error!(outbox = owed.id, error = ?e, "could not move a game into its thread");
+                }
+            }
+            forget(games, owed).await;
+        }
+        Err(why) => match why.verdict() {
+            Verdict::Later => {
+                warn!(outbox = owed.id, %why, attempts = owed.attempts + 1, "could not open a game's thread; will try again");
+                later(games, owed).await;
+            }
+            Verdict::Never | Verdict::DmClosed => {
+                let code = why.code().map_or(0, |code| code as i64);
+                warn!(outbox = owed.id, game = game.id.get(), %why, "Discord would not open a game's thread; it stays in its channel");
+                let refusal = ThreadRefusal::from_code(code);
+                if refusal != ThreadRefusal::Other(0) {
+                    if let Err(e) = games.thread_refused(game.place, refusal).await {
+                        error!(outbox = owed.id, error = ?e, "could not record why a thread was refused");
+                    }
+                }
+                forget(games, owed).await;
+            }
+        },
     }
 }
 
@@ -218,6 +325,14 @@ enum PostError {
 }
 
 impl PostError {
+    /// Discord's JSON error code, if Discord refused.
+    fn code(&self) -> Option<isize> {
+        match self {
+            PostError::Discord(e) => retry::json_code(e),
+            _ => None,
+        }
+    }
+
     fn verdict(&self) -> Verdict {
         match self {
             PostError::Nowhere => Verdict::Never,
@@ -258,6 +373,20 @@ impl Poster {
             .limited(channel.send_message(&self.http, message))
             .await?
             .id)
+    }
+
+    /// Archives `thread`, a game's, once its end is told; on failure Discord archives it itself
+    /// after a week without posts.
+    async fn archive(&self, thread: u64) {
+        let Some(thread) = NonZeroU64::new(thread).map(serenity::ChannelId::from) else {
+            return;
+        };
+        let archived = self
+            .limited(thread.edit_thread(&self.http, serenity::EditThread::new().archived(true)))
+            .await;
+        if let Err(why) = archived {
+            warn!(thread = thread.get(), %why, "could not archive a game's thread");
+        }
     }
 
     /// Waits for `request` for at most the time limit.

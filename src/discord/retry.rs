@@ -40,6 +40,17 @@ pub(super) enum Verdict {
 /// Discord's JSON error code for a member whose direct messages are closed to the bot.
 const CANNOT_MESSAGE_USER: isize = 50_007;
 
+/// Discord's JSON error code for a channel it does not know (or no longer has).
+pub(super) const UNKNOWN_CHANNEL: isize = 10_003;
+
+/// The JSON error code of Discord's refusal, if `e` is one.
+pub(super) fn json_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
 /// What `e` means for trying its request again.
 pub(super) fn verdict(e: &serenity::Error) -> Verdict {
     match e {

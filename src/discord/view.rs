@@ -218,9 +218,12 @@ pub fn ai_move(lang: Lang, played: &Played, now: Timestamp) -> View {
     v
 }
 
-/// An announcement from the outbox, as a channel message.
-pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> View {
-    match a {
+/// An announcement from the outbox, as a channel message; `None` for a thread to open, which is
+/// no message.
+pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> Option<View> {
+    Some(match a {
+        Announced::OpenThread { .. } => return None,
+        Announced::ThreadEnded(g) => View::text(text::thread_ended(lang, &Markdown, g, now)),
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
         Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now),
         Announced::Reminder { game, member } => View {
@@ -256,7 +259,7 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> View {
                 ..View::default()
             }
         }
-    }
+    })
 }
 
 /// A turn told by direct message: what happened, the time left and a link to the game's

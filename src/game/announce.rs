@@ -50,20 +50,33 @@ pub enum Announcement {
     /// The board of `game` at ply `ply`: the public post of a change that a front end could not
     /// deliver as its reply (Discord refused or lost it), posted unless the game has moved on.
     Board { game: GameId, ply: u32 },
+    /// `game` started in a channel of a server whose games get threads: the thread to open for
+    /// it, on the message that shows its board, for the game to move into.
+    OpenThread { game: GameId },
+    /// `game`, played in a thread of its own, is over: its result and a link to the thread, for
+    /// the channel it started in; the thread is then archived.
+    ThreadEnded { game: GameId },
 }
 
-/// How long a turn told by direct message waits before it is first sent.
-const YOUR_TURN_DELAY: Duration = Duration::from_secs(1);
+/// How long a turn told by direct message, or a thread opened on the board's message, waits
+/// before it is first sent: the board is posted by the command that made the change.
+const AFTER_THE_BOARD: Duration = Duration::from_secs(1);
+
+/// How long the news of a game that ended in its thread waits, for the command that ended it to
+/// post the result in the thread before it is archived.
+const AFTER_THE_RESULT: Duration = Duration::from_secs(2);
 
 impl Announcement {
     /// The outbox row that queues this announcement for `place`: due at once, but a turn told
-    /// by direct message a second later, so that the board it links to (posted by the command
-    /// that made the change) is known by then.
+    /// by direct message or a thread to open a second later, when the board they link to or
+    /// open on (posted by the command that made the change) is known, and a game's end told from
+    /// its thread two seconds later (see [`AFTER_THE_RESULT`]).
     pub(crate) fn row(&self, place: Place, now: Timestamp) -> Result<NewOutbox> {
         let announcement = serde_json::to_string(self)
             .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
         let delay = match self {
-            Announcement::YourTurn { .. } => YOUR_TURN_DELAY,
+            Announcement::YourTurn { .. } | Announcement::OpenThread { .. } => AFTER_THE_BOARD,
+            Announcement::ThreadEnded { .. } => AFTER_THE_RESULT,
             _ => Duration::ZERO,
         };
         Ok(NewOutbox {
@@ -132,6 +145,14 @@ pub enum Announced {
     },
     /// The game as it stands, still at the ply the post was owed for.
     Board(Game),
+    /// A game just started, still in the channel it started in and going on: a thread to open
+    /// for it on `message`, the latest message known to show its board (`None`: not known yet).
+    OpenThread {
+        game: Game,
+        message: Option<u64>,
+    },
+    /// The game, over, in its thread (`place`), for the channel it started in (`thread_of`).
+    ThreadEnded(Game),
 }
 
 impl Announced {
@@ -290,6 +311,25 @@ impl Games {
             Announcement::Board { game, ply } => {
                 let game = self.game(game).await?;
                 (game.ply == ply).then_some(Announced::Board(game))
+            }
+            Announcement::OpenThread { game } => {
+                let game = self.game(game).await?;
+                // Not for a game over, already in a thread, or started in a game's thread (a
+                // rematch): a thread has no threads.
+                if !game.is_active()
+                    || game.thread_of.is_some()
+                    || game.place.is_direct()
+                    || self.store.is_game_thread(game.place.channel).await?
+                {
+                    return Ok(None);
+                }
+                let message = self.store.game_message(game.id).await?;
+                Some(Announced::OpenThread { game, message })
+            }
+            Announcement::ThreadEnded { game } => {
+                let game = self.game(game).await?;
+                (!game.is_active() && game.thread_of.is_some())
+                    .then_some(Announced::ThreadEnded(game))
             }
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;

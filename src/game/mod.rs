@@ -12,7 +12,8 @@
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
-//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
+//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `threads` (games
+//! in threads of their own), `access`
 //! (which game a command means, and whether its member may act on it from where they are), and
 //! `rows` (store rows read into the values above).
 
@@ -35,6 +36,7 @@ mod rematch;
 mod rows;
 mod standings;
 pub mod text;
+mod threads;
 mod types;
 mod vacation;
 
@@ -53,6 +55,7 @@ pub use error::{GameError, InternalError};
 pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
+pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use types::*;
 #[cfg(feature = "test-support")]
 pub use vacation::VacationChange;

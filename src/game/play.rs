@@ -252,10 +252,21 @@ impl Games {
         // A game that ends before both sides have moved is unrated, whoever wins it.
         let plies = row.ply + u32::from(last.is_some());
         let rated_result = row.rated && plies >= BOTH_SIDES_MOVED;
-        let announce = match announce {
-            Some(a) => Some(a.row(row_place(row), now)?),
-            None => None,
+        let mut announce = match announce {
+            Some(a) => vec![a.row(row_place(row), now)?],
+            None => Vec::new(),
         };
+        // A game in a thread of its own tells its result in the channel it started in too.
+        if let Some(parent) = row.parent_channel_id {
+            let told = Announcement::ThreadEnded { game: row.id };
+            announce.push(told.row(
+                Place {
+                    guild: row.guild_id,
+                    channel: parent,
+                },
+                now,
+            )?);
+        }
         // Ratings are read before the write and checked by it; another game of one of the
         // players ending in between sends the ending round again with fresh ratings.
         for _ in 0..ENDING_ATTEMPTS {

@@ -12,7 +12,7 @@ pub enum Rematch {
     Challenge(Challenge),
     /// Against the AI, the new game itself; with the AI's place in the queue when it has Black
     /// and opens (pass it to [`Games::ai_reply_with`]).
-    AiGame(Game, Option<AiSlot>),
+    AiGame(Box<Game>, Option<AiSlot>),
 }
 
 impl Games {
@@ -63,7 +63,7 @@ impl Games {
                 time: old.time,
             };
             let (game, slot) = self.challenge_ai_as(req, Some(id)).await?;
-            return Ok(Rematch::AiGame(game, slot));
+            return Ok(Rematch::AiGame(Box::new(game), slot));
         }
         let req = ChallengeRequest {
             place: old.place,

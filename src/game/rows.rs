@@ -91,6 +91,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         last_move,
         ai,
         away_until,
+        thread_of: row.parent_channel_id,
     })
 }
 

@@ -240,6 +240,9 @@ pub struct Game {
     /// When each player's latest vacation ends or ended, if they took one: see
     /// [`Game::away_until`].
     pub away_until: ByColor<Option<Timestamp>>,
+    /// While the game lives in a thread of its own (`place.channel`): the channel it started
+    /// in, where its result is told.
+    pub thread_of: Option<ChannelId>,
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their

@@ -501,3 +501,9 @@ cmd-notify-name = { -cmd-notify }
 cmd-notify-description = Be told by direct message when it is your turn and when your time runs short
 cmd-notify-dm-name = { -opt-dm }
 cmd-notify-dm-description = On or off (leave out to see the setting)
+
+# Games in threads of their own.
+thread-ended = Game #{$id}, {$black} vs {$white}: {$result} · {$thread}
+thread-trouble-permissions = Games in {$channel} could not get a thread ({$at}): I need Create Public Threads and Send Messages in Threads there. Until then they are played in their channel.
+thread-trouble-full = Games in {$channel} could not get a thread ({$at}): the server has as many active threads as Discord allows. Until one is archived, games are played in their channel.
+thread-trouble-other = Games in {$channel} could not get a thread ({$at}): Discord refused it (error {$code}). Until then they are played in their channel.

@@ -503,3 +503,9 @@ cmd-notify-name = { -cmd-notify }
 cmd-notify-description = Recibe un mensaje directo cuando te toque mover y cuando se te acabe el tiempo
 cmd-notify-dm-name = { -opt-dm }
 cmd-notify-dm-description = Activar o desactivar (sin indicarlo, muestra cómo está)
+
+# Partidas en hilos propios.
+thread-ended = Partida #{$id}, {$black} contra {$white}: {$result} · {$thread}
+thread-trouble-permissions = Las partidas de {$channel} no pudieron tener un hilo ({$at}): necesito los permisos Crear hilos públicos y Enviar mensajes en hilos allí. Mientras tanto se juegan en su canal.
+thread-trouble-full = Las partidas de {$channel} no pudieron tener un hilo ({$at}): el servidor tiene tantos hilos activos como permite Discord. Hasta que se archive alguno, se juegan en su canal.
+thread-trouble-other = Las partidas de {$channel} no pudieron tener un hilo ({$at}): Discord lo rechazó (error {$code}). Mientras tanto se juegan en su canal.

@@ -43,8 +43,8 @@ pub struct GameEnding {
     pub reason: EndReason,
     /// The ratings to write, for a rated result.
     pub rated: Option<RatedEnding>,
-    /// The announcement of the ending, queued with it.
-    pub announce: Option<NewOutbox>,
+    /// The announcements of the ending, queued with it.
+    pub announce: Vec<NewOutbox>,
 }
 
 /// The ratings a rated result writes.
@@ -239,8 +239,8 @@ impl Store {
                 .bind(t.map_or(0.0, |t| t.volatility));
         }
         let done = async {
-            match &e.announce {
-                None => {
+            match e.announce.as_slice() {
+                [] => {
                     let mut held = self.write.lock().await?;
                     match q.execute(held.conn()).await {
                         Ok(_) => Ok(Ended::Done),
@@ -250,11 +250,13 @@ impl Store {
                 }
                 // With its announcement: both or neither. A refused ending rolls the transaction
                 // back when `tx` is dropped.
-                Some(row) => {
+                rows => {
                     let mut tx = self.write.begin().await?;
                     match q.execute(tx.conn()).await {
                         Ok(_) => {
-                            insert_outbox(tx.conn(), row).await?;
+                            for row in rows {
+                                insert_outbox(tx.conn(), row).await?;
+                            }
                             tx.commit().await?;
                             Ok(Ended::Done)
                         }

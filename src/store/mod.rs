@@ -64,6 +64,7 @@ mod moves;
 mod outbox;
 mod ratings;
 mod settings;
+mod threads;
 mod vacations;
 
 use std::str::FromStr;

@@ -117,6 +117,8 @@ pub struct GameRow {
     pub finished_at: Option<Timestamp>,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
+    /// The channel the game started in, while it lives in a thread of its own (`channel_id`).
+    pub parent_channel_id: Option<ChannelId>,
 }
 
 /// One player of a game, from the game's columns for their side: `black_id`, `black_name`,

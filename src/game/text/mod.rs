@@ -8,10 +8,11 @@
 //! for logs and for the tests that hold the English words as they are.
 //!
 //! Beside this file: `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
-//! and dates in words) and `export` (a game's history as a text file).
+//! and dates in words), `threads` (games in threads) and `export` (a game's history as a text file).
 
 mod export;
 mod markup;
+mod threads;
 mod times;
 
 use std::time::Duration;
@@ -23,6 +24,7 @@ use crate::tr;
 
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
+pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
 
 use super::types::{

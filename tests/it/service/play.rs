@@ -287,7 +287,7 @@ pub(super) async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_
             games: ByColor::new(black_games, None),
             change: change.clone(),
         }),
-        announce: None,
+        announce: Vec::new(),
     };
     // Neither player is rated yet: a count of rated games that is not theirs is refused by the
     // ratings' check, the game being as read.
