@@ -17,6 +17,7 @@ mod play;
 mod ratings;
 mod rematch;
 mod standings;
+mod threads;
 mod vacation;
 
 use std::sync::Arc;
@@ -43,6 +44,7 @@ use play::*;
 use ratings::*;
 use rematch::*;
 use standings::*;
+use threads::*;
 use vacation::*;
 
 const PLACE: Place = Place::new(10, 20);
@@ -255,4 +257,7 @@ on_both_backends! {
     #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
     #[tokio::test] each_shard_sweeps_only_its_own_servers,
     #[tokio::test] a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one,
+    #[tokio::test] a_game_in_its_thread_is_played_there_and_its_end_is_told_in_its_channel,
+    #[tokio::test] a_game_whose_thread_is_deleted_goes_back_to_its_channel_with_what_it_owes,
+    #[tokio::test] why_threads_were_refused_is_kept_until_a_game_gets_one,
 }
