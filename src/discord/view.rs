@@ -18,10 +18,10 @@ use crate::tr;
 
 use super::button::Button;
 
-/// Puts a view's parts into one of the message builders. poise's and serenity's builders share
-/// these method names but no trait, so one macro serves them all.
+/// Puts a view's parts into one of the message builders, its files with `$attach`. poise's and
+/// serenity's builders share these method names but no trait, so one macro serves them all.
 macro_rules! fill {
-    ($builder:expr, $view:expr) => {{
+    ($builder:expr, $view:expr, $attach:ident) => {{
         let view: View = $view;
         let mut b = $builder
             .allowed_mentions(view.allowed_mentions())
@@ -32,8 +32,31 @@ macro_rules! fill {
         if let Some(e) = view.embed {
             b = b.embed(e);
         }
+        for file in view.files {
+            b = b.$attach(file.attachment());
+        }
         b
     }};
+}
+
+/// A file a message carries: a board's picture or a game's replay, with its alt text.
+#[derive(Clone, Debug)]
+pub struct Attached {
+    pub name: &'static str,
+    pub bytes: Vec<u8>,
+    /// What it shows, for those who cannot see it (Discord's description of an attachment).
+    pub alt: String,
+}
+
+impl Attached {
+    fn attachment(self) -> serenity::CreateAttachment {
+        serenity::CreateAttachment::bytes(self.bytes, self.name).description(self.alt)
+    }
+
+    /// How an embed shows this file as its image.
+    pub fn url(&self) -> String {
+        format!("attachment://{}", self.name)
+    }
 }
 
 /// A message's parts, for any way of sending it (reply, follow-up, channel message, update).
@@ -44,6 +67,8 @@ pub struct View {
     pub components: Vec<CreateActionRow>,
     /// The only member the message may ping, if any.
     pub mention: Option<MemberId>,
+    /// The files it carries.
+    pub files: Vec<Attached>,
 }
 
 impl View {
@@ -63,12 +88,21 @@ impl View {
         CreateAllowedMentions::new().users(users)
     }
 
+    /// The bytes of the files it carries, for a check against what Discord takes.
+    pub fn file_bytes(&self) -> usize {
+        self.files.iter().map(|f| f.bytes.len()).sum()
+    }
+
     pub fn reply(self, ephemeral: bool) -> poise::CreateReply {
-        fill!(poise::CreateReply::default().ephemeral(ephemeral), self)
+        fill!(
+            poise::CreateReply::default().ephemeral(ephemeral),
+            self,
+            attachment
+        )
     }
 
     pub fn message(self) -> serenity::CreateMessage {
-        fill!(serenity::CreateMessage::new(), self)
+        fill!(serenity::CreateMessage::new(), self, add_file)
     }
 
     pub fn interaction_message(
@@ -77,17 +111,26 @@ impl View {
     ) -> serenity::CreateInteractionResponseMessage {
         fill!(
             serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
-            self
+            self,
+            add_file
         )
     }
 
     pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {
-        fill!(serenity::CreateInteractionResponseFollowup::new(), self)
+        fill!(
+            serenity::CreateInteractionResponseFollowup::new(),
+            self,
+            add_file
+        )
     }
 
     /// Completes a deferred response.
     pub fn edit(self) -> serenity::EditInteractionResponse {
-        fill!(serenity::EditInteractionResponse::new(), self)
+        fill!(
+            serenity::EditInteractionResponse::new(),
+            self,
+            new_attachment
+        )
     }
 }
 
@@ -203,6 +246,7 @@ pub fn game_facing(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> Vi
         embed: Some(embed.colour(colour)),
         components,
         mention: ping,
+        files: Vec::new(),
     }
 }
 
@@ -355,6 +399,7 @@ pub fn challenge(lang: Lang, c: &Challenge, now: Timestamp) -> View {
         embed: Some(embed),
         components,
         mention: ping,
+        files: Vec::new(),
     }
 }
 
@@ -372,6 +417,7 @@ pub fn confirm_resign(lang: Lang, game: &Game) -> View {
                 .style(ButtonStyle::Secondary),
         ])],
         mention: None,
+        files: Vec::new(),
     }
 }
 
@@ -413,6 +459,7 @@ pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
             ),
         ])],
         mention: None,
+        files: Vec::new(),
     }
 }
 

@@ -507,3 +507,7 @@ thread-ended = Game #{$id}, {$black} vs {$white}: {$result} · {$thread}
 thread-trouble-permissions = Games in {$channel} could not get a thread ({$at}): I need Create Public Threads and Send Messages in Threads there. Until then they are played in their channel.
 thread-trouble-full = Games in {$channel} could not get a thread ({$at}): the server has as many active threads as Discord allows. Until one is archived, games are played in their channel.
 thread-trouble-other = Games in {$channel} could not get a thread ({$at}): Discord refused it (error {$code}). Until then they are played in their channel.
+
+# A board picture's alt text.
+alt-last-move = Last move: {$move}
+alt-key = b: Black, w: White, dot: empty; a capital letter is the piece that just moved, * the square it left.

@@ -509,3 +509,7 @@ thread-ended = Partida #{$id}, {$black} contra {$white}: {$result} · {$thread}
 thread-trouble-permissions = Las partidas de {$channel} no pudieron tener un hilo ({$at}): necesito los permisos Crear hilos públicos y Enviar mensajes en hilos allí. Mientras tanto se juegan en su canal.
 thread-trouble-full = Las partidas de {$channel} no pudieron tener un hilo ({$at}): el servidor tiene tantos hilos activos como permite Discord. Hasta que se archive alguno, se juegan en su canal.
 thread-trouble-other = Las partidas de {$channel} no pudieron tener un hilo ({$at}): Discord lo rechazó (error {$code}). Mientras tanto se juegan en su canal.
+
+# El texto alternativo de la imagen de un tablero.
+alt-last-move = Última jugada: {$move}
+alt-key = b: negras, w: blancas, punto: vacía; una mayúscula es la pieza que acaba de mover, * la casilla que dejó.

@@ -7,9 +7,10 @@
 //! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
 //! for logs and for the tests that hold the English words as they are.
 //!
-//! Beside this file: `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
+//! Beside this file: `alt` (a board picture's alt text), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
 //! and dates in words), `threads` (games in threads) and `export` (a game's history as a text file).
 
+mod alt;
 mod export;
 mod markup;
 mod threads;
@@ -22,6 +23,7 @@ use crate::i18n::Lang;
 use crate::rules::{Color, Move};
 use crate::tr;
 
+pub use alt::board_alt;
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
 pub use threads::{thread_ended, thread_name, thread_trouble};
