@@ -128,30 +128,39 @@ async fn files_answering_an_interaction_are_kept_on_every_route() {
     fake.assert_no_problems();
 }
 
-/// A multipart body by hand: `payload_json`, then one file part named `field`.
-fn multipart(payload: &serde_json::Value, field: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+/// A multipart body by hand: `payload_json`, then one file part per name in `fields`.
+fn multipart(payload: &serde_json::Value, fields: &[&str], bytes: &[u8]) -> (String, Vec<u8>) {
     let boundary = "fake-boundary-7d1";
-    let mut body = Vec::new();
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\
-             Content-Type: application/json\r\n\r\n{payload}\r\n--{boundary}\r\n\
-             Content-Disposition: form-data; name=\"{field}\"; filename=\"board.png\"\r\n\
-             Content-Type: image/png\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(bytes);
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\
+         Content-Type: application/json\r\n\r\n{payload}"
+    )
+    .into_bytes();
+    for field in fields {
+        body.extend_from_slice(
+            format!(
+                "\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; \
+                 filename=\"board.png\"\r\nContent-Type: image/png\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+    }
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
-async fn post_raw(fake: &FakeDiscord, field: &str, attachment_id: u64) -> (u16, serde_json::Value) {
+/// Posts `fields` as file parts, with one `attachments` entry of id `attachment_id`.
+async fn post_raw(
+    fake: &FakeDiscord,
+    fields: &[&str],
+    attachment_id: u64,
+) -> (u16, serde_json::Value) {
     let payload = serde_json::json!({
         "content": "the board",
         "attachments": [{"id": attachment_id, "filename": "board.png", "description": ALT}]
     });
-    let (content_type, body) = multipart(&payload, field, &PNG);
+    let (content_type, body) = multipart(&payload, fields, &PNG);
     let response = reqwest::Client::new()
         .post(format!(
             "{}/api/v10/channels/{CHANNEL_ID}/messages",
@@ -170,20 +179,26 @@ async fn post_raw(fake: &FakeDiscord, field: &str, attachment_id: u64) -> (u16, 
 #[tokio::test]
 async fn a_file_part_that_matches_no_attachments_entry_is_refused() {
     let fake = FakeDiscord::start().await;
-    let (status, body) = post_raw(&fake, "files[0]", 0).await;
+    let (status, body) = post_raw(&fake, &["files[0]"], 0).await;
     assert_eq!(status, 200, "{body}");
     assert!(fake.spec_violations().is_empty());
 
-    let (status, body) = post_raw(&fake, "files[1]", 0).await;
+    // The entry has no file, and the file no entry.
+    let (status, body) = post_raw(&fake, &["files[1]"], 0).await;
     assert_eq!(
         (status, &body["code"]),
         (400, &serde_json::json!(50035)),
         "{body}"
     );
     assert!(body["errors"]["attachments"].is_object(), "{body}");
-    let (status, _) = post_raw(&fake, "file", 0).await;
+    assert!(body["errors"]["files[1]"].is_object(), "{body}");
+    // A second file with no entry, beside one that has its entry.
+    let (status, body) = post_raw(&fake, &["files[0]", "files[5]"], 0).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["errors"]["files[5]"].is_object(), "{body}");
+    let (status, _) = post_raw(&fake, &["file"], 0).await;
     assert_eq!(status, 400);
-    assert_eq!(fake.spec_violations().len(), 2);
+    assert_eq!(fake.spec_violations().len(), 3);
     assert_eq!(
         fake.messages_in(CHANNEL_ID).len(),
         1,
@@ -198,7 +213,7 @@ async fn a_file_part_that_matches_no_attachments_entry_is_refused() {
         .await;
     let got = refusal(refused);
     assert_eq!((got.0, got.1), (400, 50035));
-    assert_eq!(fake.spec_violations().len(), 3);
+    assert_eq!(fake.spec_violations().len(), 4);
 }
 
 #[tokio::test]
