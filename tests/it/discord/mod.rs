@@ -9,6 +9,8 @@
 mod ai;
 mod analysis;
 mod challenges;
+mod fake_threads;
+mod fake_uploads;
 mod faults;
 mod game;
 mod notifications;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{
     gateway, rest, FakeDiscord, GatewayStats, InteractionBuilder, InteractionInfo, SentInteraction,
+    TestUser,
 };
 
 impl FakeDiscord {
@@ -190,6 +191,17 @@ impl FakeDiscord {
 
     // ----- interactions ---------------------------------------------------------------------
 
+    /// `/name` run by `user` in `channel_id`: a channel of the test server, or a thread the
+    /// fake knows (then sent from the thread: type 11 with `parent_id`). Add options, then send
+    /// it with [`send_interaction`](Self::send_interaction).
+    pub fn slash_in(&self, name: &str, user: &TestUser, channel_id: u64) -> InteractionBuilder {
+        let b = InteractionBuilder::slash(name).by(user);
+        match self.thread(channel_id) {
+            Some(thread) => b.in_fake_thread(&thread),
+            None => b.in_channel(channel_id),
+        }
+    }
+
     /// Builds the interaction, remembers its token (so the webhook routes know it) and
     /// dispatches it as `INTERACTION_CREATE` on its shard's session (that of its server, shard 0
     /// for a DM; see [`SentInteraction::shard`]). Commands get the id of the registered command
@@ -205,6 +217,12 @@ impl FakeDiscord {
     /// be read into serenity's types to drive handler code in-process against the fake's REST.
     /// Panics if serenity would not read the payload.
     pub fn prepare_interaction(&self, builder: InteractionBuilder) -> (Value, SentInteraction) {
+        let mut builder = builder.default_attachment_size_limit(self.attachment_size_limit());
+        if !builder.channel_settled() {
+            if let Some(thread) = self.thread(builder.channel_id()) {
+                builder = builder.in_fake_thread(&thread);
+            }
+        }
         let id = self.shared.next_id();
         let command_id = builder.command_name().and_then(|name| {
             let store = self.shared.store.lock().unwrap();
@@ -235,6 +253,9 @@ impl FakeDiscord {
                 original: None,
                 created: std::time::Instant::now(),
                 shard: sent.shard,
+                attachment_size_limit: payload["attachment_size_limit"]
+                    .as_u64()
+                    .unwrap_or(super::ATTACHMENT_SIZE_LIMIT),
             },
         );
         (payload, sent)

@@ -115,7 +115,8 @@ pub(crate) fn bot_user_json() -> Value {
         "verified": true,
         "mfa_enabled": false,
         "flags": 0,
-        "public_flags": 0
+        "public_flags": 0,
+        "primary_guild": null
     })
 }
 

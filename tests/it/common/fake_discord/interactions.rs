@@ -3,7 +3,8 @@
 use serde_json::{json, Map, Value};
 
 use super::gateway::bot_user_json;
-use super::{timestamp_now, APPLICATION_ID, CHANNEL_ID, GUILD_ID};
+use super::threads::{new_thread, FakeThread};
+use super::{timestamp_now, APPLICATION_ID, BOT_USER_ID, CHANNEL_ID, GUILD_ID};
 
 /// Permissions of a test member unless told otherwise: view channel, send messages, embed
 /// links, attach files, read history, add reactions, use application commands.
@@ -12,8 +13,11 @@ pub const DEFAULT_MEMBER_PERMISSIONS: u64 =
 /// The bot's permissions in the channel (`app_permissions`): the member set plus manage
 /// messages and use external emojis.
 pub const APP_PERMISSIONS: u64 = DEFAULT_MEMBER_PERMISSIONS | (1 << 13) | (1 << 18);
-/// `attachment_size_limit` of the interactions: 25 MiB.
-pub const ATTACHMENT_SIZE_LIMIT: u64 = 25 * 1024 * 1024;
+/// `attachment_size_limit` of the interactions unless a test sets another
+/// ([`FakeDiscord::set_attachment_size_limit`](super::FakeDiscord::set_attachment_size_limit),
+/// [`InteractionBuilder::attachment_size_limit`]): 10 MiB, what Discord gives a server without
+/// boosts.
+pub const ATTACHMENT_SIZE_LIMIT: u64 = 10 * 1024 * 1024;
 
 /// A user who sends interactions.
 #[derive(Clone, Debug)]
@@ -140,6 +144,10 @@ pub struct InteractionBuilder {
     /// Modal submit: (text input custom id, value).
     fields: Vec<(String, String)>,
     overrides: Vec<(String, Value)>,
+    /// The thread the interaction comes from (`channel_id` is its id).
+    thread: Option<FakeThread>,
+    /// `None`: the fake's limit when it is sent.
+    attachment_size_limit: Option<u64>,
 }
 
 impl InteractionBuilder {
@@ -160,6 +168,8 @@ impl InteractionBuilder {
             values: None,
             fields: Vec::new(),
             overrides: Vec::new(),
+            thread: None,
+            attachment_size_limit: None,
         }
     }
 
@@ -209,8 +219,36 @@ impl InteractionBuilder {
         self
     }
 
+    /// From this channel of the server. A thread the fake knows (one the bot started, or
+    /// [`FakeDiscord::open_thread`](super::FakeDiscord::open_thread)) is sent as that thread,
+    /// as with [`in_thread`](Self::in_thread).
     pub fn in_channel(mut self, channel_id: u64) -> Self {
         self.channel_id = channel_id;
+        self.thread = None;
+        self
+    }
+
+    /// From a public thread of `parent_id` that the fake need not know: `channel_id` is the
+    /// thread, and `channel` is a thread channel (type 11) with `parent_id`, `guild_id`, a name
+    /// and `thread_metadata` (not archived).
+    pub fn in_thread(self, thread_id: u64, parent_id: u64) -> Self {
+        let guild = self.guild_id.unwrap_or(GUILD_ID);
+        let thread = new_thread(
+            thread_id,
+            parent_id,
+            guild,
+            "thread".into(),
+            BOT_USER_ID,
+            4320,
+        );
+        self.in_fake_thread(&thread)
+    }
+
+    /// From this thread, as the fake keeps it (its server, parent, name and archived state).
+    pub fn in_fake_thread(mut self, thread: &FakeThread) -> Self {
+        self.guild_id = Some(thread.guild_id);
+        self.channel_id = thread.id;
+        self.thread = Some(thread.clone());
         self
     }
 
@@ -218,6 +256,15 @@ impl InteractionBuilder {
     pub fn dm(mut self, channel_id: u64) -> Self {
         self.guild_id = None;
         self.channel_id = channel_id;
+        self.thread = None;
+        self
+    }
+
+    /// The payload's `attachment_size_limit` (default: the fake's limit when it is sent, see
+    /// [`FakeDiscord::set_attachment_size_limit`](super::FakeDiscord::set_attachment_size_limit));
+    /// files answering the interaction may be no larger.
+    pub fn attachment_size_limit(mut self, bytes: u64) -> Self {
+        self.attachment_size_limit = Some(bytes);
         self
     }
 
@@ -297,6 +344,20 @@ impl InteractionBuilder {
         self.guild_id
     }
 
+    pub(crate) fn channel_id(&self) -> u64 {
+        self.channel_id
+    }
+
+    /// Whether the thread it comes from is set, or it comes from a DM.
+    pub(crate) fn channel_settled(&self) -> bool {
+        self.thread.is_some() || self.guild_id.is_none()
+    }
+
+    pub(crate) fn default_attachment_size_limit(mut self, bytes: u64) -> Self {
+        self.attachment_size_limit.get_or_insert(bytes);
+        self
+    }
+
     /// The payload, with `id` for the interaction, `command_id` for `data.id` and `message_id`
     /// for a made-up component message.
     pub(crate) fn build(
@@ -316,7 +377,7 @@ impl InteractionBuilder {
             "channel_id": self.channel_id.to_string(),
             "locale": self.locale,
             "entitlements": [],
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "attachment_size_limit": self.attachment_size_limit.unwrap_or(ATTACHMENT_SIZE_LIMIT),
             "app_permissions": APP_PERMISSIONS.to_string(),
         });
         match guild {
@@ -324,10 +385,17 @@ impl InteractionBuilder {
                 p["guild_id"] = json!(g.to_string());
                 p["guild_locale"] = json!("en-US");
                 p["member"] = self.user.member_json();
-                p["channel"] = json!({
-                    "id": self.channel_id.to_string(), "type": 0, "name": "general",
-                    "guild_id": g.to_string(), "permissions": self.user.permissions.to_string()
-                });
+                p["channel"] = match &self.thread {
+                    Some(thread) => {
+                        let mut c = thread.json();
+                        c["permissions"] = json!(self.user.permissions.to_string());
+                        c
+                    }
+                    None => json!({
+                        "id": self.channel_id.to_string(), "type": 0, "name": "general",
+                        "guild_id": g.to_string(), "permissions": self.user.permissions.to_string()
+                    }),
+                };
                 p["authorizing_integration_owners"] = json!({"0": g.to_string()});
                 p["context"] = json!(0);
             }

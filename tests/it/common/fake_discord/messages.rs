@@ -5,8 +5,10 @@ use serde_json::{json, Value};
 
 use super::gateway::bot_user_json;
 use super::http::HttpResponse;
-use super::rest::{check_shape, error, id_of, LOADING_FLAG};
-use super::{timestamp_now, Shared, UploadedFile, APPLICATION_ID};
+use super::rest::{check_shape, error, id_of, refuse, LOADING_FLAG};
+use super::spec::schema_errors;
+use super::uploads::attachment_json;
+use super::{threads, timestamp_now, Shared, UploadedFile, APPLICATION_ID};
 
 pub(super) fn callback(
     shared: &Shared,
@@ -31,6 +33,9 @@ pub(super) fn callback(
     }
     let kind = body["type"].as_u64().unwrap_or(0);
     let channel_id = info.channel_id;
+    if threads::is_deleted(&store, channel_id) {
+        return refuse(10003);
+    }
     let component_message = info.message.clone();
     let data = &body["data"];
     let original = match kind {
@@ -68,6 +73,7 @@ pub(super) fn followup(
     let channel_id = {
         let store = shared.store.lock().unwrap();
         match store.interactions.get(token) {
+            Some(info) if threads::is_deleted(&store, info.channel_id) => return refuse(10003),
             Some(info) if info.acknowledged.is_some() => info.channel_id,
             _ => return error(404, 10015, "Unknown Webhook"),
         }
@@ -126,7 +132,7 @@ pub(super) fn message_op(
             msg["edited_timestamp"] = json!(timestamp_now());
             let answer = msg.clone();
             drop(store);
-            check_shape!(shared, serenity::model::channel::Message, "message", answer);
+            check_message(shared, &answer);
             HttpResponse::json(200, answer)
         }
         _ => match store.messages.get(&id) {
@@ -136,9 +142,28 @@ pub(super) fn message_op(
     }
 }
 
-fn insert_message(shared: &Shared, store: &mut super::Store, msg: Value) -> u64 {
+/// Records a problem if serenity could not read the message, or it does not fit the spec's
+/// `MessageResponse`. Its `components` are left out of the latter: the fake keeps them as the
+/// bot sent them, where Discord adds an `id` to each and fills in defaults.
+fn check_message(shared: &Shared, msg: &Value) {
     check_shape!(shared, serenity::model::channel::Message, "message", msg);
+    let mut without_components = msg.clone();
+    without_components["components"] = json!([]);
+    if let Some(errors) = schema_errors("MessageResponse", &without_components) {
+        if !errors.is_empty() {
+            shared.problem(format!(
+                "the fake's message does not fit the spec's MessageResponse: {}",
+                errors.join("; ")
+            ));
+        }
+    }
+}
+
+/// Stores a new message; in a thread, that counts as a post (and unarchives it).
+fn insert_message(shared: &Shared, store: &mut super::Store, msg: Value) -> u64 {
+    check_message(shared, &msg);
     let id = id_of(&msg["id"]).unwrap_or(0);
+    threads::on_post(store, id_of(&msg["channel_id"]).unwrap_or(0));
     store.messages.insert(id, msg);
     id
 }
@@ -213,7 +238,8 @@ fn apply_edit(
         let flags = m["flags"].as_u64().unwrap_or(0) & !LOADING_FLAG;
         m["flags"] = json!(flags);
     }
-    let channel = m["channel_id"].as_str().unwrap_or("0").to_string();
+    let channel = id_of(&m["channel_id"]).unwrap_or(0);
+    let message = id_of(&m["id"]).unwrap_or(0);
     let existing: Vec<Value> = m["attachments"].as_array().cloned().unwrap_or_default();
     let mut attachments = Vec::new();
     let mut used = vec![false; files.len()];
@@ -233,7 +259,7 @@ fn apply_edit(
                     .position(|f| f.field == format!("files[{key}]"))
                 {
                     used[i] = true;
-                    attachments.push(attachment_json(shared, &channel, &files[i], a));
+                    attachments.push(attachment_json(shared, message, channel, &files[i], a));
                 }
             }
         }
@@ -242,30 +268,8 @@ fn apply_edit(
     }
     for (i, f) in files.iter().enumerate() {
         if !used[i] {
-            attachments.push(attachment_json(shared, &channel, f, &Value::Null));
+            attachments.push(attachment_json(shared, message, channel, f, &Value::Null));
         }
     }
     m["attachments"] = Value::Array(attachments);
-}
-
-fn attachment_json(shared: &Shared, channel: &str, file: &UploadedFile, meta: &Value) -> Value {
-    let id = shared.next_id();
-    let filename = meta["filename"]
-        .as_str()
-        .map(str::to_string)
-        .or_else(|| file.filename.clone())
-        .unwrap_or_else(|| "file".to_string());
-    let url = format!(
-        "{}/attachments/{channel}/{id}/{filename}",
-        shared.api_base()
-    );
-    json!({
-        "id": id.to_string(),
-        "filename": filename,
-        "description": meta.get("description").cloned().unwrap_or(Value::Null),
-        "size": file.bytes.len(),
-        "url": url,
-        "proxy_url": url,
-        "content_type": file.content_type,
-    })
 }

@@ -40,6 +40,18 @@
 //! channel message routes a full Message object, command registration the commands with ids,
 //! unknown routes 404 (also listed by [`FakeDiscord::problems`]).
 //!
+//! Threads (`threads.rs`): `POST /channels/{channel}/messages/{message}/threads` starts a public
+//! thread whose id is the message's; posts to it are stored under its id; `PATCH
+//! /channels/{thread}` archives it and a post unarchives it; [`FakeDiscord::delete_thread`] makes
+//! every later request to it 404 Unknown Channel; [`FakeDiscord::refuse_threads`] and
+//! [`FakeDiscord::set_max_active_threads`] make Discord's refusals happen. An interaction sent in
+//! a thread's channel carries the thread as its `channel` (type 11, `parent_id`).
+//!
+//! Uploads (`uploads.rs`): a `multipart/form-data` body's `payload_json` is spec-checked like a
+//! JSON body; each `files[n]` part must match an `attachments[].id` entry and be no larger than
+//! the attachment size limit (else 400 Invalid Form Body, or 413 Request entity too large); the
+//! files are kept with their bytes ([`FakeDiscord::attachments_of`]).
+//!
 //! Sharding: [`FakeDiscord::start_sharded`] serves N gateway shards at once, like Discord: one
 //! live session per shard, each IDENTIFY checked for `shard: [id, N]` (else a problem and close
 //! code 4010 or 4011), READY echoing it, and every dispatch and interaction sent on the session
@@ -68,6 +80,8 @@ mod recorded;
 mod rest;
 mod spec;
 mod state;
+mod threads;
+mod uploads;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -93,10 +107,14 @@ pub use interactions::{
 #[allow(unused_imports)]
 pub use recorded::{RecordedRequest, UploadedFile};
 #[allow(unused_imports)]
-pub use spec::{spec_available, spec_path, uncheckable_routes, SpecViolation};
+pub use spec::{schema_errors, spec_available, spec_path, uncheckable_routes, SpecViolation};
 use state::Stub;
 #[allow(unused_imports)]
 pub use state::StubAnswer;
+#[allow(unused_imports)]
+pub use threads::{FakeThread, MAX_ACTIVE_THREADS};
+#[allow(unused_imports)]
+pub use uploads::StoredAttachment;
 
 /// The bot's user id in READY.
 pub const BOT_USER_ID: u64 = 900_000_000_000_000_001;
@@ -149,6 +167,8 @@ pub(crate) struct InteractionInfo {
     pub created: std::time::Instant,
     /// The gateway shard it goes through.
     pub shard: u64,
+    /// The `attachment_size_limit` its payload said: uploads answering it may be no larger.
+    pub attachment_size_limit: u64,
 }
 
 /// How long Discord waits for the first answer to an interaction.
@@ -164,6 +184,10 @@ pub(crate) struct Store {
     pub dm_channels: HashMap<u64, u64>,
     /// Canned answers set by [`FakeDiscord::stub`], newest first.
     pub stubs: Vec<Stub>,
+    /// Threads by id (the id of the message they were started from, if any).
+    pub threads: BTreeMap<u64, FakeThread>,
+    /// How many active threads a server may have (`None`: Discord's [`MAX_ACTIVE_THREADS`]).
+    pub max_active_threads: Option<usize>,
 }
 
 pub(crate) struct BotWatch {
@@ -185,6 +209,11 @@ pub(crate) struct Shared {
     pub heartbeat_ms: AtomicU64,
     /// How many gateway shards the fake serves (`GET /gateway/bot`, IDENTIFY's `shard`).
     pub shard_count: AtomicU64,
+    /// Uploaded files by attachment id, with their bytes.
+    pub attachments: Mutex<BTreeMap<u64, StoredAttachment>>,
+    /// The largest file the fake takes, and the `attachment_size_limit` of the interactions it
+    /// builds (see [`FakeDiscord::set_attachment_size_limit`]).
+    pub attachment_size_limit: AtomicU64,
 }
 
 impl Shared {
@@ -286,6 +315,8 @@ impl FakeDiscord {
             bot: Mutex::new(None),
             heartbeat_ms: AtomicU64::new(gateway::HEARTBEAT_INTERVAL_MS),
             shard_count: AtomicU64::new(shards.max(1)),
+            attachments: Mutex::new(BTreeMap::new()),
+            attachment_size_limit: AtomicU64::new(ATTACHMENT_SIZE_LIMIT),
         });
         spec::spec_available();
         let task = tokio::spawn(http::serve(listener, Arc::clone(&shared)));

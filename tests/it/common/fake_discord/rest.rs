@@ -11,7 +11,9 @@ use super::messages::{
     callback, followup, message_op, new_message, store_message, webhook_message,
 };
 use super::spec::{self, Check, SpecViolation};
-use super::{RecordedRequest, Shared, UploadedFile, APPLICATION_ID, OWNER_ID};
+use super::state::discord_error;
+use super::uploads::{self, UploadCheck};
+use super::{threads, RecordedRequest, Shared, UploadedFile, APPLICATION_ID, OWNER_ID};
 
 /// Records a problem if serenity could not read the value as that type (what the bot would get).
 macro_rules! check_shape {
@@ -118,13 +120,43 @@ pub(crate) fn handle(shared: &Shared, mut req: HttpRequest) -> HttpResponse {
         }
     }
 
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let upload = if under_api && parse_error.is_none() && multipart.is_some() {
+        uploads::check(shared, &segs, body.as_ref(), &files)
+    } else {
+        UploadCheck::Fine
+    };
+    if let UploadCheck::Mismatch(errors) = &upload {
+        shared.violations.lock().unwrap().push(SpecViolation {
+            method: req.method.clone(),
+            path: path.clone(),
+            route: spec_route.clone(),
+            errors: errors
+                .iter()
+                .map(|(at, msg)| format!("at {at}: {msg}"))
+                .collect(),
+            body: body.clone(),
+        });
+    }
+    let gated = if under_api {
+        threads::gate(shared, &segs)
+    } else {
+        None
+    };
+    drop(segs);
+
     let response = if let Some(e) = &parse_error {
         shared.problem(format!("{} {}: {e}", req.method, req.path));
         HttpResponse::json(
             400,
             json!({"code": 50109, "message": "The request body contains invalid JSON."}),
         )
-    } else if let Some(errors) = &invalid {
+    } else if let UploadCheck::TooLarge(answer) = upload {
+        answer
+    } else if let Some(errors) = invalid.as_ref().or(match &upload {
+        UploadCheck::Mismatch(errors) => Some(errors),
+        _ => None,
+    }) {
         HttpResponse::json(
             400,
             json!({"code": 50035, "message": "Invalid Form Body", "errors": form_errors(errors)}),
@@ -135,6 +167,8 @@ pub(crate) fn handle(shared: &Shared, mut req: HttpRequest) -> HttpResponse {
             req.method, req.path
         ));
         not_found()
+    } else if let Some(answer) = gated {
+        answer
     } else {
         let stubbed = {
             let mut store = shared.store.lock().unwrap();
@@ -223,6 +257,12 @@ fn not_found() -> HttpResponse {
 
 pub(super) fn error(status: u16, code: u64, message: &str) -> HttpResponse {
     HttpResponse::json(status, json!({"code": code, "message": message}))
+}
+
+/// Discord's refusal with this JSON error code (see [`discord_error`]), with its status.
+pub(super) fn refuse(code: u64) -> HttpResponse {
+    let (status, message) = discord_error(code).unwrap_or((400, "Unknown error"));
+    error(status, code, message)
 }
 
 fn route(
@@ -343,6 +383,18 @@ fn route(
                 return error(404, 10008, "Unknown Message");
             }
             message_op(shared, m, mid, body_or_null, files)
+        }
+        ("POST", ["channels", c, "messages", m, "threads"]) => {
+            threads::start_from_message(shared, parse_id(c), parse_id(m), body_or_null)
+        }
+        (m, ["channels", c]) if matches!(m, "GET" | "PATCH" | "DELETE") => {
+            threads::channel_op(shared, m, parse_id(c), body_or_null).unwrap_or_else(|| {
+                shared.problem(format!(
+                    "the fake knows no thread {c} for {method} {path} (other channels are not \
+                     kept); answered 404"
+                ));
+                error(404, 10003, "Unknown Channel")
+            })
         }
         ("POST", ["channels", _, "typing"]) => HttpResponse::empty(204),
         ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", _, "@me"]) => {

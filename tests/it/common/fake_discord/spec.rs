@@ -269,6 +269,47 @@ pub fn uncheckable_routes() -> Vec<String> {
     out
 }
 
+/// Checks a value against one of the spec's component schemas (`MessageResponse`,
+/// `ThreadResponse`, ...), as the fake does with the objects it answers: `None` when the spec
+/// was not found or the schema does not compile, else what does not fit (empty when it fits).
+pub fn schema_errors(schema_name: &str, value: &Value) -> Option<Vec<String>> {
+    let spec = spec()?;
+    let key = ("SCHEMA".to_string(), schema_name.to_string());
+    let cached = spec.compiled.lock().unwrap().get(&key).cloned();
+    let check = match cached {
+        Some(found) => found?,
+        None => {
+            let reference = json!({ "$ref": format!("#/components/schemas/{schema_name}") });
+            let root = self_contained(&spec.doc, &reference);
+            let built = jsonschema::options().build(&root).ok().map(|validator| {
+                Arc::new(BodyCheck {
+                    validator,
+                    schema: root,
+                    required: true,
+                })
+            });
+            spec.compiled
+                .lock()
+                .unwrap()
+                .entry(key)
+                .or_insert(built)
+                .clone()?
+        }
+    };
+    Some(
+        check
+            .validator
+            .iter_errors(value)
+            .take(8)
+            .map(|e| {
+                let at = e.instance_path.to_string();
+                let at = if at.is_empty() { "/".to_string() } else { at };
+                format!("at {at}: {}", super::truncate(&e.to_string(), 300))
+            })
+            .collect(),
+    )
+}
+
 /// The compiled body check of a route, `None` when it has no JSON body or does not compile.
 fn body_check(spec: &Spec, method: &str, template: &str) -> Option<Arc<BodyCheck>> {
     let key = (method.to_string(), template.to_string());

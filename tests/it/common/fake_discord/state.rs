@@ -62,6 +62,22 @@ impl StubAnswer {
         )
     }
 
+    /// Discord's refusal with this JSON error `code`, with its real status and message:
+    /// 10003 Unknown Channel (404), 10008 Unknown Message (404), 40005 Request entity too large
+    /// (413), 50001 Missing Access (403), 50013 Missing Permissions (403), 50024 Cannot execute
+    /// action on this channel type (400), 160004 A thread has already been created for this
+    /// message (400), 160006 Maximum number of active threads reached (400). Panics on another
+    /// code.
+    pub fn refusal(code: u64) -> StubAnswer {
+        let Some((status, message)) = discord_error(code) else {
+            panic!("fake_discord: no refusal with code {code} is known; add it to discord_error");
+        };
+        StubAnswer::new(
+            status,
+            Some(serde_json::json!({"code": code, "message": message})),
+        )
+    }
+
     /// Discord's 401 for a rejected token.
     pub fn unauthorized() -> StubAnswer {
         StubAnswer::new(
@@ -86,6 +102,21 @@ impl StubAnswer {
         self.times = Some(times.max(1));
         self
     }
+}
+
+/// The status and message Discord answers with a JSON error code.
+pub(crate) fn discord_error(code: u64) -> Option<(u16, &'static str)> {
+    Some(match code {
+        10003 => (404, "Unknown Channel"),
+        10008 => (404, "Unknown Message"),
+        40005 => (413, "Request entity too large"),
+        50001 => (403, "Missing Access"),
+        50013 => (403, "Missing Permissions"),
+        50024 => (400, "Cannot execute action on this channel type"),
+        160004 => (400, "A thread has already been created for this message"),
+        160006 => (400, "Maximum number of active threads reached"),
+        _ => return None,
+    })
 }
 
 pub(crate) struct Stub {
