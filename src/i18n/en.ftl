@@ -170,6 +170,7 @@ error-vacation-days = { $left ->
   }
 error-already-on-vacation = you are on vacation until {$until}; end it with { -opt-days }:0 first
 error-not-on-vacation = you are not on vacation
+error-server-settings-in-direct = a server's settings are changed in one of its channels, not in a direct message
 error-not-your-turn = it is not your turn: {$name} is to move
 error-game-over = game #{$id} is over
 error-abort-too-late = a game can only be aborted before both players have moved: resign instead

@@ -170,6 +170,7 @@ error-vacation-days = { $left ->
   }
 error-already-on-vacation = estás de vacaciones hasta el {$until}; termínalas antes con { -opt-days }:0
 error-not-on-vacation = no estás de vacaciones
+error-server-settings-in-direct = los ajustes de un servidor se cambian en uno de sus canales, no por mensaje directo
 error-not-your-turn = no es tu turno: le toca mover a {$name}
 error-game-over = la partida #{$id} ha terminado
 error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: abandona en su lugar
