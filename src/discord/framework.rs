@@ -20,7 +20,7 @@ use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, info, locales, member_id, play,
-    private_lang, rate, startup, update, user_member, view, BotError, Context, Data,
+    private_lang, rate, settings, startup, update, user_member, view, BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.
@@ -41,6 +41,8 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         info::history(),
         info::vacation(),
         info::notify(),
+        settings::settings(),
+        settings::server_settings(),
         analyze::analyze(),
         info::help(),
     ]

@@ -13,8 +13,9 @@
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
 //! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
-//! (which game a command means, and whether its member may act on it from where they are), and
-//! `rows` (store rows read into the values above).
+//! (which game a command means, and whether its member may act on it from where they are),
+//! `settings` (members' and servers' choices of how games are shown), and `rows` (store rows
+//! read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -33,6 +34,7 @@ mod policy;
 pub mod ratings;
 mod rematch;
 mod rows;
+mod settings;
 mod standings;
 pub mod text;
 mod types;
@@ -53,6 +55,9 @@ pub use error::{GameError, InternalError};
 pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
+pub use settings::{
+    BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
+};
 pub use types::*;
 #[cfg(feature = "test-support")]
 pub use vacation::VacationChange;

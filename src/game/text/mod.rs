@@ -8,10 +8,12 @@
 //! for logs and for the tests that hold the English words as they are.
 //!
 //! Beside this file: `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
-//! and dates in words) and `export` (a game's history as a text file).
+//! and dates in words), `export` (a game's history as a text file) and `settings` (members' and
+//! servers' settings).
 
 mod export;
 mod markup;
+mod settings;
 mod times;
 
 use std::time::Duration;
@@ -23,6 +25,7 @@ use crate::tr;
 
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
+pub use settings::{member_settings, server_settings, settings_saved};
 pub use times::{duration, time_control, utc_time};
 
 use super::types::{
@@ -488,7 +491,8 @@ Commands:
 /accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
-/analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided";
+/analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+/settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
     }
