@@ -1,5 +1,5 @@
 //! The values the store keeps and the game service hands around: identifiers, the stored states
-//! of challenges and games, why a game ended, time controls and ratings. Pure: how each is
+//! of challenges and games, why a game ended, time controls, ratings and settings. Pure: how each is
 //! written to and read from the database is `store::codec`'s business.
 //!
 //! Discord's ids (snowflakes) are `u64`; the database's integers are `i64`. [`MemberId`],
@@ -17,6 +17,11 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{ByColor, WinReason};
+
+mod settings;
+pub use settings::{
+    BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
+};
 
 /// A Discord snowflake (member, server or channel), as a type of its own.
 macro_rules! snowflake {

@@ -5,8 +5,9 @@ use clap::{Parser, Subcommand};
 
 use crate::engine::Level;
 use crate::game::{
-    self, text, text::Markup, text::Plain, ChallengeAsk, ChallengeRef, Decision, GameError, GameId,
-    GameRef, Member, Opponent, Rematch, TimeControl,
+    self, text, text::Markup, text::Plain, BoardStyle, ChallengeAsk, ChallengeRef, Decision,
+    GameError, GameId, GameRef, Member, MemberSettingsChange, Opponent, Rematch,
+    ServerSettingsChange, TimeControl,
 };
 use crate::i18n::Lang;
 use crate::rules::{BoardSize, Color};
@@ -109,6 +110,20 @@ pub(super) enum Command {
         #[arg(long, value_parser = yes_or_no)]
         dm: Option<bool>,
     },
+    /// Your own settings, for what only you see (`board:emoji`/`board:image`; left out, the
+    /// settings).
+    Settings {
+        #[arg(long, value_parser = board_style)]
+        board: Option<BoardStyle>,
+    },
+    /// The local server's settings (`board:…`, `threads:on`/`threads:off`; left out, the
+    /// settings).
+    ServerSettings {
+        #[arg(long, value_parser = board_style)]
+        board: Option<BoardStyle>,
+        #[arg(long, value_parser = on_or_off)]
+        threads: Option<bool>,
+    },
     /// Pause your clocks in all your games for some days (0 ends your vacation).
     Vacation {
         #[arg(long, value_name = "3", required = true)]
@@ -165,6 +180,8 @@ pub(super) enum BadValue {
     GameNumber(String),
     Page(String),
     YesOrNo(String),
+    Board(String),
+    OnOrOff(String),
 }
 
 impl BadValue {
@@ -174,6 +191,8 @@ impl BadValue {
             BadValue::GameNumber(v) => tr!(lang, "console-bad-game-number", value = v),
             BadValue::Page(v) => tr!(lang, "console-bad-page", value = v),
             BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
+            BadValue::Board(v) => tr!(lang, "console-bad-board", value = v),
+            BadValue::OnOrOff(v) => tr!(lang, "console-bad-on-or-off", value = v),
         }
     }
 }
@@ -210,6 +229,28 @@ fn yes_or_no(v: &str) -> Result<bool, BadValue> {
         "true" | "y" | "1" | "on" => Ok(true),
         "false" | "n" | "0" | "off" => Ok(false),
         _ => Err(BadValue::YesOrNo(v.to_string())),
+    }
+}
+
+/// How boards are shown, as Discord offers it in any language (`emoji`, `imagen`).
+fn board_style(v: &str) -> Result<BoardStyle, BadValue> {
+    if is_word(v, |l| tr!(l, "cmd-settings-board-emoji")) {
+        Ok(BoardStyle::Emoji)
+    } else if is_word(v, |l| tr!(l, "cmd-settings-board-image")) {
+        Ok(BoardStyle::Image)
+    } else {
+        Err(BadValue::Board(v.to_string()))
+    }
+}
+
+/// A setting on or off, as Discord offers it in any language (`on`, `sí`), or as a yes or no.
+fn on_or_off(v: &str) -> Result<bool, BadValue> {
+    if is_word(v, |l| tr!(l, "cmd-server-settings-threads-on")) {
+        Ok(true)
+    } else if is_word(v, |l| tr!(l, "cmd-server-settings-threads-off")) {
+        Ok(false)
+    } else {
+        yes_or_no(v).map_err(|_| BadValue::OnOrOff(v.to_string()))
     }
 }
 
@@ -349,6 +390,26 @@ impl Console {
                     tr!(self.lang, "notify-on")
                 } else {
                     tr!(self.lang, "notify-off")
+                })
+            }
+            Command::Settings { board } => {
+                let change = MemberSettingsChange { board };
+                let now = g.set_member_settings(who.id, change).await?;
+                let shown = text::member_settings(self.lang, &now);
+                Reply::private(if change.is_empty() {
+                    shown
+                } else {
+                    text::settings_saved(self.lang, &shown)
+                })
+            }
+            Command::ServerSettings { board, threads } => {
+                let change = ServerSettingsChange { board, threads };
+                let now = g.set_server_settings(CONSOLE_PLACE.guild, change).await?;
+                let shown = text::server_settings(self.lang, &now);
+                Reply::private(if change.is_empty() {
+                    shown
+                } else {
+                    text::settings_saved(self.lang, &shown)
                 })
             }
             Command::Board { game, flip } => {

@@ -77,6 +77,8 @@ fn console_choices(command: &str, option: &str) -> Vec<String> {
     match (command, option) {
         ("challenge", "color") => ["black", "white", "random"].map(String::from).to_vec(),
         ("challenge", "time") => TimeControl::ALL.iter().map(ToString::to_string).collect(),
+        ("settings" | "server-settings", "board") => ["emoji", "image"].map(String::from).to_vec(),
+        ("server-settings", "threads") => ["on", "off"].map(String::from).to_vec(),
         _ => panic!("/{command} {option}: Discord offers choices; list how the console reads them"),
     }
 }

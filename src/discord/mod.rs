@@ -20,6 +20,7 @@ mod play;
 mod rate;
 mod refusals;
 mod retry;
+mod settings;
 mod startup;
 mod tasks;
 mod view;

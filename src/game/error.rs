@@ -90,6 +90,8 @@ pub enum GameError {
     AlreadyOnVacation(Timestamp),
     /// A vacation ended by someone not on one.
     NotOnVacation,
+    /// A server's settings changed from a direct message, which is in no server.
+    ServerSettingsInDirect,
     NotYourTurn(Name),
     GameOver(GameId),
     AbortTooLate,
@@ -232,6 +234,7 @@ impl GameError {
                 until = text::utc_time(*until)
             ),
             E::NotOnVacation => tr!(lang, "error-not-on-vacation"),
+            E::ServerSettingsInDirect => tr!(lang, "error-server-settings-in-direct"),
             E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = m.name(name)),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),

@@ -12,10 +12,10 @@
 //! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
 //! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
 //! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
-//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `threads` (games
-//! in threads of their own), `access`
-//! (which game a command means, and whether its member may act on it from where they are), and
-//! `rows` (store rows read into the values above).
+//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
+//! (which game a command means, and whether its member may act on it from where they are),
+//! `settings` (members' and servers' choices of how games are shown), `threads` (games in
+//! threads of their own), and `rows` (store rows read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -34,6 +34,7 @@ mod policy;
 pub mod ratings;
 mod rematch;
 mod rows;
+mod settings;
 mod standings;
 pub mod text;
 mod threads;
@@ -55,6 +56,9 @@ pub use error::{GameError, InternalError};
 pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use rematch::Rematch;
+pub use settings::{
+    BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
+};
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use types::*;
 #[cfg(feature = "test-support")]

@@ -170,6 +170,7 @@ error-vacation-days = { $left ->
   }
 error-already-on-vacation = you are on vacation until {$until}; end it with { -opt-days }:0 first
 error-not-on-vacation = you are not on vacation
+error-server-settings-in-direct = a server's settings are changed in one of its channels, not in a direct message
 error-not-your-turn = it is not your turn: {$name} is to move
 error-game-over = game #{$id} is over
 error-abort-too-late = a game can only be aborted before both players have moved: resign instead
@@ -345,6 +346,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+    /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · boards as emoji or pictures, for you or for the server, and a thread for each game
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -356,6 +358,8 @@ console-bad-side = `{$value}` is not a side: choose { console-value-black }, { c
 console-bad-game-number = `{$value}` is not a game number: write it like 12 or #12
 console-bad-page = `{$value}` is not a page number
 console-bad-yes-or-no = `{$value}`: say { console-value-yes } or { console-value-no }
+console-bad-board = `{$value}` is not a way to show boards: choose { cmd-settings-board-emoji } or { cmd-settings-board-image }
+console-bad-on-or-off = `{$value}`: say { cmd-server-settings-threads-on } or { cmd-server-settings-threads-off }
 console-unknown-command = unknown command /{$command}: type { console-word-help }
 console-no-options = no options
 console-unknown-option = unknown option `{$name}` for /{$command}: it takes {$takes}
@@ -399,6 +403,10 @@ console-unreadable = I could not read that /{$command}: it takes {$takes}
 -cmd-notify = notify
 -opt-dm = dm
 -cmd-vacation = vacation
+-cmd-settings = settings
+-cmd-server-settings = server-settings
+-opt-board = board
+-opt-threads = threads
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel)
@@ -501,6 +509,35 @@ cmd-notify-name = { -cmd-notify }
 cmd-notify-description = Be told by direct message when it is your turn and when your time runs short
 cmd-notify-dm-name = { -opt-dm }
 cmd-notify-dm-description = On or off (leave out to see the setting)
+cmd-settings-name = { -cmd-settings }
+cmd-settings-description = Your own settings, for what only you see (without options, shows them)
+cmd-settings-board-name = { -opt-board }
+cmd-settings-board-description = Boards in your private replies and direct messages (default emoji)
+cmd-settings-board-emoji = emoji
+cmd-settings-board-image = image
+cmd-server-settings-name = { -cmd-server-settings }
+cmd-server-settings-description = This server's settings: boards in public posts, a thread per game (without options, shows them)
+cmd-server-settings-board-name = { -opt-board }
+cmd-server-settings-board-description = Boards in the posts everyone here sees (default emoji)
+cmd-server-settings-board-emoji = { cmd-settings-board-emoji }
+cmd-server-settings-board-image = { cmd-settings-board-image }
+cmd-server-settings-threads-name = { -opt-threads }
+cmd-server-settings-threads-description = A public thread for each game started in a channel (default off)
+cmd-server-settings-threads-on = on
+cmd-server-settings-threads-off = off
+settings-member-title = Your settings, for what only you see (private boards and direct messages):
+settings-server-title = This server's settings, for what everyone here sees:
+settings-board = { -opt-board }: { $board ->
+    [image] { cmd-settings-board-image }
+   *[emoji] { cmd-settings-board-emoji }
+  }
+settings-threads = { -opt-threads }: { $threads ->
+    [on] { cmd-server-settings-threads-on }
+   *[off] { cmd-server-settings-threads-off }
+  } (a public thread for each game started in a channel)
+settings-member-how = Change them with /{ -cmd-settings } { -opt-board }:{ cmd-settings-board-emoji } or { -opt-board }:{ cmd-settings-board-image }.
+settings-server-how = Members who may manage the server change them with /{ -cmd-server-settings } { -opt-board }:{ cmd-settings-board-emoji }|{ cmd-settings-board-image } { -opt-threads }:{ cmd-server-settings-threads-on }|{ cmd-server-settings-threads-off }.
+settings-saved = Saved.
 
 # Games in threads of their own.
 thread-ended = Game #{$id}, {$black} vs {$white}: {$result} · {$thread}

@@ -170,6 +170,7 @@ error-vacation-days = { $left ->
   }
 error-already-on-vacation = estás de vacaciones hasta el {$until}; termínalas antes con { -opt-days }:0
 error-not-on-vacation = no estás de vacaciones
+error-server-settings-in-direct = los ajustes de un servidor se cambian en uno de sus canales, no por mensaje directo
 error-not-your-turn = no es tu turno: le toca mover a {$name}
 error-game-over = la partida #{$id} ha terminado
 error-abort-too-late = una partida solo se puede anular antes de que ambos jugadores hayan movido: abandona en su lugar
@@ -250,6 +251,8 @@ console-bad-side = `{$value}` no es un color: elige { console-value-black }, { c
 console-bad-game-number = `{$value}` no es un número de partida: escríbelo como 12 o #12
 console-bad-page = `{$value}` no es un número de página
 console-bad-yes-or-no = `{$value}`: di { console-value-yes } o { console-value-no }
+console-bad-board = `{$value}` no es una forma de mostrar los tableros: elige { cmd-settings-board-emoji } o { cmd-settings-board-image }
+console-bad-on-or-off = `{$value}`: di { cmd-server-settings-threads-on } o { cmd-server-settings-threads-off }
 console-unknown-command = comando desconocido /{$command}: escribe { console-word-help }
 console-no-options = ninguna
 console-unknown-option = opción desconocida `{$name}` para /{$command}; sus opciones: {$takes}
@@ -357,6 +360,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
+    /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -401,6 +405,10 @@ board-legend = ⚫ negras · ⚪ blancas · 🖤/🤍 la pieza que acaba de move
 -cmd-notify = avisos
 -opt-dm = md
 -cmd-vacation = vacaciones
+-cmd-settings = ajustes
+-cmd-server-settings = ajustes-servidor
+-opt-board = tablero
+-opt-threads = hilos
 
 cmd-challenge-name = { -cmd-challenge }
 cmd-challenge-description = Desafía a un miembro a una partida de Breakthrough (o, sin rival, a cualquiera de este canal)
@@ -503,6 +511,35 @@ cmd-notify-name = { -cmd-notify }
 cmd-notify-description = Recibe un mensaje directo cuando te toque mover y cuando se te acabe el tiempo
 cmd-notify-dm-name = { -opt-dm }
 cmd-notify-dm-description = Activar o desactivar (sin indicarlo, muestra cómo está)
+cmd-settings-name = { -cmd-settings }
+cmd-settings-description = Tus propios ajustes, para lo que solo ves tú (sin opciones, los muestra)
+cmd-settings-board-name = { -opt-board }
+cmd-settings-board-description = Los tableros de tus respuestas privadas y mensajes directos (por defecto emoji)
+cmd-settings-board-emoji = emoji
+cmd-settings-board-image = imagen
+cmd-server-settings-name = { -cmd-server-settings }
+cmd-server-settings-description = Ajustes del servidor: tableros públicos y un hilo por partida (sin opciones, los muestra)
+cmd-server-settings-board-name = { -opt-board }
+cmd-server-settings-board-description = Los tableros de los mensajes que todos ven aquí (por defecto emoji)
+cmd-server-settings-board-emoji = { cmd-settings-board-emoji }
+cmd-server-settings-board-image = { cmd-settings-board-image }
+cmd-server-settings-threads-name = { -opt-threads }
+cmd-server-settings-threads-description = Un hilo público para cada partida que empiece en un canal (por defecto no)
+cmd-server-settings-threads-on = sí
+cmd-server-settings-threads-off = no
+settings-member-title = Tus ajustes, para lo que solo ves tú (tableros privados y mensajes directos):
+settings-server-title = Los ajustes de este servidor, para lo que ven todos aquí:
+settings-board = { -opt-board }: { $board ->
+    [image] { cmd-settings-board-image }
+   *[emoji] { cmd-settings-board-emoji }
+  }
+settings-threads = { -opt-threads }: { $threads ->
+    [on] { cmd-server-settings-threads-on }
+   *[off] { cmd-server-settings-threads-off }
+  } (un hilo público para cada partida que empiece en un canal)
+settings-member-how = Cámbialos con /{ -cmd-settings } { -opt-board }:{ cmd-settings-board-emoji } o { -opt-board }:{ cmd-settings-board-image }.
+settings-server-how = Quien puede gestionar el servidor los cambia con /{ -cmd-server-settings } { -opt-board }:{ cmd-settings-board-emoji }|{ cmd-settings-board-image } { -opt-threads }:{ cmd-server-settings-threads-on }|{ cmd-server-settings-threads-off }.
+settings-saved = Guardado.
 
 # Partidas en hilos propios.
 thread-ended = Partida #{$id}, {$black} contra {$white}: {$result} · {$thread}

@@ -5,9 +5,10 @@
 //!   signed integer bit for bit (ids above `i64::MAX` read back negative in SQL, and unchanged here).
 //! - Row ids ([`GameId`], [`ChallengeId`]) are the `i64` they are.
 //! - Stored states and reasons, colours and board sizes are the text the columns have always
-//!   held (`'active'`, `'all_captured'`, `'black'`, `'8x8'`); [`TimeControl`] is its seconds,
-//!   and the AI's [`Level`] its number. A [`Position`] is its setup text; games keep theirs as
-//!   written in their rows (see `rows::GameRow`), and read it with the rest of the game.
+//!   held (`'active'`, `'all_captured'`, `'black'`, `'8x8'`), and a board style its name
+//!   (`'emoji'`, `'image'`); [`TimeControl`] is its seconds, and the AI's [`Level`] its number.
+//!   A [`Position`] is its setup text; games keep theirs as written in their rows (see
+//!   `rows::GameRow`), and read it with the rest of the game.
 //! - A [`Timestamp`] is its unix seconds, as every column of moments holds them but the outbox's
 //!   times to post, in unix milliseconds: [`Millis`] writes and reads those. A span added to or
 //!   taken from a column of moments is its whole seconds: [`Seconds`] writes it. Nowhere else
@@ -30,7 +31,8 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, TimeControl, Timestamp,
+    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
+    TimeControl, Timestamp,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -169,6 +171,7 @@ macro_rules! text_enum {
 
 text_enum!(GameState, "a game state");
 text_enum!(EndReason, "a reason for a game to end");
+text_enum!(BoardStyle, "a board style");
 text!(Color, "a side", |c| c.name().to_string(), |s| {
     [Color::Black, Color::White]
         .into_iter()

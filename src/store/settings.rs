@@ -1,7 +1,10 @@
-//! Members' own settings (turn notifications by direct message), and the messages that show
-//! each game's board.
+//! Members' own settings (turn notifications by direct message, how their boards are shown),
+//! servers' settings, and the messages that show each game's board.
 
-use crate::domain::{GameId, MemberId, Timestamp};
+use crate::domain::{
+    BoardStyle, GameId, GuildId, MemberId, MemberSettings, MemberSettingsChange, ServerSettings,
+    ServerSettingsChange, Timestamp,
+};
 
 use super::codec::Flag;
 use super::{Result, Store, WriteTx};
@@ -79,6 +82,83 @@ impl Store {
         .execute(held.conn())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// `member`'s own choices; the defaults for a member who made none.
+    pub async fn member_settings(&self, member: MemberId) -> Result<MemberSettings> {
+        let board: Option<BoardStyle> =
+            sqlx::query_scalar("SELECT board FROM member_settings WHERE member_id = $1")
+                .bind(member)
+                .fetch_optional(&self.read)
+                .await?;
+        Ok(MemberSettings {
+            board: board.unwrap_or_default(),
+        })
+    }
+
+    /// Makes `change` to `member`'s own choices, leaving the rest as they were; returns them all.
+    pub async fn set_member_settings(
+        &self,
+        member: MemberId,
+        change: MemberSettingsChange,
+        now: Timestamp,
+    ) -> Result<MemberSettings> {
+        let mut tx = self.begin().await?;
+        tx.ensure_member(member, now).await?;
+        let board: BoardStyle = sqlx::query_scalar(
+            "INSERT INTO member_settings (member_id, board) VALUES ($1, COALESCE($2, 'emoji'))
+             ON CONFLICT (member_id) DO UPDATE
+             SET board = COALESCE($2, member_settings.board)
+             RETURNING board",
+        )
+        .bind(member)
+        .bind(change.board)
+        .fetch_one(tx.tx.conn())
+        .await?;
+        tx.commit().await?;
+        Ok(MemberSettings { board })
+    }
+
+    /// Server `guild`'s choices; the defaults for a server that made none.
+    pub async fn server_settings(&self, guild: GuildId) -> Result<ServerSettings> {
+        let row: Option<(BoardStyle, Flag)> =
+            sqlx::query_as("SELECT board, threads FROM server_settings WHERE guild_id = $1")
+                .bind(guild)
+                .fetch_optional(&self.read)
+                .await?;
+        Ok(
+            row.map_or_else(ServerSettings::default, |(board, threads)| ServerSettings {
+                board,
+                threads: threads.into(),
+            }),
+        )
+    }
+
+    /// Makes `change` to server `guild`'s choices, leaving the rest as they were; returns them
+    /// all.
+    pub async fn set_server_settings(
+        &self,
+        guild: GuildId,
+        change: ServerSettingsChange,
+    ) -> Result<ServerSettings> {
+        let mut held = self.write.lock().await?;
+        let (board, threads): (BoardStyle, Flag) = sqlx::query_as(
+            "INSERT INTO server_settings (guild_id, board, threads)
+             VALUES ($1, COALESCE($2, 'emoji'), COALESCE($3, 0))
+             ON CONFLICT (guild_id) DO UPDATE
+             SET board = COALESCE($2, server_settings.board),
+                 threads = COALESCE($3, server_settings.threads)
+             RETURNING board, threads",
+        )
+        .bind(guild)
+        .bind(change.board)
+        .bind(change.threads.map(Flag))
+        .fetch_one(held.conn())
+        .await?;
+        Ok(ServerSettings {
+            board,
+            threads: threads.into(),
+        })
     }
 
     /// The latest message known to show game `game`'s board.

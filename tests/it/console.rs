@@ -1,8 +1,10 @@
 //! The console front end, driven through the real binary: a whole script, durability of
 //! acknowledged moves when the process is killed, games against the AI, and the games of
-//! Discord servers it leaves alone. Its commands one by one are in `console/commands.rs`.
+//! Discord servers it leaves alone. Its commands one by one are in `console/commands.rs`, and its
+//! settings in `console/settings.rs`.
 
 mod commands;
+mod settings;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

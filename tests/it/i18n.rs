@@ -1,10 +1,12 @@
 //! The message catalogues: every id the code uses is in every catalogue and nothing else is,
 //! each message takes the same variables in every language, the catalogues parse, plurals read
 //! right, and the English catalogue names the commands as the code does. The console and the
-//! bot speaking Spanish are in `i18n/console_in_spanish.rs` and `i18n/discord_in_spanish.rs`.
+//! bot speaking Spanish are in `i18n/console_in_spanish.rs` and `i18n/discord_in_spanish.rs`,
+//! their settings in `i18n/settings_in_spanish.rs`.
 
 mod console_in_spanish;
 mod discord_in_spanish;
+mod settings_in_spanish;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -7,12 +7,14 @@
 //! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
 //! for logs and for the tests that hold the English words as they are.
 //!
-//! Beside this file: `alt` (a board picture's alt text), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls
-//! and dates in words), `threads` (games in threads) and `export` (a game's history as a text file).
+//! Beside this file: `alt` (a board picture's alt text), `markup` ([`Markup`] and [`Plain`]),
+//! `times` (spans of time, time controls and dates in words), `export` (a game's history as a
+//! text file), `settings` (members' and servers' settings) and `threads` (games in threads).
 
 mod alt;
 mod export;
 mod markup;
+mod settings;
 mod threads;
 mod times;
 
@@ -26,6 +28,7 @@ use crate::tr;
 pub use alt::board_alt;
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
+pub use settings::{member_settings, server_settings, settings_saved};
 pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
 
@@ -492,7 +495,8 @@ Commands:
 /accept [challenger] · /decline [challenger] · /cancel · /rematch [game] (or the Rematch button under a finished game: colours swapped)
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
-/analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided";
+/analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+/settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
     }

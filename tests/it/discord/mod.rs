@@ -17,6 +17,7 @@ mod notifications;
 mod outbox;
 mod refusals;
 mod restarts;
+mod settings;
 mod standings;
 mod startup;
 

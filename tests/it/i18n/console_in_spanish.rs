@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn console(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
+pub(super) fn console(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("c.db").display());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));

@@ -16,6 +16,7 @@ mod places;
 mod play;
 mod ratings;
 mod rematch;
+mod settings;
 mod standings;
 mod threads;
 mod vacation;
@@ -43,6 +44,7 @@ use places::*;
 use play::*;
 use ratings::*;
 use rematch::*;
+use settings::*;
 use standings::*;
 use threads::*;
 use vacation::*;
@@ -257,6 +259,10 @@ on_both_backends! {
     #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
     #[tokio::test] each_shard_sweeps_only_its_own_servers,
     #[tokio::test] a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one,
+    #[tokio::test] settings_default_to_emoji_and_no_threads_and_change_one_choice_at_a_time,
+    #[tokio::test] a_members_board_and_turn_notifications_are_kept_apart,
+    #[tokio::test] settings_are_kept_across_a_restart,
+    #[tokio::test] a_servers_settings_are_refused_in_a_direct_message,
     #[tokio::test] a_game_in_its_thread_is_played_there_and_its_end_is_told_in_its_channel,
     #[tokio::test] a_game_whose_thread_is_deleted_goes_back_to_its_channel_with_what_it_owes,
     #[tokio::test] why_threads_were_refused_is_kept_until_a_game_gets_one,

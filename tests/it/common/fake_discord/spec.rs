@@ -9,6 +9,9 @@
 //! - `SnowflakeType` also accepts a non-negative integer. The spec says "string", but Discord
 //!   accepts integer ids in request bodies, and serenity 0.12 sends the `id` of new
 //!   `attachments` entries as integers (`{"id": 0, "filename": ...}`).
+//! - A command's `default_member_permissions` also accepts a string of digits. The spec's request
+//!   schemas say "integer", but Discord's own documentation gives the field as a string (a
+//!   permission bit set, as its answers hold it), and serenity 0.12 sends it so (`"32"`).
 //! - A route whose schema does not compile with the `jsonschema` crate is not checked; one line on
 //!   stderr names it.
 //! - Formats (`snowflake`, `int64`, ...) are annotations only (the JSON Schema 2020-12 default);
@@ -184,6 +187,19 @@ fn relax(doc: &mut Value) {
         *snowflake = json!({
             "anyOf": [strict, {"type": "integer", "minimum": 0}]
         });
+    }
+    for schema in [
+        "ApplicationCommandCreateRequest",
+        "ApplicationCommandPatchRequestPartial",
+        "ApplicationCommandUpdateRequest",
+    ] {
+        let at = format!("/components/schemas/{schema}/properties/default_member_permissions");
+        if let Some(permissions) = doc.pointer_mut(&at) {
+            let strict = permissions.clone();
+            *permissions = json!({
+                "anyOf": [strict, {"type": "string", "pattern": "^[0-9]+$"}]
+            });
+        }
     }
 }
 

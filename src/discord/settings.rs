@@ -1,0 +1,94 @@
+//! `/settings` (a member's own choices) and `/server-settings` (a server's), each showing the
+//! choices without options and saving them with.
+
+use super::{place, private_lang, view, BotError, Context};
+use crate::game::{text, BoardStyle, MemberSettingsChange, ServerSettingsChange};
+
+/// How boards are shown.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Board {
+    #[name = "emoji"]
+    Emoji,
+    #[name = "image"]
+    Image,
+}
+
+impl From<Board> for BoardStyle {
+    fn from(b: Board) -> Self {
+        match b {
+            Board::Emoji => BoardStyle::Emoji,
+            Board::Image => BoardStyle::Image,
+        }
+    }
+}
+
+/// A setting turned on or off.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum OnOff {
+    #[name = "on"]
+    On,
+    #[name = "off"]
+    Off,
+}
+
+impl From<OnOff> for bool {
+    fn from(o: OnOff) -> Self {
+        matches!(o, OnOff::On)
+    }
+}
+
+/// Your own settings, for what only you see (without options, shows them).
+#[poise::command(slash_command)]
+pub async fn settings(
+    ctx: Context<'_>,
+    #[description = "Boards in your private replies and direct messages (default emoji)"]
+    board: Option<Board>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let me = super::member_id(ctx.author().id);
+    let lang = private_lang(ctx);
+    let change = MemberSettingsChange {
+        board: board.map(BoardStyle::from),
+    };
+    let now = games.set_member_settings(me, change).await?;
+    let shown = text::member_settings(lang, &now);
+    let said = if change.is_empty() {
+        shown
+    } else {
+        text::settings_saved(lang, &shown)
+    };
+    ctx.send(view::View::text(said).reply(true)).await?;
+    Ok(())
+}
+
+// Discord lets only members who may manage the server use it, unless the server gives it to
+// others in its Integrations settings: the bot checks nothing more.
+/// This server's settings: boards in public posts, a thread per game (without options, shows them)
+#[poise::command(
+    slash_command,
+    rename = "server-settings",
+    guild_only,
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn server_settings(
+    ctx: Context<'_>,
+    #[description = "Boards in the posts everyone here sees (default emoji)"] board: Option<Board>,
+    #[description = "A public thread for each game started in a channel (default off)"]
+    threads: Option<OnOff>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let lang = private_lang(ctx);
+    let change = ServerSettingsChange {
+        board: board.map(BoardStyle::from),
+        threads: threads.map(bool::from),
+    };
+    let now = games.set_server_settings(place(ctx).guild, change).await?;
+    let shown = text::server_settings(lang, &now);
+    let said = if change.is_empty() {
+        shown
+    } else {
+        text::settings_saved(lang, &shown)
+    };
+    ctx.send(view::View::text(said).reply(true)).await?;
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! Members' and servers' settings in words: what `/settings` and `/server-settings` show.
+
+use crate::game::{BoardStyle, MemberSettings, ServerSettings};
+use crate::i18n::Lang;
+use crate::tr;
+
+/// A member's own settings, a line each, with how to change them.
+pub fn member_settings(lang: Lang, settings: &MemberSettings) -> String {
+    [
+        tr!(lang, "settings-member-title"),
+        board_line(lang, settings.board),
+        tr!(lang, "settings-member-how"),
+    ]
+    .join("\n")
+}
+
+/// A server's settings, a line each, with how to change them.
+pub fn server_settings(lang: Lang, settings: &ServerSettings) -> String {
+    let mut lines = vec![
+        tr!(lang, "settings-server-title"),
+        board_line(lang, settings.board),
+        tr!(
+            lang,
+            "settings-threads",
+            threads = if settings.threads { "on" } else { "off" }
+        ),
+    ];
+    // What the server's admins should know of its settings at work goes here, before the hint.
+    lines.push(tr!(lang, "settings-server-how"));
+    lines.join("\n")
+}
+
+/// What a change saved says before the settings as they are now.
+pub fn settings_saved(lang: Lang, settings: &str) -> String {
+    format!("{}\n{settings}", tr!(lang, "settings-saved"))
+}
+
+fn board_line(lang: Lang, board: BoardStyle) -> String {
+    tr!(lang, "settings-board", board = board.as_str())
+}
