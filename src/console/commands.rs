@@ -405,7 +405,8 @@ impl Console {
             Command::ServerSettings { board, threads } => {
                 let change = ServerSettingsChange { board, threads };
                 let now = g.set_server_settings(CONSOLE_PLACE.guild, change).await?;
-                let shown = text::server_settings(self.lang, &now);
+                let trouble = g.thread_trouble(CONSOLE_PLACE.guild).await?;
+                let shown = text::server_settings(self.lang, &Plain, &now, trouble.as_ref());
                 Reply::private(if change.is_empty() {
                     shown
                 } else {

@@ -148,7 +148,7 @@ async fn show_ai_game(ctx: Context<'_>, game: &Game, slot: Option<AiSlot>) -> Re
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
         return super::play::answer_ai(ctx, game, slot).await;
     }
-    super::reply_board(ctx, game, None).await;
+    super::reply_board(ctx, game, true).await;
     Ok(())
 }
 
@@ -166,7 +166,7 @@ pub async fn accept(
     let which = find(ctx, challenger).await;
     let me = caller(ctx).await;
     let started = games.accept(&me, which).await?;
-    super::reply_board(ctx, &started.game, started.notified).await;
+    super::reply_board(ctx, &started.game, true).await;
     Ok(())
 }
 
@@ -241,7 +241,7 @@ pub async fn on_rematch(
                 serenity::CreateInteractionResponseMessage::new(),
             );
             click.create_response(&ctx.http, defer).await?;
-            let (v, _) = super::play::after_ai(games, lang, &game, slot).await?;
+            let v = super::play::after_ai(games, lang, &game, slot).await?;
             click.edit_response(&ctx.http, v.edit()).await?;
             return Ok(());
         }
@@ -280,8 +280,7 @@ pub async fn on_button(
             let board = view::game(lang, &started.game, now).followup();
             match click.create_followup(&ctx.http, board).await {
                 Ok(posted) => {
-                    super::board_shown(data, started.game.id, started.notified, Some(posted.id))
-                        .await;
+                    super::board_shown(data, started.game.id, Some(posted.id)).await;
                 }
                 Err(e) => super::board_owed(data, &started.game, &e).await,
             }

@@ -52,18 +52,10 @@ pub struct Data {
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;
 
-/// After a change that posted `game`'s board as `message`: when the game told a member their
-/// turn by direct message (`notified`), records the message for the notification to link to,
-/// and wakes the outbox to send it.
-async fn board_shown(
-    data: &Data,
-    game: game::GameId,
-    notified: Option<game::MemberId>,
-    message: Option<serenity::MessageId>,
-) {
-    if notified.is_none() {
-        return;
-    }
+/// After a change that posted `game`'s board as `message` (if it is known): records the message,
+/// for a turn notification to link to and for a new game's thread to open on, and wakes the
+/// outbox, which may be waiting for it.
+async fn board_shown(data: &Data, game: game::GameId, message: Option<serenity::MessageId>) {
     if let Some(message) = message {
         if let Err(e) = data.games.board_posted(game, message.get()).await {
             warn!(error = ?e, "could not record a board's message");
@@ -84,14 +76,16 @@ async fn board_owed(data: &Data, game: &game::Game, why: &(dyn std::fmt::Display
 }
 
 /// Replies to a command with `game`'s board after the change it made: the public post of that
-/// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]).
-async fn reply_board(ctx: Context<'_>, game: &game::Game, notified: Option<game::MemberId>) {
+/// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]). With
+/// `linked` (a game just started, whose thread may open on it, or a turn told by direct message,
+/// which links to it), the reply's message is read back and recorded.
+async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: bool) {
     let games = &ctx.data().games;
     let v = view::game(public_lang(ctx), game, games.now());
     match ctx.send(v.reply(false)).await {
         Ok(reply) => {
-            let message = sent_message(&reply, notified.is_some()).await;
-            board_shown(ctx.data(), game.id, notified, message).await;
+            let message = sent_message(&reply, linked).await;
+            board_shown(ctx.data(), game.id, message).await;
         }
         Err(e) => board_owed(ctx.data(), game, &e).await,
     }

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, MemberId, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, Played};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -82,7 +82,7 @@ pub async fn play_move(
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         return answer_ai(ctx, &played.game, slot).await;
     }
-    super::reply_board(ctx, &played.game, played.notified).await;
+    super::reply_board(ctx, &played.game, played.notified.is_some()).await;
     Ok(())
 }
 
@@ -124,7 +124,7 @@ async fn late_move(
 /// the board after its move. A reply lost on the way is left to the sweeper.
 pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
-    let (v, notified) = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
+    let v = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
     match ctx {
         poise::Context::Application(app) => {
             match app
@@ -133,7 +133,7 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
                 .await
             {
                 Ok(message) => {
-                    super::board_shown(ctx.data(), game.id, notified, Some(message.id)).await;
+                    super::board_shown(ctx.data(), game.id, Some(message.id)).await;
                 }
                 // The moves stand: the board as it is now goes to the outbox instead.
                 Err(e) => {
@@ -150,27 +150,23 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
 }
 
 /// The board once the AI has replied in `game` with its place in the queue: its move, the game
-/// as it stands when another reply got there first, or an apology (logged) when it could not;
-/// with the member the game told their turn by direct message, as [`Played::notified`].
+/// as it stands when another reply got there first, or an apology (logged) when it could not.
 pub async fn after_ai(
     games: &Games,
     lang: Lang,
     game: &Game,
     slot: AiSlot,
-) -> Result<(view::View, Option<MemberId>), BotError> {
+) -> Result<view::View, BotError> {
     Ok(match games.ai_reply_with(slot).await {
-        Ok(Some(played)) => (view::ai_move(lang, &played, games.now()), played.notified),
+        Ok(Some(played)) => view::ai_move(lang, &played, games.now()),
         // Another reply (the sweeper's) got there first: show the game as it stands.
-        Ok(None) => (
-            view::game(lang, &games.game(game.id).await?, games.now()),
-            None,
-        ),
+        Ok(None) => view::game(lang, &games.game(game.id).await?, games.now()),
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
             let mut v = view::game(lang, game, games.now());
             v.content = Some(tr!(lang, "ai-failed"));
             v.mention = None;
-            (v, None)
+            v
         }
     })
 }
@@ -232,7 +228,7 @@ pub async fn abort(
     let g = games
         .abort(&caller(ctx).await, place(ctx), game_ref(game))
         .await?;
-    super::reply_board(ctx, &g, None).await;
+    super::reply_board(ctx, &g, false).await;
     Ok(())
 }
 

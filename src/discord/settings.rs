@@ -1,6 +1,7 @@
 //! `/settings` (a member's own choices) and `/server-settings` (a server's), each showing the
 //! choices without options and saving them with.
 
+use super::view::Markdown;
 use super::{place, private_lang, view, BotError, Context};
 use crate::game::{text, BoardStyle, MemberSettingsChange, ServerSettingsChange};
 
@@ -82,8 +83,10 @@ pub async fn server_settings(
         board: board.map(BoardStyle::from),
         threads: threads.map(bool::from),
     };
-    let now = games.set_server_settings(place(ctx).guild, change).await?;
-    let shown = text::server_settings(lang, &now);
+    let guild = place(ctx).guild;
+    let now = games.set_server_settings(guild, change).await?;
+    let trouble = games.thread_trouble(guild).await?;
+    let shown = text::server_settings(lang, &Markdown, &now, trouble.as_ref());
     let said = if change.is_empty() {
         shown
     } else {

@@ -143,6 +143,9 @@ impl Games {
                 ai_level: Some(req.level),
             })
             .await?;
+        if let Some(thread) = self.thread_for(id, req.place, now).await? {
+            tx.insert_outbox(&thread).await?;
+        }
         // Before the commit: a game the AI could not open is not started.
         let slot = match color {
             Color::White => Some(self.ai_slot(req.challenger.id, id)?),

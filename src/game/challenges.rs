@@ -319,6 +319,13 @@ impl Games {
             };
             tx.insert_outbox(&told.row(place, now)?).await?;
         }
+        let place = Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        };
+        if let Some(thread) = self.thread_for(game_id, place, now).await? {
+            tx.insert_outbox(&thread).await?;
+        }
         if !tx
             .resolve_challenge(id, ChallengeState::Accepted(game_id), now)
             .await?

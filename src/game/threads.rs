@@ -7,8 +7,10 @@
 //! opened leaves the game in its channel, and the server's admins are told why in its settings; a
 //! game whose thread is deleted moves back to its channel.
 
-use super::types::{ChannelId, Game, GuildId, Place, Timestamp};
-use super::{Games, Result};
+use crate::store::NewOutbox;
+
+use super::types::{ChannelId, Game, GameId, GuildId, Place, Timestamp};
+use super::{Announcement, Games, Result};
 
 /// Why Discord would not open a thread for a game, as far as a server's admins can help it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +57,20 @@ pub struct ThreadTrouble {
 }
 
 impl Games {
+    /// The thread to open for game `game`, just started in `place` at `now`, if its server has
+    /// threads on: the outbox row to queue with the game.
+    pub(super) async fn thread_for(
+        &self,
+        game: GameId,
+        place: Place,
+        now: Timestamp,
+    ) -> Result<Option<NewOutbox>> {
+        if place.is_direct() || !self.store.server_settings(place.guild).await?.threads {
+            return Ok(None);
+        }
+        Ok(Some(Announcement::OpenThread { game }.row(place, now)?))
+    }
+
     /// Moves `game` into `thread`, a thread just opened for it in its channel: its later posts
     /// go there. False when it has meanwhile ended or moved.
     ///

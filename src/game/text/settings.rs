@@ -1,8 +1,10 @@
 //! Members' and servers' settings in words: what `/settings` and `/server-settings` show.
 
-use crate::game::{BoardStyle, MemberSettings, ServerSettings};
+use crate::game::{BoardStyle, MemberSettings, ServerSettings, ThreadTrouble};
 use crate::i18n::Lang;
 use crate::tr;
+
+use super::{thread_trouble, Markup};
 
 /// A member's own settings, a line each, with how to change them.
 pub fn member_settings(lang: Lang, settings: &MemberSettings) -> String {
@@ -14,8 +16,14 @@ pub fn member_settings(lang: Lang, settings: &MemberSettings) -> String {
     .join("\n")
 }
 
-/// A server's settings, a line each, with how to change them.
-pub fn server_settings(lang: Lang, settings: &ServerSettings) -> String {
+/// A server's settings, a line each, with how to change them; with threads on, why the latest
+/// game could not get one, if it could not.
+pub fn server_settings(
+    lang: Lang,
+    m: &dyn Markup,
+    settings: &ServerSettings,
+    trouble: Option<&ThreadTrouble>,
+) -> String {
     let mut lines = vec![
         tr!(lang, "settings-server-title"),
         board_line(lang, settings.board),
@@ -25,7 +33,9 @@ pub fn server_settings(lang: Lang, settings: &ServerSettings) -> String {
             threads = if settings.threads { "on" } else { "off" }
         ),
     ];
-    // What the server's admins should know of its settings at work goes here, before the hint.
+    if let Some(trouble) = trouble.filter(|_| settings.threads) {
+        lines.push(thread_trouble(lang, m, trouble));
+    }
     lines.push(tr!(lang, "settings-server-how"));
     lines.join("\n")
 }

@@ -20,6 +20,7 @@ mod restarts;
 mod settings;
 mod standings;
 mod startup;
+mod threads;
 
 use std::time::{Duration, Instant};
 
