@@ -17,6 +17,7 @@ mod i18n;
 mod lost_replies;
 mod names;
 mod perft;
+mod pictures;
 mod postgres;
 mod properties;
 mod render;

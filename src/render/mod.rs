@@ -4,10 +4,28 @@
 //! everyone sees have Black on top; a player's own view may turn the board round, their side at
 //! the bottom (`*_facing`). The last move's from-square shows an arrow pointing where the piece
 //! went, as drawn, and the piece that moved is drawn as a heart of its colour.
+//!
+//! Boards as pictures too: a PNG of one position ([`board_png`], in `picture`) and an animated
+//! GIF of a game ([`replay_gif`], in `replay`), drawn with the same rows and columns as the grids.
+
+// The pictures are not shown by a front end yet: a release build would call them unused.
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+mod glyphs;
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+mod picture;
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+mod replay;
 
 use std::fmt::Write;
 
 use crate::rules::{Color, Move, Position, Square};
+
+#[cfg_attr(not(feature = "test-support"), allow(unused_imports))]
+pub use picture::{board_png, PictureError};
+#[cfg(feature = "test-support")]
+pub use replay::long_game;
+#[cfg_attr(not(feature = "test-support"), allow(unused_imports))]
+pub use replay::replay_gif;
 
 pub const DARK_SQUARE: &str = "🟫";
 pub const LIGHT_SQUARE: &str = "🟧";
