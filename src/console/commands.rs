@@ -102,8 +102,8 @@ pub(super) enum Command {
     },
     /// A game's move list.
     History {
-        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
-        game: GameId,
+        #[arg(long, value_parser = game_number, value_name = "12")]
+        game: Option<GameId>,
     },
     /// Be told by direct message when it is your turn (`dm:yes`/`dm:no`; left out, the setting).
     Notify {
@@ -131,8 +131,8 @@ pub(super) enum Command {
     },
     /// The engine's look back at a game: the summary, then every move's evaluation.
     Analyze {
-        #[arg(long, value_parser = game_number, value_name = "12", required = true)]
-        game: GameId,
+        #[arg(long, value_parser = game_number, value_name = "12")]
+        game: Option<GameId>,
     },
     /// Rules, notation and commands.
     Help,
@@ -471,10 +471,12 @@ impl Console {
                 Reply::public(text::rating_card(self.lang, &Plain, &card))
             }
             Command::History { game } => {
+                let game = g.game_meant(CONSOLE_PLACE, game).await?;
                 let h = g.history(CONSOLE_PLACE, game).await?;
                 Reply::public(text::export(self.lang, &h))
             }
             Command::Analyze { game } => {
+                let game = g.game_meant(CONSOLE_PLACE, game).await?;
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
                 Reply::public(game::analysis::export(self.lang, &done))
             }

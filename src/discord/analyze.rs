@@ -12,13 +12,14 @@ use crate::game::{text, GameId};
 #[poise::command(slash_command)]
 pub async fn analyze(
     ctx: Context<'_>,
-    #[description = "Game number"] game: i64,
+    #[description = "Game number (in a game's thread: that game)"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     // Refusals (a game not seen from here, one still played between members, the AI's queue
     // full) are quick and private; only the engine's work is deferred.
+    let id = games.game_meant(place(ctx), game.map(GameId::new)).await?;
     let queued = games
-        .queue_analysis(member_id(ctx.author().id), place(ctx), GameId::new(game))
+        .queue_analysis(member_id(ctx.author().id), place(ctx), id)
         .await?;
     ctx.defer().await?;
     let lang = public_lang(ctx);

@@ -241,11 +241,15 @@ pub async fn on_rematch(
                 serenity::CreateInteractionResponseMessage::new(),
             );
             click.create_response(&ctx.http, defer).await?;
-            let v = super::play::after_ai(games, lang, &game, slot).await?;
+            let limit = super::pictures::click_attachment_limit(click);
+            let v = super::play::after_ai(data, lang, &game, slot, limit).await?;
             click.edit_response(&ctx.http, v.edit()).await?;
             return Ok(());
         }
-        Rematch::AiGame(game, _) => view::game(lang, &game, games.now()),
+        Rematch::AiGame(game, _) => {
+            let limit = super::pictures::click_attachment_limit(click);
+            super::pictures::public_board(&data.games, lang, &game, limit).await
+        }
     };
     let message = serenity::CreateInteractionResponse::Message(v.interaction_message(false));
     click.create_response(&ctx.http, message).await?;
@@ -277,7 +281,10 @@ pub async fn on_button(
             if let Some(e) = closed {
                 tracing::warn!(error = %e, "could not close an accepted challenge's message");
             }
-            let board = view::game(lang, &started.game, now).followup();
+            let limit = super::pictures::click_attachment_limit(click);
+            let board = super::pictures::public_board(&data.games, lang, &started.game, limit)
+                .await
+                .followup();
             match click.create_followup(&ctx.http, board).await {
                 Ok(posted) => {
                     super::board_shown(data, started.game.id, Some(posted.id)).await;

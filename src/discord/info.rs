@@ -101,13 +101,11 @@ pub async fn rating(
 #[poise::command(slash_command)]
 pub async fn history(
     ctx: Context<'_>,
-    #[description = "Game number"] game: i64,
+    #[description = "Game number (in a game's thread: that game)"] game: Option<i64>,
 ) -> Result<(), BotError> {
-    let h = ctx
-        .data()
-        .games
-        .history(place(ctx), GameId::new(game))
-        .await?;
+    let games = &ctx.data().games;
+    let id = games.game_meant(place(ctx), game.map(GameId::new)).await?;
+    let h = games.history(place(ctx), id).await?;
     let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
         tr!(lang, "history-no-moves")
@@ -124,12 +122,28 @@ pub async fn history(
             text::status(lang, &Markdown, &h.game, ctx.data().games.now()),
             false,
         );
-    let file = serenity::CreateAttachment::bytes(
-        text::export(lang, &h).into_bytes(),
-        format!("breakthrough-game-{}.txt", h.game.id),
-    );
-    ctx.send(poise::CreateReply::default().embed(embed).attachment(file))
-        .await?;
+    let export = text::export(lang, &h).into_bytes();
+    let exported = export.len();
+    let file =
+        serenity::CreateAttachment::bytes(export, format!("breakthrough-game-{}.txt", h.game.id));
+    let mut reply = poise::CreateReply::default().embed(embed).attachment(file);
+    // The replay, drawn off the async runtime, when it fits in what Discord takes here.
+    let limit = super::pictures::attachment_limit(ctx);
+    let id = h.game.id;
+    if let Ok(Some(replay)) = tokio::task::spawn_blocking(move || view::replay(lang, &h)).await {
+        if (exported + replay.bytes.len()) as u64 <= limit {
+            reply = reply
+                .embed(
+                    serenity::CreateEmbed::new()
+                        .title(tr!(lang, "history-replay"))
+                        .image(replay.url()),
+                )
+                .attachment(replay.attachment());
+        } else {
+            tracing::info!(game = %id, limit, "a replay left out: over the attachment limit");
+        }
+    }
+    ctx.send(reply).await?;
     Ok(())
 }
 

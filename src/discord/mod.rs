@@ -16,6 +16,7 @@ mod info;
 mod lang;
 pub mod locales;
 mod outbox;
+mod pictures;
 mod play;
 mod rate;
 mod refusals;
@@ -80,8 +81,8 @@ async fn board_owed(data: &Data, game: &game::Game, why: &(dyn std::fmt::Display
 /// `linked` (a game just started, whose thread may open on it, or a turn told by direct message,
 /// which links to it), the reply's message is read back and recorded.
 async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: bool) {
-    let games = &ctx.data().games;
-    let v = view::game(public_lang(ctx), game, games.now());
+    let limit = pictures::attachment_limit(ctx);
+    let v = pictures::public_board(&ctx.data().games, public_lang(ctx), game, limit).await;
     match ctx.send(v.reply(false)).await {
         Ok(reply) => {
             let message = sent_message(&reply, linked).await;

@@ -14,9 +14,13 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{text, Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
+use crate::game::{
+    text, Announced, BoardStyle, ChannelId, Game, Games, Owed, Place, Played, ThreadRefusal,
+    Timestamp,
+};
 use crate::i18n::Lang;
 
+use super::pictures::{self, DEFAULT_ATTACHMENT_LIMIT};
 use super::retry::{self, Backoff, Verdict};
 use super::view;
 
@@ -126,10 +130,23 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     let dm_to = what.direct_to();
     let board_of = what.board_of();
     let lang = post_lang(cache, games, owed.place).await;
-    let Some(message) = view::announcement(lang, &what, now) else {
+    // What only its member sees, in their look; the rest in the one chosen for the channel.
+    let style = games.board_style(owed.place, dm_to).await;
+    let Some(mut message) = view::announcement(lang, &what, now, style) else {
         forget(games, &owed).await;
         return;
     };
+    // A game's end, with pictures, carries its replay.
+    let ended = match &what {
+        Announced::TimedOut(game) => Some(game),
+        Announced::Board(game) | Announced::AiMoved(Played { game, .. }) if !game.is_active() => {
+            Some(game)
+        }
+        _ => None,
+    };
+    if let (Some(game), BoardStyle::Image) = (ended, style) {
+        message = pictures::with_replay(games, lang, message, game, DEFAULT_ATTACHMENT_LIMIT).await;
+    }
     // The nonce lets Discord drop a second copy, should a post that timed out have arrived.
     let message = message
         .message()

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameId, GameRef, Games, Member, Played};
+use crate::game::{text, AiSlot, BoardStyle, Game, GameId, GameRef, Member, Played};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -124,7 +124,8 @@ async fn late_move(
 /// the board after its move. A reply lost on the way is left to the sweeper.
 pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<(), BotError> {
     ctx.defer().await?;
-    let v = after_ai(&ctx.data().games, public_lang(ctx), game, slot).await?;
+    let limit = super::pictures::attachment_limit(ctx);
+    let v = after_ai(ctx.data(), public_lang(ctx), game, slot, limit).await?;
     match ctx {
         poise::Context::Application(app) => {
             match app
@@ -150,20 +151,34 @@ pub async fn answer_ai(ctx: Context<'_>, game: &Game, slot: AiSlot) -> Result<()
 }
 
 /// The board once the AI has replied in `game` with its place in the queue: its move, the game
-/// as it stands when another reply got there first, or an apology (logged) when it could not.
+/// as it stands when another reply got there first, or an apology (logged) when it could not; in
+/// the look chosen for the game's posts, with its replay if that ended it (within `limit`).
 pub async fn after_ai(
-    games: &Games,
+    data: &Data,
     lang: Lang,
     game: &Game,
     slot: AiSlot,
+    limit: u64,
 ) -> Result<view::View, BotError> {
+    let games = &data.games;
+    let style = super::pictures::public_style(&data.games, game).await;
     Ok(match games.ai_reply_with(slot).await {
-        Ok(Some(played)) => view::ai_move(lang, &played, games.now()),
+        Ok(Some(played)) => {
+            let v = view::ai_move(lang, &played, games.now(), style);
+            if style == BoardStyle::Image && !played.game.is_active() {
+                super::pictures::with_replay(&data.games, lang, v, &played.game, limit).await
+            } else {
+                v
+            }
+        }
         // Another reply (the sweeper's) got there first: show the game as it stands.
-        Ok(None) => view::game(lang, &games.game(game.id).await?, games.now()),
+        Ok(None) => {
+            super::pictures::public_board(&data.games, lang, &games.game(game.id).await?, limit)
+                .await
+        }
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
-            let mut v = view::game(lang, game, games.now());
+            let mut v = view::game(lang, game, games.now(), style);
             v.content = Some(tr!(lang, "ai-failed"));
             v.mention = None;
             v
@@ -188,7 +203,12 @@ pub async fn board(
     } else {
         public_lang(ctx)
     };
-    let mut v = view::game_facing(lang, &g, games.now(), seen.bottom);
+    let style = if seen.private {
+        super::pictures::private_style(&ctx.data().games, &g, me).await
+    } else {
+        super::pictures::public_style(&ctx.data().games, &g).await
+    };
+    let mut v = view::game_facing(lang, &g, games.now(), seen.bottom, style);
     // Looking at a board pings nobody.
     v.mention = None;
     if g.is_active() {
@@ -252,7 +272,10 @@ pub async fn on_resign(
     if let Err(e) = super::update(ctx, click, done, true).await {
         tracing::warn!(error = %e, "could not confirm a resignation to its member");
     }
-    let result = view::game(super::click_public_lang(click), &game, games.now());
+    let limit = super::pictures::click_attachment_limit(click);
+    let result =
+        super::pictures::public_board(&data.games, super::click_public_lang(click), &game, limit)
+            .await;
     if let Err(e) = click.create_followup(&ctx.http, result.followup()).await {
         super::board_owed(data, &game, &e).await;
     }

@@ -8,12 +8,12 @@ use serenity::{
 
 use crate::game::text::{self, Markup};
 use crate::game::{
-    Announced, Challenge, ChallengeState, ChannelId, Game, Leaderboard, MemberId, Name, Place,
-    Played, Timestamp,
+    Announced, BoardStyle, Challenge, ChallengeState, ChannelId, Game, History, Leaderboard,
+    MemberId, Name, Place, Played, Timestamp,
 };
 use crate::i18n::Lang;
 use crate::render;
-use crate::rules::Color;
+use crate::rules::{Color, Position};
 use crate::tr;
 
 use super::button::Button;
@@ -49,7 +49,7 @@ pub struct Attached {
 }
 
 impl Attached {
-    fn attachment(self) -> serenity::CreateAttachment {
+    pub fn attachment(self) -> serenity::CreateAttachment {
         serenity::CreateAttachment::bytes(self.bytes, self.name).description(self.alt)
     }
 
@@ -173,20 +173,36 @@ fn mention(id: MemberId) -> String {
     format!("<@{id}>")
 }
 
-/// A game's board with its players, turn, move number and time left, or its result.
-pub fn game(lang: Lang, game: &Game, now: Timestamp) -> View {
-    game_facing(lang, game, now, Color::White)
+/// A game's board with its players, turn, move number and time left, or its result; the board
+/// drawn in `style`.
+pub fn game(lang: Lang, game: &Game, now: Timestamp, style: BoardStyle) -> View {
+    game_facing(lang, game, now, Color::White, style)
 }
 
 /// [`game`] with `bottom`'s pieces at the bottom of the board: a player's own view.
-pub fn game_facing(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> View {
-    let mut embed = CreateEmbed::new()
-        .title(text::title(lang, game))
-        .description(render::emoji_board_facing(
-            &game.position,
-            game.last_move,
-            bottom,
-        ))
+pub fn game_facing(
+    lang: Lang,
+    game: &Game,
+    now: Timestamp,
+    bottom: Color,
+    style: BoardStyle,
+) -> View {
+    let picture = match style {
+        BoardStyle::Image => picture(lang, game, now, bottom),
+        BoardStyle::Emoji => None,
+    };
+    let mut embed = CreateEmbed::new().title(text::title(lang, game));
+    embed = match &picture {
+        Some(picture) => embed.image(picture.url()),
+        None => embed
+            .description(render::emoji_board_facing(
+                &game.position,
+                game.last_move,
+                bottom,
+            ))
+            .footer(CreateEmbedFooter::new(text::board_legend(lang))),
+    };
+    embed = embed
         .field(
             tr!(lang, "board-black", piece = render::BLACK_PIECE),
             mention(game.players.black.id),
@@ -196,8 +212,7 @@ pub fn game_facing(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> Vi
             tr!(lang, "board-white", piece = render::WHITE_PIECE),
             mention(game.players.white.id),
             true,
-        )
-        .footer(CreateEmbedFooter::new(text::board_legend(lang)));
+        );
     if let Some(mv) = game.last_move {
         embed = embed.field(tr!(lang, "board-last-move"), mv.to_string(), true);
     }
@@ -246,13 +261,53 @@ pub fn game_facing(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> Vi
         embed: Some(embed.colour(colour)),
         components,
         mention: ping,
-        files: Vec::new(),
+        files: picture.into_iter().collect(),
+    }
+}
+
+/// The board as a PNG picture with its alt text; `None` (logged) when it cannot be drawn, for the
+/// emoji board instead.
+fn picture(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> Option<Attached> {
+    match render::board_png(&game.position, game.last_move, bottom) {
+        Ok(bytes) => Some(Attached {
+            name: "board.png",
+            bytes,
+            alt: text::board_alt(lang, game, bottom, now),
+        }),
+        Err(e) => {
+            tracing::error!(game = %game.id, error = %e, "could not draw a board; showing emoji");
+            None
+        }
+    }
+}
+
+/// A game's replay as an animated GIF, one frame per ply, from the start as everyone sees it;
+/// `None` (logged) when it cannot be drawn. Some tens of milliseconds: call it off the async
+/// runtime.
+pub fn replay(lang: Lang, history: &History) -> Option<Attached> {
+    let game = &history.game;
+    let moves = history.moves_played()?;
+    match render::replay_gif(&Position::new(game.size), &moves, Color::White) {
+        Ok(bytes) => Some(Attached {
+            name: "replay.gif",
+            bytes,
+            alt: tr!(
+                lang,
+                "alt-replay",
+                id = game.id.to_string(),
+                plies = moves.len()
+            ),
+        }),
+        Err(e) => {
+            tracing::error!(game = %game.id, error = %e, "could not draw a replay");
+            None
+        }
     }
 }
 
 /// The board after the AI's move, saying which move it played.
-pub fn ai_move(lang: Lang, played: &Played, now: Timestamp) -> View {
-    let mut v = game(lang, &played.game, now);
+pub fn ai_move(lang: Lang, played: &Played, now: Timestamp, style: BoardStyle) -> View {
+    let mut v = game(lang, &played.game, now, style);
     let said = text::ai_played(lang, played);
     v.content = Some(match v.content {
         Some(c) if played.game.is_active() => format!("{c} {said}"),
@@ -264,12 +319,12 @@ pub fn ai_move(lang: Lang, played: &Played, now: Timestamp) -> View {
 
 /// An announcement from the outbox, as a channel message; `None` for a thread to open, which is
 /// no message.
-pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> Option<View> {
+pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle) -> Option<View> {
     Some(match a {
         Announced::OpenThread { .. } => return None,
         Announced::ThreadEnded(g) => View::text(text::thread_ended(lang, &Markdown, g, now)),
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
-        Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now),
+        Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now, style),
         Announced::Reminder { game, member } => View {
             content: Some(format!(
                 "{}, {}",
@@ -279,14 +334,14 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp) -> Option<View> {
             mention: Some(*member),
             ..View::default()
         },
-        Announced::AiMoved(played) => ai_move(lang, played, now),
+        Announced::AiMoved(played) => ai_move(lang, played, now, style),
         Announced::YourTurn {
             game,
             member,
             reminder,
             lang,
             message,
-        } => turn_dm(*lang, game, *member, *reminder, *message, now),
+        } => turn_dm(*lang, game, *member, *reminder, *message, now, style),
         Announced::Vacation {
             game,
             member,
@@ -315,9 +370,10 @@ pub fn turn_dm(
     reminder: bool,
     message: Option<u64>,
     now: Timestamp,
+    style: BoardStyle,
 ) -> View {
     let bottom = game.color_of(member).unwrap_or(Color::White);
-    let mut v = game_facing(lang, game, now, bottom);
+    let mut v = game_facing(lang, game, now, bottom, style);
     let link = game_link(game.place, message);
     v.content = Some(format!(
         "{}\n{}",

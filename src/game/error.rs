@@ -81,6 +81,8 @@ pub enum GameError {
     RematchTaken(GameId),
     /// A rematch asked for with no game over to play again.
     NothingToRematch,
+    /// A command about one game, without its number, outside a game's thread.
+    WhichGame,
     /// A vacation longer than the days left of the year's allowance (or negative).
     VacationDays {
         asked: i64,
@@ -225,6 +227,7 @@ impl GameError {
             E::RematchTooEarly(id) => tr!(lang, "error-rematch-too-early", id = id.to_string()),
             E::RematchTaken(id) => tr!(lang, "error-rematch-taken", id = id.to_string()),
             E::NothingToRematch => tr!(lang, "error-nothing-to-rematch"),
+            E::WhichGame => tr!(lang, "error-which-game"),
             E::VacationDays { asked, left } => {
                 tr!(lang, "error-vacation-days", asked = *asked, left = *left)
             }

@@ -1,13 +1,29 @@
 //! What members and servers choose about how the bot shows them games: the board as emoji or as
 //! a picture, and (a server) a thread for each game. The front ends read them when they post.
 
-use super::{GameError, Games, GuildId, MemberId, Result};
+use super::{GameError, Games, GuildId, MemberId, Place, Result};
 
 pub use crate::domain::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 
 impl Games {
+    /// How to draw a board posted in `place`: for what only `only_for` sees (a private board, a
+    /// direct message), that member's choice; for a public post, the server's. Emoji in a direct
+    /// message no member is named for, and whenever the choice cannot be read (logged): a board
+    /// is never held up by its looks.
+    pub async fn board_style(&self, place: Place, only_for: Option<MemberId>) -> BoardStyle {
+        let chosen = match only_for {
+            Some(member) => self.member_settings(member).await.map(|s| s.board),
+            None if place.is_direct() => Ok(BoardStyle::Emoji),
+            None => self.server_settings(place.guild).await.map(|s| s.board),
+        };
+        chosen.unwrap_or_else(|e| {
+            tracing::warn!(error = ?e, "could not read a board style; drawing emoji");
+            BoardStyle::Emoji
+        })
+    }
+
     /// `member`'s own choices, the same in every server: they apply to what only that member
     /// sees (private boards, direct messages). The defaults for a member who made none.
     ///

@@ -1,6 +1,6 @@
 //! What members look up: their games, a game's history, rating cards and leaderboards.
 
-use crate::rules::{BoardSize, Color};
+use crate::rules::{BoardSize, Color, Move};
 use crate::store::RatingRow;
 
 use super::{
@@ -151,5 +151,20 @@ impl Games {
             standings,
             provisional,
         })
+    }
+}
+
+impl History {
+    /// The moves played, for a replay; `None` (logged) when a stored one does not read back.
+    pub fn moves_played(&self) -> Option<Vec<Move>> {
+        let moves: Option<Vec<Move>> = self
+            .moves
+            .iter()
+            .map(|text| super::rows::last_move_of(self.game.size, text))
+            .collect();
+        if moves.is_none() {
+            tracing::error!(game = %self.game.id, "a stored move does not read back");
+        }
+        moves
     }
 }

@@ -10,7 +10,7 @@
 use crate::store::NewOutbox;
 
 use super::types::{ChannelId, Game, GameId, GuildId, Place, Timestamp};
-use super::{Announcement, Games, Result};
+use super::{Announcement, GameError, Games, Result};
 
 /// Why Discord would not open a thread for a game, as far as a server's admins can help it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +69,25 @@ impl Games {
             return Ok(None);
         }
         Ok(Some(Announcement::OpenThread { game }.row(place, now)?))
+    }
+
+    /// The game a command about one game means from `at`: `which` if given, else the game that
+    /// lives in the thread `at`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::WhichGame`] without `which` outside a game's thread,
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn game_meant(&self, at: Place, which: Option<GameId>) -> Result<GameId> {
+        match which {
+            Some(id) => Ok(id),
+            None if at.is_direct() => Err(GameError::WhichGame),
+            None => self
+                .store
+                .game_in_thread(at.channel)
+                .await?
+                .ok_or(GameError::WhichGame),
+        }
     }
 
     /// Moves `game` into `thread`, a thread just opened for it in its channel: its later posts

@@ -163,6 +163,7 @@ error-not-a-player = you are not playing in game #{$id}
 error-rematch-too-early = game #{$id} is still in progress: a rematch can be asked for once it is over
 error-rematch-taken = the rematch of game #{$id} has already been offered
 error-nothing-to-rematch = you have no finished game in this channel to play again
+error-which-game = say which game with its number (game:12); only in a game's own thread can it be left out
 error-vacation-days = { $left ->
     [0] you have no vacation days left this year (a year is the last 365 days)
     [one] you have 1 vacation day left this year; ask for 1
@@ -548,3 +549,5 @@ thread-trouble-other = Games in {$channel} could not get a thread ({$at}): Disco
 # A board picture's alt text.
 alt-last-move = Last move: {$move}
 alt-key = b: Black, w: White, dot: empty; a capital letter is the piece that just moved, * the square it left.
+alt-replay = Replay of game #{$id}: {$plies} moves, one frame each, from the start.
+history-replay = Replay

@@ -163,6 +163,7 @@ error-not-a-player = no juegas en la partida #{$id}
 error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine
 error-rematch-taken = la revancha de la partida #{$id} ya se ha ofrecido
 error-nothing-to-rematch = no tienes ninguna partida terminada en este canal para jugar la revancha
+error-which-game = di de qué partida se trata con su número (game:12); solo en el hilo de una partida se puede omitir
 error-vacation-days = { $left ->
     [0] no te quedan días de vacaciones este año (un año son los últimos 365 días)
     [one] te queda 1 día de vacaciones este año; pide 1
@@ -550,3 +551,5 @@ thread-trouble-other = Las partidas de {$channel} no pudieron tener un hilo ({$a
 # El texto alternativo de la imagen de un tablero.
 alt-last-move = Última jugada: {$move}
 alt-key = b: negras, w: blancas, punto: vacía; una mayúscula es la pieza que acaba de mover, * la casilla que dejó.
+alt-replay = Repetición de la partida #{$id}: {$plies} jugadas, un fotograma cada una, desde el inicio.
+history-replay = Repetición

@@ -8,23 +8,19 @@
 //! Boards as pictures too: a PNG of one position ([`board_png`], in `picture`) and an animated
 //! GIF of a game ([`replay_gif`], in `replay`), drawn with the same rows and columns as the grids.
 
-// The pictures are not shown by a front end yet: a release build would call them unused.
-#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 mod glyphs;
-#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 mod picture;
-#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 mod replay;
 
 use std::fmt::Write;
 
 use crate::rules::{Color, Move, Position, Square};
 
-#[cfg_attr(not(feature = "test-support"), allow(unused_imports))]
-pub use picture::{board_png, PictureError};
+pub use picture::board_png;
+#[cfg(feature = "test-support")]
+pub use picture::PictureError;
 #[cfg(feature = "test-support")]
 pub use replay::long_game;
-#[cfg_attr(not(feature = "test-support"), allow(unused_imports))]
 pub use replay::replay_gif;
 
 pub const DARK_SQUARE: &str = "🟫";

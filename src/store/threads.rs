@@ -96,6 +96,16 @@ impl Store {
         Ok(found.is_some())
     }
 
+    /// The latest game that lives in `thread`, if it is a game's thread.
+    pub async fn game_in_thread(&self, thread: ChannelId) -> Result<Option<GameId>> {
+        Ok(sqlx::query_scalar(
+            "SELECT max(id) FROM games WHERE channel_id = $1 AND parent_channel_id IS NOT NULL",
+        )
+        .bind(thread)
+        .fetch_one(&self.read)
+        .await?)
+    }
+
     /// Records why a game in `channel` of `guild` could not get a thread.
     pub async fn record_thread_trouble(
         &self,

@@ -15,6 +15,7 @@ mod faults;
 mod game;
 mod notifications;
 mod outbox;
+mod pictures;
 mod refusals;
 mod restarts;
 mod settings;
@@ -118,7 +119,7 @@ impl Bot {
     }
 
     /// `from` challenges `to` on `size` (`from` has Black), and `to` accepts with `/accept`.
-    async fn start_game(&self, from: &TestUser, to: &TestUser, size: &str) {
+    pub(crate) async fn start_game(&self, from: &TestUser, to: &TestUser, size: &str) {
         self.challenge(from, Some(to), size).await;
         self.slash(InteractionBuilder::slash("accept").by(to)).await;
     }

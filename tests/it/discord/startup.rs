@@ -75,7 +75,9 @@ async fn commands_register_in_the_guild_with_their_options() {
     assert_eq!(option(&mv, "move")["required"], true);
     assert_eq!(option(&mv, "move")["autocomplete"], true);
     assert_eq!(option(&mv, "game")["type"], 4);
-    assert_eq!(option(&command("history"), "game")["required"], true);
+    // In a game's thread, `/history` and `/analyze` mean that game.
+    assert_eq!(option(&command("history"), "game")["required"], false);
+    assert_eq!(option(&command("analyze"), "game")["required"], false);
     bot.finish();
 }
 

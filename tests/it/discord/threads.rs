@@ -71,6 +71,22 @@ async fn with_threads_on_a_game_is_played_in_its_own_thread_and_its_result_told_
         content(&refused).contains(&format!("<#{}>", thread.id)),
         "{refused}"
     );
+    let history = slash_in(
+        &bot,
+        &thread,
+        InteractionBuilder::slash("history").by(&bob()),
+    )
+    .await;
+    assert!(
+        embed_text(&history["data"]).contains("Game #1"),
+        "{history}"
+    );
+    // Outside the thread, a history needs the game's number.
+    let which = bot
+        .slash(InteractionBuilder::slash("history").by(&bob()))
+        .await;
+    assert!(is_ephemeral(&which), "{which}");
+    assert!(content(&which).starts_with("say which game"), "{which}");
     let board = slash_in(&bot, &thread, InteractionBuilder::slash("board").by(&bob())).await;
     assert!(embed_text(&board["data"]).contains("Game #1"), "{board}");
     let channel_posts = bot.fake.messages_in(CHANNEL_ID).len();
@@ -105,14 +121,14 @@ async fn with_threads_on_a_game_is_played_in_its_own_thread_and_its_result_told_
             && said.ends_with(&format!("<#{}>", thread.id)),
         "{said}"
     );
-    // Every board after the start went to the thread: a move's each, and the board asked for.
+    // Every board after the start went to the thread: a move's each, and those asked for.
     let boards = bot
         .fake
         .messages_in(thread.id)
         .iter()
         .filter(|m| embed_text(m).contains("Game #1"))
         .count();
-    assert_eq!(boards, 6, "five moves and /board in the thread");
+    assert_eq!(boards, 7, "five moves, /history and /board in the thread");
     bot.finish();
 }
 

@@ -231,6 +231,26 @@ fn apply_edit(
             None => {}
         }
     }
+    // Discord fills in an embed's image as it serves it: its proxy address and its size, where a
+    // request (serenity's) may send them as nulls.
+    if let Some(embeds) = m["embeds"].as_array_mut() {
+        for embed in embeds {
+            for key in ["image", "thumbnail"] {
+                if let Some(media) = embed.get_mut(key).and_then(Value::as_object_mut) {
+                    let url = media.get("url").cloned().unwrap_or(Value::Null);
+                    for (field, filled) in [
+                        ("proxy_url", url),
+                        ("width", json!(400)),
+                        ("height", json!(400)),
+                    ] {
+                        if media.get(field).is_none_or(Value::is_null) {
+                            media.insert(field.to_string(), filled);
+                        }
+                    }
+                }
+            }
+        }
+    }
     if let Some(flags) = data.get("flags").and_then(Value::as_u64) {
         m["flags"] = json!(flags);
     } else if !creating {

@@ -1,0 +1,94 @@
+//! Boards as pictures on Discord: which look a post of a game takes, and the replay that a
+//! finished game's post, and `/history`, carry.
+
+use poise::serenity_prelude as serenity;
+
+use crate::game::{BoardStyle, Game, Games, MemberId};
+use crate::i18n::Lang;
+
+use super::view::{self, View};
+use super::Context;
+
+/// What Discord takes in files on a message when no interaction says (its smallest limit).
+pub(super) const DEFAULT_ATTACHMENT_LIMIT: u64 = 10 * 1024 * 1024;
+
+/// The look of a post of `game` that everyone in its channel sees: the server's choice; in a
+/// direct message, that of the member playing there, the only one who sees it.
+pub(super) async fn public_style(games: &Games, game: &Game) -> BoardStyle {
+    let only_for = game.place.is_direct().then(|| player(game));
+    games.board_style(game.place, only_for).await
+}
+
+/// The look of what only `member` sees: their own choice.
+pub(super) async fn private_style(games: &Games, game: &Game, member: MemberId) -> BoardStyle {
+    games.board_style(game.place, Some(member)).await
+}
+
+/// The member (not the AI) who plays `game`, Black when both are members.
+fn player(game: &Game) -> MemberId {
+    match game.ai {
+        Some(ai) => game.player(ai.color.opposite()).id,
+        None => game.players.black.id,
+    }
+}
+
+/// `game`'s board as a post everyone sees, in the look chosen for it; over, with pictures, it
+/// carries the game's replay too when that fits in `limit` bytes with the rest.
+pub(super) async fn public_board(games: &Games, lang: Lang, game: &Game, limit: u64) -> View {
+    let style = public_style(games, game).await;
+    let v = view::game(lang, game, games.now(), style);
+    if style == BoardStyle::Image && !game.is_active() {
+        return with_replay(games, lang, v, game, limit).await;
+    }
+    v
+}
+
+/// `v` with `game`'s replay as an animated GIF, drawn off the async runtime, if it fits in
+/// `limit` bytes with what `v` carries already; else `v` as it is.
+pub(super) async fn with_replay(
+    games: &Games,
+    lang: Lang,
+    mut v: View,
+    game: &Game,
+    limit: u64,
+) -> View {
+    let history = match games.history(game.place, game.id).await {
+        Ok(h) => h,
+        Err(e) => {
+            tracing::warn!(game = %game.id, error = ?e, "could not read a game for its replay");
+            return v;
+        }
+    };
+    let drawn = tokio::task::spawn_blocking(move || view::replay(lang, &history)).await;
+    if let Ok(Some(replay)) = drawn {
+        let size = (v.file_bytes() + replay.bytes.len()) as u64;
+        if size <= limit {
+            v.files.push(replay);
+        } else {
+            tracing::info!(game = %game.id, size, limit, "a replay left out: over the attachment limit");
+        }
+    }
+    v
+}
+
+/// What the interaction behind a command lets its answer carry in files.
+pub(super) fn attachment_limit(ctx: Context<'_>) -> u64 {
+    match ctx {
+        poise::Context::Application(app) => limit_of(app.interaction.attachment_size_limit),
+        poise::Context::Prefix(_) => DEFAULT_ATTACHMENT_LIMIT,
+    }
+}
+
+/// What a button's answer may carry in files.
+pub(super) fn click_attachment_limit(click: &serenity::ComponentInteraction) -> u64 {
+    limit_of(click.attachment_size_limit)
+}
+
+/// Discord's limit as an interaction reports it; the smallest when it reports none.
+fn limit_of(reported: u32) -> u64 {
+    if reported == 0 {
+        DEFAULT_ATTACHMENT_LIMIT
+    } else {
+        u64::from(reported)
+    }
+}
