@@ -64,8 +64,9 @@ fn unreadable_commands_get_one_private_line_and_change_nothing() {
             // An unknown option.
             "(to @alice only) unknown option `colour` for /challenge: it takes opponent, size, \
              color, time, rated, level",
-            // A missing required value.
-            "(to @alice only) /history needs game: write it like /history 12",
+            // A game left unsaid, outside a game's thread (the console has none).
+            "(to @alice only) say which game with its number (game:12); only in a game's own \
+             thread can it be left out",
             "(to @alice only) /move needs move: write it like /move e7-e6",
             // An unknown command.
             "(to @alice only) unknown command /frobnicate: type help",
