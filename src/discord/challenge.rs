@@ -231,11 +231,11 @@ pub async fn on_rematch(
 ) -> Result<(), BotError> {
     let games = &data.games;
     let lang = super::click_public_lang(click);
-    let v = match games
+    let (v, started) = match games
         .rematch(who, super::click_place(click), GameRef::Id(id))
         .await?
     {
-        Rematch::Challenge(c) => view::challenge(lang, &c, games.now()),
+        Rematch::Challenge(c) => (view::challenge(lang, &c, games.now()), None),
         Rematch::AiGame(game, Some(slot)) if game.ai_to_move() => {
             let defer = serenity::CreateInteractionResponse::Defer(
                 serenity::CreateInteractionResponseMessage::new(),
@@ -243,16 +243,25 @@ pub async fn on_rematch(
             click.create_response(&ctx.http, defer).await?;
             let limit = super::pictures::click_attachment_limit(click);
             let v = super::play::after_ai(data, lang, &game, slot, limit).await?;
-            click.edit_response(&ctx.http, v.edit()).await?;
+            let posted = click.edit_response(&ctx.http, v.edit()).await?;
+            super::board_shown(data, game.id, Some(posted.id)).await;
             return Ok(());
         }
         Rematch::AiGame(game, _) => {
             let limit = super::pictures::click_attachment_limit(click);
-            super::pictures::public_board(&data.games, lang, &game, limit).await
+            let v = super::pictures::public_board(&data.games, lang, &game, limit).await;
+            (v, Some(game.id))
         }
     };
     let message = serenity::CreateInteractionResponse::Message(v.interaction_message(false));
     click.create_response(&ctx.http, message).await?;
+    // A new game's board: its thread may open on it.
+    if let Some(game) = started {
+        match click.get_response(&ctx.http).await {
+            Ok(posted) => super::board_shown(data, game, Some(posted.id)).await,
+            Err(e) => tracing::warn!(error = %e, "could not read back a board's message"),
+        }
+    }
     Ok(())
 }
 

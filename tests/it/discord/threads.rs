@@ -260,3 +260,25 @@ async fn a_post_to_a_deleted_thread_goes_to_the_channel_instead() {
     assert!(!is_ephemeral(&moved), "{moved}");
     bot.finish();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_keeps_its_thread_across_a_restart() {
+    let mut bot = start().await;
+    threads_on(&bot).await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    let thread = bot.fake.wait_thread_in(CHANNEL_ID).await;
+    wait_outbox_empty(&bot.db).await;
+    bot.start_again(&[]).await;
+    let moved = slash_in(
+        &bot,
+        &thread,
+        InteractionBuilder::slash("move")
+            .by(&alice())
+            .string("move", "a4-a3"),
+    )
+    .await;
+    assert!(!is_ephemeral(&moved), "{moved}");
+    assert!(embed_text(&moved["data"]).contains("Game #1"), "{moved}");
+    assert_eq!(bot.fake.threads().len(), 1, "no second thread");
+    bot.finish();
+}
