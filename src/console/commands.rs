@@ -471,7 +471,9 @@ impl Console {
             }
             Command::History { game } => {
                 let h = g.history(CONSOLE_PLACE, game).await?;
-                Reply::public(text::export(self.lang, &h))
+                let mut reply = Reply::public(text::export(self.lang, &h));
+                reply.public.extend(self.replay_picture(&h));
+                reply
             }
             Command::Analyze { game } => {
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
