@@ -1,6 +1,7 @@
 //! The `breakthrough-bot` command line: parse arguments, call into the library, print.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -62,6 +63,10 @@ enum Command {
         /// The language to speak: en or es (default: from LC_ALL or LANG, else English).
         #[arg(long, value_name = "en|es")]
         lang: Option<Lang>,
+        /// Also write each board shown as a PNG picture, and each /history as a GIF replay, into
+        /// DIR (made when missing), and print their paths under the boards.
+        #[arg(long, value_name = "DIR")]
+        images: Option<PathBuf>,
     },
     /// Play many games at once through the game service on a fresh temporary SQLite file (and on
     /// each --db beside it), and report moves per second and move latency; with --analyze, time
@@ -177,9 +182,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Moves { size, moves } => moves_command(size, &moves),
-        Command::Console { db, plain, lang } => run_async(
+        Command::Console {
+            db,
+            plain,
+            lang,
+            images,
+        } => run_async(
             None,
-            console(db, plain, lang.unwrap_or_else(Lang::from_env)),
+            console(db, plain, lang.unwrap_or_else(Lang::from_env), images),
         ),
         Command::Bench {
             games,
@@ -352,14 +362,20 @@ async fn serve(config: BotConfig, refusals: GatewayRefusals) -> anyhow::Result<(
     served
 }
 
-async fn console(db: DatabaseConfig, plain: bool, lang: Lang) -> anyhow::Result<()> {
+async fn console(
+    db: DatabaseConfig,
+    plain: bool,
+    lang: Lang,
+    images: Option<PathBuf>,
+) -> anyhow::Result<()> {
     let store = Store::open(&db.database_url).await?;
     let clock = Arc::new(ConsoleClock::default());
     let games = Games::new(store.clone(), clock.clone(), Limits::default());
-    Console::new(games, clock, plain)
-        .speaking(lang)
-        .run_stdin()
-        .await?;
+    let mut console = Console::new(games, clock, plain).speaking(lang);
+    if let Some(dir) = images {
+        console = console.with_images(dir);
+    }
+    console.run_stdin().await?;
     store.close().await;
     Ok(())
 }

@@ -473,7 +473,9 @@ impl Console {
             Command::History { game } => {
                 let game = g.game_meant(CONSOLE_PLACE, game).await?;
                 let h = g.history(CONSOLE_PLACE, game).await?;
-                Reply::public(text::export(self.lang, &h))
+                let mut reply = Reply::public(text::export(self.lang, &h));
+                reply.public.extend(self.replay_picture(&h));
+                reply
             }
             Command::Analyze { game } => {
                 let game = g.game_meant(CONSOLE_PLACE, game).await?;

@@ -14,13 +14,16 @@
 //!
 //! This file holds the [`Console`] and its loop over lines; `commands` the commands, their
 //! options and what each does; `parse` a typed line read as a command, in the console's
-//! language; `render` the boards and announcements in the console's words.
+//! language; `render` the boards and announcements in the console's words; `images` the boards
+//! and replays written as picture files, with `--images DIR`.
 
 mod commands;
+mod images;
 mod parse;
 mod render;
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,6 +39,7 @@ use crate::game::{
 use crate::i18n::Lang;
 use crate::tr;
 
+use images::Images;
 use parse::{is_word, words};
 
 /// The one local server and channel the console plays in.
@@ -122,6 +126,8 @@ pub struct Console {
     plain: bool,
     /// The language of everything the game says.
     lang: Lang,
+    /// Where boards and replays are written as pictures, if anywhere.
+    images: Option<Images>,
 }
 
 /// The longest `wait`: far beyond any clock in the game, and far from overflowing one.
@@ -155,7 +161,15 @@ impl Console {
             clock,
             plain,
             lang: Lang::En,
+            images: None,
         }
+    }
+
+    /// The console writing each board it shows, and each replay, as a picture file in `dir`
+    /// (made when missing), with the file's path under the board.
+    pub fn with_images(mut self, dir: PathBuf) -> Console {
+        self.images = Some(Images::new(dir));
+        self
     }
 
     /// The console speaking `lang`.

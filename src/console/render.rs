@@ -58,6 +58,10 @@ impl Console {
                 out.push_str(&line);
             }
         }
+        if let Some(line) = self.board_picture(game, bottom) {
+            out.push('\n');
+            out.push_str(&line);
+        }
         out
     }
 

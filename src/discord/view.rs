@@ -13,7 +13,7 @@ use crate::game::{
 };
 use crate::i18n::Lang;
 use crate::render;
-use crate::rules::{Color, Position};
+use crate::rules::Color;
 use crate::tr;
 
 use super::button::Button;
@@ -286,8 +286,14 @@ fn picture(lang: Lang, game: &Game, now: Timestamp, bottom: Color) -> Option<Att
 /// runtime.
 pub fn replay(lang: Lang, history: &History) -> Option<Attached> {
     let game = &history.game;
-    let moves = history.moves_played()?;
-    match render::replay_gif(&Position::new(game.size), &moves, Color::White) {
+    let (start, moves) = match history.start_and_moves() {
+        Ok(replayed) => replayed,
+        Err(e) => {
+            tracing::error!(game = %game.id, error = %e, "could not replay a game");
+            return None;
+        }
+    };
+    match render::replay_gif(&start, &moves, Color::White) {
         Ok(bytes) => Some(Attached {
             name: "replay.gif",
             bytes,

@@ -26,7 +26,7 @@ pub(super) fn position_of(row: &GameRow) -> Result<Position> {
 }
 
 /// The stored (canonical) notation of a game's last move, as a move to mark on the board.
-pub(super) fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
+fn last_move_of(size: BoardSize, text: &str) -> Option<Move> {
     match text.parse::<MoveText>().ok()? {
         MoveText::Full { from, to, capture } => Some(Move::new(
             from.on(size).ok()?,

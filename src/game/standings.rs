@@ -1,11 +1,11 @@
 //! What members look up: their games, a game's history, rating cards and leaderboards.
 
-use crate::rules::{BoardSize, Color, Move};
+use crate::rules::{self, BoardSize, Color, Move, Position};
 use crate::store::RatingRow;
 
 use super::{
-    ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member, MemberId, Name,
-    Place, RatingCard, RatingValue, RecentResult, Result, Standing, Timestamp,
+    corrupt, ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member,
+    MemberId, Name, Place, RatingCard, RatingValue, RecentResult, Result, Standing, Timestamp,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
@@ -155,16 +155,16 @@ impl Games {
 }
 
 impl History {
-    /// The moves played, for a replay; `None` (logged) when a stored one does not read back.
-    pub fn moves_played(&self) -> Option<Vec<Move>> {
-        let moves: Option<Vec<Move>> = self
-            .moves
-            .iter()
-            .map(|text| super::rows::last_move_of(self.game.size, text))
-            .collect();
-        if moves.is_none() {
-            tracing::error!(game = %self.game.id, "a stored move does not read back");
-        }
-        moves
+    /// The game's start position and its moves as played from it, read back from their
+    /// notation, for what shows the game move by move (a replay).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when a stored move cannot be played, which only a damaged
+    /// database causes.
+    pub fn start_and_moves(&self) -> Result<(Position, Vec<Move>)> {
+        let (_, moves) = rules::replay(self.game.size, self.moves.iter().map(String::as_str))
+            .map_err(|(i, e)| corrupt(format!("game {} move {}: {e}", self.game.id, i + 1)))?;
+        Ok((Position::new(self.game.size), moves))
     }
 }

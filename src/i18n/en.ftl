@@ -247,6 +247,9 @@ console-cancelled = {$name} cancelled { $count ->
 console-confirm-resign = Resign game #{$id}? Send /{ -cmd-resign } { -opt-game }:{$id} { console-opt-confirm }:{ console-value-yes } to confirm.
 console-aborted = Game #{$id} aborted by {$name}: no result.
 console-games-of = Games of {$name}:
+console-picture = picture: {$path}
+console-replay = replay: {$path}
+console-images-failed = pictures cannot be written in {$dir} ({$error}): the console goes on without them
 
 ## Discord: boards, challenges and buttons
 

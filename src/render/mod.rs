@@ -16,9 +16,7 @@ use std::fmt::Write;
 
 use crate::rules::{Color, Move, Position, Square};
 
-pub use picture::board_png;
-#[cfg(feature = "test-support")]
-pub use picture::PictureError;
+pub use picture::{board_png, PictureError};
 #[cfg(feature = "test-support")]
 pub use replay::long_game;
 pub use replay::replay_gif;

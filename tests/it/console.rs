@@ -1,9 +1,10 @@
 //! The console front end, driven through the real binary: a whole script, durability of
 //! acknowledged moves when the process is killed, games against the AI, and the games of
-//! Discord servers it leaves alone. Its commands one by one are in `console/commands.rs`, and its
-//! settings in `console/settings.rs`.
+//! Discord servers it leaves alone. Its commands one by one are in `console/commands.rs`, its
+//! settings in `console/settings.rs`, and its picture files in `console/images.rs`.
 
 mod commands;
+mod images;
 mod settings;
 
 use std::io::{BufRead, BufReader, Write};
