@@ -130,8 +130,11 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     let dm_to = what.direct_to();
     let board_of = what.board_of();
     let lang = post_lang(cache, games, owed.place).await;
-    // What only its member sees, in their look; the rest in the one chosen for the channel.
-    let style = games.board_style(owed.place, dm_to).await;
+    // What only its member sees, in their look; the rest in the one chosen for the game's posts.
+    let style = match (dm_to, game_of(&what)) {
+        (None, Some(game)) => pictures::public_style(games, game).await,
+        _ => games.board_style(owed.place, dm_to).await,
+    };
     let Some(mut message) = view::announcement(lang, &what, now, style) else {
         forget(games, &owed).await;
         return;
@@ -221,6 +224,21 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             );
             later(games, &owed).await;
         }
+    }
+}
+
+/// The game an announcement is about, if it is about one.
+fn game_of(what: &Announced) -> Option<&Game> {
+    match what {
+        Announced::ChallengeExpired(_) => None,
+        Announced::TimedOut(game) | Announced::Board(game) | Announced::ThreadEnded(game) => {
+            Some(game)
+        }
+        Announced::AiMoved(played) => Some(&played.game),
+        Announced::Reminder { game, .. }
+        | Announced::YourTurn { game, .. }
+        | Announced::Vacation { game, .. }
+        | Announced::OpenThread { game, .. } => Some(game),
     }
 }
 

@@ -167,7 +167,7 @@ impl Bot {
     }
 
     /// Starts the bot again on its database, against the same fake Discord, with `extra`
-    /// settings; returns once it has registered its commands.
+    /// settings; returns once it has registered its commands and identified on the gateway.
     pub(crate) async fn start_again(&mut self, extra: &[(&str, &str)]) {
         self.kill();
         let guild_id = GUILD_ID.to_string();
@@ -176,9 +176,20 @@ impl Bot {
             ("DISCORD_GUILD_ID", guild_id.as_str()),
         ];
         env.extend_from_slice(extra);
+        let identified = self.fake.identify_payloads().len();
         let process = BotProcess::spawn(BOT, &self.fake, &env);
         self.process = process;
         self.fake.wait_for_commands(Some(GUILD_ID)).await;
+        // The new process's gateway session, not the one of the process just killed: what is
+        // dispatched from now on reaches it.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self.fake.identify_payloads().len() <= identified {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the bot never identified again"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// Every request the bot made met Discord's spec, and the fake saw nothing amiss.
