@@ -179,3 +179,59 @@ async fn history_carries_the_replay_within_the_attachment_limit() {
     assert_eq!(uploaded(&bot, "breakthrough-game-1.txt").len(), 2);
     bot.finish();
 }
+
+/// A member who chose pictures gets their turn by direct message as a picture, from their side,
+/// while the channel keeps the server's emoji.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_told_by_direct_message_is_a_picture_for_a_member_who_chose_them() {
+    let bot = start().await;
+    bot.slash(
+        InteractionBuilder::slash("settings")
+            .by(&alice())
+            .integer("board", IMAGE),
+    )
+    .await;
+    bot.slash(
+        InteractionBuilder::slash("notify")
+            .by(&alice())
+            .boolean("dm", true),
+    )
+    .await;
+    // bob accepts: alice, Black, is told her first move by direct message.
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    let opened = bot
+        .fake
+        .wait_for(
+            "a direct message channel",
+            std::time::Duration::from_secs(10),
+            |r| r.method == "POST" && r.path == "/users/@me/channels",
+        )
+        .await;
+    let dm: u64 = opened.response.as_ref().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    bot.fake.wait_channel_message(dm).await;
+    let pictures: Vec<StoredAttachment> = uploaded(&bot, "board.png")
+        .into_iter()
+        .filter(|a| a.channel_id == dm)
+        .collect();
+    assert_eq!(pictures.len(), 1, "the turn's board as a picture");
+    let (position, last) = after("3x5", &[]);
+    assert_eq!(
+        pictures[0].bytes,
+        board_png(&position, last, Color::Black).unwrap(),
+        "from alice's side"
+    );
+    assert!(pictures[0]
+        .description
+        .as_deref()
+        .unwrap()
+        .starts_with("Move 1 · Black to move: alice"));
+    // The channel saw no picture.
+    assert!(uploaded(&bot, "board.png")
+        .iter()
+        .all(|a| a.channel_id == dm));
+    bot.finish();
+}
