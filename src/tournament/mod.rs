@@ -25,8 +25,10 @@
 
 #![warn(clippy::missing_errors_doc)]
 
+mod matching;
 mod round_robin;
 mod standings;
+mod swiss;
 
 use std::fmt;
 
@@ -34,6 +36,7 @@ use crate::rules::Color;
 
 pub use round_robin::round_robin;
 pub use standings::{standings, Format, Standing, TieBreak};
+pub use swiss::{swiss_round, SwissState};
 
 /// A player in a tournament, by an id the caller chooses (a member's id, a row's id). Ordered by
 /// that id, so that every order this module produces is the same from one run to the next.
