@@ -1,8 +1,9 @@
 //! Breakthrough on Discord: the rules, the boards, the game service on SQLite or PostgreSQL, and
 //! its front ends.
 //!
-//! The library's API is the game and what it stands on: [`rules`] and [`engine`] (pure), the
-//! values of [`domain`], the [`store`], the [`game`] service, its words ([`i18n`], [`render`]).
+//! The library's API is the game and what it stands on: [`rules`], [`engine`] and [`tournament`]
+//! (pure), the values of [`domain`], the [`store`], the [`game`] service, its words ([`i18n`],
+//! [`render`]).
 //! The front ends, the benchmarks and the AI's matches are private; the binary in `main.rs`, a
 //! thin command line, reaches them through the few items re-exported below.
 
@@ -38,6 +39,7 @@ mod store;
 
 pub mod engine;
 pub mod rules;
+pub mod tournament;
 
 pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};

@@ -24,4 +24,5 @@ mod render;
 mod scaling;
 mod schema;
 mod service;
+mod tournament;
 mod wrong_channel;
