@@ -396,22 +396,14 @@ impl Console {
                 let change = MemberSettingsChange { board };
                 let now = g.set_member_settings(who.id, change).await?;
                 let shown = text::member_settings(self.lang, &now);
-                Reply::private(if change.is_empty() {
-                    shown
-                } else {
-                    text::settings_saved(self.lang, &shown)
-                })
+                Reply::private(text::settings_answer(self.lang, shown, !change.is_empty()))
             }
             Command::ServerSettings { board, threads } => {
                 let change = ServerSettingsChange { board, threads };
                 let now = g.set_server_settings(CONSOLE_PLACE.guild, change).await?;
                 let trouble = g.thread_trouble(CONSOLE_PLACE.guild).await?;
                 let shown = text::server_settings(self.lang, &Plain, &now, trouble.as_ref());
-                Reply::private(if change.is_empty() {
-                    shown
-                } else {
-                    text::settings_saved(self.lang, &shown)
-                })
+                Reply::private(text::settings_answer(self.lang, shown, !change.is_empty()))
             }
             Command::Board { game, flip } => {
                 let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;

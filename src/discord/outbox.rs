@@ -14,10 +14,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{
-    text, Announced, BoardStyle, ChannelId, Game, Games, Owed, Place, Played, ThreadRefusal,
-    Timestamp,
-};
+use crate::game::{text, Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
 use crate::i18n::Lang;
 
 use super::pictures::{self, DEFAULT_ATTACHMENT_LIMIT};
@@ -131,7 +128,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     let board_of = what.board_of();
     let lang = post_lang(cache, games, owed.place).await;
     // What only its member sees, in their look; the rest in the one chosen for the game's posts.
-    let style = match (dm_to, game_of(&what)) {
+    let style = match (dm_to, what.game()) {
         (None, Some(game)) => pictures::public_style(games, game).await,
         _ => games.board_style(owed.place, dm_to).await,
     };
@@ -139,16 +136,10 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         forget(games, &owed).await;
         return;
     };
-    // A game's end, with pictures, carries its replay.
-    let ended = match &what {
-        Announced::TimedOut(game) => Some(game),
-        Announced::Board(game) | Announced::AiMoved(Played { game, .. }) if !game.is_active() => {
-            Some(game)
-        }
-        _ => None,
-    };
-    if let (Some(game), BoardStyle::Image) = (ended, style) {
-        message = pictures::with_replay(games, lang, message, game, DEFAULT_ATTACHMENT_LIMIT).await;
+    // A board that shows a game's end, with pictures, carries its replay.
+    if let (Some(_), Some(game)) = (board_of, what.game()) {
+        message =
+            pictures::at_the_end(games, lang, message, game, style, DEFAULT_ATTACHMENT_LIMIT).await;
     }
     // The nonce lets Discord drop a second copy, should a post that timed out have arrived.
     let message = message
@@ -224,21 +215,6 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             );
             later(games, &owed).await;
         }
-    }
-}
-
-/// The game an announcement is about, if it is about one.
-fn game_of(what: &Announced) -> Option<&Game> {
-    match what {
-        Announced::ChallengeExpired(_) => None,
-        Announced::TimedOut(game) | Announced::Board(game) | Announced::ThreadEnded(game) => {
-            Some(game)
-        }
-        Announced::AiMoved(played) => Some(&played.game),
-        Announced::Reminder { game, .. }
-        | Announced::YourTurn { game, .. }
-        | Announced::Vacation { game, .. }
-        | Announced::OpenThread { game, .. } => Some(game),
     }
 }
 

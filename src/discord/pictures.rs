@@ -37,21 +37,23 @@ fn player(game: &Game) -> MemberId {
 pub(super) async fn public_board(games: &Games, lang: Lang, game: &Game, limit: u64) -> View {
     let style = public_style(games, game).await;
     let v = view::game(lang, game, games.now(), style);
-    if style == BoardStyle::Image && !game.is_active() {
-        return with_replay(games, lang, v, game, limit).await;
-    }
-    v
+    at_the_end(games, lang, v, game, style, limit).await
 }
 
-/// `v` with `game`'s replay as an animated GIF, drawn off the async runtime, if it fits in
+/// `v`, a board of `game` drawn in `style`: once the game is over and drawn as pictures, with
+/// the game's replay as an animated GIF too (drawn off the async runtime), if that fits in
 /// `limit` bytes with what `v` carries already; else `v` as it is.
-pub(super) async fn with_replay(
+pub(super) async fn at_the_end(
     games: &Games,
     lang: Lang,
     mut v: View,
     game: &Game,
+    style: BoardStyle,
     limit: u64,
 ) -> View {
+    if style != BoardStyle::Image || game.is_active() {
+        return v;
+    }
     let history = match games.history(game.place, game.id).await {
         Ok(h) => h,
         Err(e) => {

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, BoardStyle, Game, GameId, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -165,11 +165,7 @@ pub async fn after_ai(
     Ok(match games.ai_reply_with(slot).await {
         Ok(Some(played)) => {
             let v = view::ai_move(lang, &played, games.now(), style);
-            if style == BoardStyle::Image && !played.game.is_active() {
-                super::pictures::with_replay(&data.games, lang, v, &played.game, limit).await
-            } else {
-                v
-            }
+            super::pictures::at_the_end(games, lang, v, &played.game, style, limit).await
         }
         // Another reply (the sweeper's) got there first: show the game as it stands.
         Ok(None) => {

@@ -53,11 +53,7 @@ pub async fn settings(
     };
     let now = games.set_member_settings(me, change).await?;
     let shown = text::member_settings(lang, &now);
-    let said = if change.is_empty() {
-        shown
-    } else {
-        text::settings_saved(lang, &shown)
-    };
+    let said = text::settings_answer(lang, shown, !change.is_empty());
     ctx.send(view::View::text(said).reply(true)).await?;
     Ok(())
 }
@@ -87,11 +83,7 @@ pub async fn server_settings(
     let now = games.set_server_settings(guild, change).await?;
     let trouble = games.thread_trouble(guild).await?;
     let shown = text::server_settings(lang, &Markdown, &now, trouble.as_ref());
-    let said = if change.is_empty() {
-        shown
-    } else {
-        text::settings_saved(lang, &shown)
-    };
+    let said = text::settings_answer(lang, shown, !change.is_empty());
     ctx.send(view::View::text(said).reply(true)).await?;
     Ok(())
 }

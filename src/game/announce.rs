@@ -164,6 +164,21 @@ impl Announced {
         }
     }
 
+    /// The game this is about, if it is about one.
+    pub fn game(&self) -> Option<&Game> {
+        match self {
+            Announced::ChallengeExpired(_) => None,
+            Announced::TimedOut(game) | Announced::Board(game) | Announced::ThreadEnded(game) => {
+                Some(game)
+            }
+            Announced::AiMoved(played) => Some(&played.game),
+            Announced::Reminder { game, .. }
+            | Announced::YourTurn { game, .. }
+            | Announced::Vacation { game, .. }
+            | Announced::OpenThread { game, .. } => Some(game),
+        }
+    }
+
     /// The game whose board this post shows in its channel: the message turn notifications of
     /// that game link to, once posted.
     pub fn board_of(&self) -> Option<GameId> {

@@ -28,7 +28,7 @@ use crate::tr;
 pub use alt::board_alt;
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
-pub use settings::{member_settings, server_settings, settings_saved};
+pub use settings::{member_settings, server_settings, settings_answer};
 pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
 

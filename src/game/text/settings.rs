@@ -40,9 +40,14 @@ pub fn server_settings(
     lines.join("\n")
 }
 
-/// What a change saved says before the settings as they are now.
-pub fn settings_saved(lang: Lang, settings: &str) -> String {
-    format!("{}\n{settings}", tr!(lang, "settings-saved"))
+/// The answer to a settings command: the settings as they are now (`shown`), after "Saved." when
+/// the command changed them (`saved`).
+pub fn settings_answer(lang: Lang, shown: String, saved: bool) -> String {
+    if saved {
+        format!("{}\n{shown}", tr!(lang, "settings-saved"))
+    } else {
+        shown
+    }
 }
 
 fn board_line(lang: Lang, board: BoardStyle) -> String {
