@@ -10,7 +10,7 @@ use breakthrough_bot::render::board_png;
 use breakthrough_bot::rules::{BoardSize, Color, Move, Position};
 
 use super::{alice, bob, is_ephemeral, start, Bot};
-use crate::common::fake_discord::{InteractionBuilder, StoredAttachment};
+use crate::common::fake_discord::{InteractionBuilder, StoredAttachment, TestUser};
 
 /// Fixed choices travel as their index: `board:image`.
 const IMAGE: i64 = 1;
@@ -46,6 +46,14 @@ fn frames(gif: &[u8]) -> usize {
         n += 1;
     }
     n
+}
+
+/// `who` chooses pictures for what only they see.
+async fn choose_pictures(bot: &Bot, who: &TestUser) {
+    let b = InteractionBuilder::slash("settings")
+        .by(who)
+        .integer("board", IMAGE);
+    bot.slash(b).await;
 }
 
 fn embed_image(reply: &Value) -> Option<&str> {
@@ -112,12 +120,7 @@ async fn a_server_that_chose_pictures_gets_them_with_alt_text_and_the_replay_at_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_member_who_chose_pictures_sees_them_privately_and_the_channel_keeps_emoji() {
     let bot = start().await;
-    bot.slash(
-        InteractionBuilder::slash("settings")
-            .by(&alice())
-            .integer("board", IMAGE),
-    )
-    .await;
+    choose_pictures(&bot, &alice()).await;
     bot.start_game(&alice(), &bob(), "3x5").await;
     let public = bot.play(&alice(), "a4-a3").await;
     assert_eq!(
@@ -185,12 +188,7 @@ async fn history_carries_the_replay_within_the_attachment_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_told_by_direct_message_is_a_picture_for_a_member_who_chose_them() {
     let bot = start().await;
-    bot.slash(
-        InteractionBuilder::slash("settings")
-            .by(&alice())
-            .integer("board", IMAGE),
-    )
-    .await;
+    choose_pictures(&bot, &alice()).await;
     bot.slash(
         InteractionBuilder::slash("notify")
             .by(&alice())

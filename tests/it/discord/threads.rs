@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{alice, bob, embed_text, is_ephemeral, start, wait_outbox_empty, Bot};
-use crate::common::fake_discord::{FakeThread, InteractionBuilder, CHANNEL_ID};
+use crate::common::fake_discord::{FakeThread, InteractionBuilder, TestUser, CHANNEL_ID};
 
 /// Fixed choices travel as their index: `threads:on`.
 const ON: i64 = 0;
@@ -26,6 +26,12 @@ async fn threads_on(bot: &Bot) {
 
 fn content(reply: &Value) -> &str {
     reply["data"]["content"].as_str().unwrap_or_default()
+}
+
+/// `who` plays `mv` in the thread, without a game number; the answer.
+async fn move_in(bot: &Bot, thread: &FakeThread, who: &TestUser, mv: &str) -> Value {
+    let b = InteractionBuilder::slash("move").by(who).string("move", mv);
+    slash_in(bot, thread, b).await
 }
 
 /// A command in the thread, answered.
@@ -54,14 +60,7 @@ async fn with_threads_on_a_game_is_played_in_its_own_thread_and_its_result_told_
     wait_outbox_empty(&bot.db).await;
 
     // In the thread, commands need no game number.
-    let moved = slash_in(
-        &bot,
-        &thread,
-        InteractionBuilder::slash("move")
-            .by(&alice())
-            .string("move", "a4-a3"),
-    )
-    .await;
+    let moved = move_in(&bot, &thread, &alice(), "a4-a3").await;
     assert!(!is_ephemeral(&moved), "{moved}");
     assert!(embed_text(&moved["data"]).contains("Game #1"), "{moved}");
     // From the channel it left, a move is refused privately and points to the thread.
@@ -98,14 +97,7 @@ async fn with_threads_on_a_game_is_played_in_its_own_thread_and_its_result_told_
         (bob(), "c3xb4"),
         (alice(), "b2xa1"),
     ] {
-        slash_in(
-            &bot,
-            &thread,
-            InteractionBuilder::slash("move")
-                .by(&who)
-                .string("move", mv),
-        )
-        .await;
+        move_in(&bot, &thread, &who, mv).await;
     }
     let archived = bot.fake.wait_thread_archived(thread.id).await;
     assert!(archived.archived);
@@ -269,14 +261,7 @@ async fn a_game_keeps_its_thread_across_a_restart() {
     let thread = bot.fake.wait_thread_in(CHANNEL_ID).await;
     wait_outbox_empty(&bot.db).await;
     bot.start_again(&[]).await;
-    let moved = slash_in(
-        &bot,
-        &thread,
-        InteractionBuilder::slash("move")
-            .by(&alice())
-            .string("move", "a4-a3"),
-    )
-    .await;
+    let moved = move_in(&bot, &thread, &alice(), "a4-a3").await;
     assert!(!is_ephemeral(&moved), "{moved}");
     assert!(embed_text(&moved["data"]).contains("Game #1"), "{moved}");
     assert_eq!(bot.fake.threads().len(), 1, "no second thread");
