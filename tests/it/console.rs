@@ -29,6 +29,11 @@ fn run_script(db: &str, script: &str, plain: bool) -> String {
     if plain {
         cmd.arg("--plain");
     }
+    output_of(&mut cmd, script)
+}
+
+/// What the console `cmd` starts prints for `script` on its input, once it ends with success.
+pub(crate) fn output_of(cmd: &mut Command, script: &str) -> String {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

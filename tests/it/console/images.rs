@@ -2,11 +2,10 @@
 //! GIF replay, their paths printed under them, and the files decode to the positions shown; a
 //! directory that cannot be written is said once, and the console plays on without pictures.
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::path::Path;
-use std::process::Stdio;
 
-use super::bin;
+use super::{bin, output_of};
 
 /// The layout `render::board_png` documents: squares of 48 pixels in a 28-pixel frame.
 const SQUARE: usize = 48;
@@ -17,29 +16,12 @@ const ROWS: usize = 5;
 
 /// The console's output for `script`, run with `--images images` (and `--lang lang`).
 fn run_with_images(db: &Path, images: &Path, lang: &str, script: &str) -> String {
-    let mut child = bin()
-        .args(["console", "--plain", "--lang", lang, "--db"])
+    let mut cmd = bin();
+    cmd.args(["console", "--plain", "--lang", lang, "--db"])
         .arg(format!("sqlite://{}", db.display()))
         .arg("--images")
-        .arg(images)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start console");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write script");
-    let out = child.wait_with_output().expect("console ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+        .arg(images);
+    output_of(&mut cmd, script)
 }
 
 /// The paths printed after `label` (`picture: `, `replay: `), in order.

@@ -1,8 +1,9 @@
 //! The console in Spanish: moves in algebraic notation, the commands, options, words and
 //! values by their Spanish names, and the language taken from the environment.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use crate::console::output_of;
 
 pub(super) fn console(args: &[&str], env: &[(&str, &str)], script: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
@@ -17,25 +18,7 @@ pub(super) fn console(args: &[&str], env: &[(&str, &str)], script: &str) -> Stri
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    output_of(&mut cmd, script)
 }
 
 const GAME: &str = "\
