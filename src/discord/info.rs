@@ -127,21 +127,16 @@ pub async fn history(
     let file =
         serenity::CreateAttachment::bytes(export, format!("breakthrough-game-{}.txt", h.game.id));
     let mut reply = poise::CreateReply::default().embed(embed).attachment(file);
-    // The replay, drawn off the async runtime, when it fits in what Discord takes here.
+    // The replay, when it fits in what Discord takes here.
     let limit = super::pictures::attachment_limit(ctx);
-    let id = h.game.id;
-    if let Ok(Some(replay)) = tokio::task::spawn_blocking(move || view::replay(lang, &h)).await {
-        if (exported + replay.bytes.len()) as u64 <= limit {
-            reply = reply
-                .embed(
-                    serenity::CreateEmbed::new()
-                        .title(tr!(lang, "history-replay"))
-                        .image(replay.url()),
-                )
-                .attachment(replay.attachment());
-        } else {
-            tracing::info!(game = %id, limit, "a replay left out: over the attachment limit");
-        }
+    if let Some(replay) = super::pictures::replay_within(lang, h, exported, limit).await {
+        reply = reply
+            .embed(
+                serenity::CreateEmbed::new()
+                    .title(tr!(lang, "history-replay"))
+                    .image(replay.url()),
+            )
+            .attachment(replay.attachment());
     }
     ctx.send(reply).await?;
     Ok(())

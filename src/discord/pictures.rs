@@ -3,10 +3,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::game::{BoardStyle, Game, Games, MemberId};
+use crate::game::{BoardStyle, Game, Games, History, MemberId};
 use crate::i18n::Lang;
 
-use super::view::{self, View};
+use super::view::{self, Attached, View};
 use super::Context;
 
 /// What Discord takes in files on a message when no interaction says (its smallest limit).
@@ -61,16 +61,31 @@ pub(super) async fn at_the_end(
             return v;
         }
     };
-    let drawn = tokio::task::spawn_blocking(move || view::replay(lang, &history)).await;
-    if let Ok(Some(replay)) = drawn {
-        let size = (v.file_bytes() + replay.bytes.len()) as u64;
-        if size <= limit {
-            v.files.push(replay);
-        } else {
-            tracing::info!(game = %game.id, size, limit, "a replay left out: over the attachment limit");
-        }
+    if let Some(replay) = replay_within(lang, history, v.file_bytes(), limit).await {
+        v.files.push(replay);
     }
     v
+}
+
+/// The replay of `history` as an animated GIF, drawn off the async runtime, if it fits in
+/// `limit` bytes beside `used` bytes of other files; `None` (logged) when it does not, or cannot
+/// be drawn.
+pub(super) async fn replay_within(
+    lang: Lang,
+    history: History,
+    used: usize,
+    limit: u64,
+) -> Option<Attached> {
+    let game = history.game.id;
+    let replay = tokio::task::spawn_blocking(move || view::replay(lang, &history))
+        .await
+        .ok()??;
+    let size = (used + replay.bytes.len()) as u64;
+    if size > limit {
+        tracing::info!(game = %game, size, limit, "a replay left out: over the attachment limit");
+        return None;
+    }
+    Some(replay)
 }
 
 /// What the interaction behind a command lets its answer carry in files.
