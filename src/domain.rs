@@ -19,9 +19,11 @@ use serde::{Deserialize, Serialize};
 use crate::rules::{ByColor, WinReason};
 
 mod settings;
+mod tournament;
 pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
+pub use tournament::{TournamentFormat, TournamentState};
 
 /// A Discord snowflake (member, server or channel), as a type of its own.
 macro_rules! snowflake {
@@ -119,6 +121,10 @@ row_id!(
 row_id!(
     /// A challenge, by its row id.
     ChallengeId
+);
+row_id!(
+    /// A tournament, by its row id.
+    TournamentId
 );
 
 impl GuildId {

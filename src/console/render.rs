@@ -73,6 +73,23 @@ impl Console {
             Announced::OpenThread { .. } => return None,
             Announced::ThreadEnded(game) => text::thread_ended(self.lang, &Plain, game, now),
             Announced::ChallengeExpired(c) => text::challenge_expired(self.lang, &Plain, c),
+            Announced::TournamentRound(round) => text::round_news(self.lang, &Plain, round, now),
+            Announced::TournamentGames { round, member, .. } => {
+                let name = round
+                    .tournament
+                    .entrants
+                    .iter()
+                    .find(|e| e.member.id == *member)
+                    .map_or_else(|| member.to_string(), |e| Plain.name(&e.member.name));
+                tr!(
+                    self.lang,
+                    "console-dm",
+                    name = name,
+                    text = text::your_games(self.lang, &Plain, round, *member, now)
+                )
+            }
+            Announced::TournamentEnded(table) => text::final_standings(self.lang, &Plain, table),
+            Announced::TournamentCancelled(t) => text::tournament_cancelled(self.lang, t, true),
             Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
             Announced::Reminder { game, member } => format!(
                 "@{}: {}",

@@ -329,6 +329,27 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
     Some(match a {
         Announced::OpenThread { .. } => return None,
         Announced::ThreadEnded(g) => View::text(text::thread_ended(lang, &Markdown, g, now)),
+        Announced::TournamentRound(round) => {
+            View::text(text::round_news(lang, &Markdown, round, now))
+        }
+        Announced::TournamentGames {
+            round,
+            member,
+            lang,
+        } => View::text(text::your_games(*lang, &Markdown, round, *member, now)),
+        Announced::TournamentEnded(table) => {
+            let winner = table.winner().map(|w| w.id);
+            let said = text::final_standings(lang, &Markdown, table);
+            View {
+                content: Some(match winner {
+                    Some(id) => format!("{}\n{said}", mention(id)),
+                    None => said,
+                }),
+                mention: winner,
+                ..View::default()
+            }
+        }
+        Announced::TournamentCancelled(t) => View::text(text::tournament_cancelled(lang, t, true)),
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
         Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now, style),
         Announced::Reminder { game, member } => View {

@@ -12,8 +12,10 @@ use crate::i18n::Lang;
 use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
-use super::types::{Challenge, ChallengeId, Game, GameId, MemberId, Place, Played, Timestamp};
-use super::{Games, Result};
+use super::types::{
+    Challenge, ChallengeId, Game, GameId, MemberId, Place, Played, Timestamp, TournamentId,
+};
+use super::{Games, Result, RoundGames, Table, Tournament};
 
 /// Something to tell a channel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +58,22 @@ pub enum Announcement {
     /// `game`, played in a thread of its own, is over: its result and a link to the thread, for
     /// the channel it started in; the thread is then archived.
     ThreadEnded { game: GameId },
+    /// Round `round` of `tournament` was made (round 1: it started): its games, for its channel.
+    TournamentRound {
+        tournament: TournamentId,
+        round: u32,
+    },
+    /// `member`'s games in round `round` of `tournament`: for the member, by direct message, who
+    /// asked for turn notifications.
+    TournamentGames {
+        tournament: TournamentId,
+        round: u32,
+        member: MemberId,
+    },
+    /// `tournament` is over: its final standings, with the winner.
+    TournamentEnded { tournament: TournamentId },
+    /// `tournament` reached its start time with fewer than 3 entrants, and was cancelled.
+    TournamentCancelled { tournament: TournamentId },
 }
 
 /// How long a turn told by direct message, or a thread opened on the board's message, waits
@@ -75,7 +93,9 @@ impl Announcement {
         let announcement = serde_json::to_string(self)
             .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
         let delay = match self {
-            Announcement::YourTurn { .. } | Announcement::OpenThread { .. } => AFTER_THE_BOARD,
+            Announcement::YourTurn { .. }
+            | Announcement::OpenThread { .. }
+            | Announcement::TournamentGames { .. } => AFTER_THE_BOARD,
             Announcement::ThreadEnded { .. } => AFTER_THE_RESULT,
             _ => Duration::ZERO,
         };
@@ -153,13 +173,27 @@ pub enum Announced {
     },
     /// The game, over, in its thread (`place`), for the channel it started in (`thread_of`).
     ThreadEnded(Game),
+    /// A tournament's round, just made.
+    TournamentRound(RoundGames),
+    /// A member's games in a tournament's round, told by direct message in `lang`.
+    TournamentGames {
+        round: RoundGames,
+        member: MemberId,
+        lang: Lang,
+    },
+    /// A tournament's final standings.
+    TournamentEnded(Table),
+    /// A tournament cancelled for want of entrants at its start time.
+    TournamentCancelled(Tournament),
 }
 
 impl Announced {
     /// The member this is told to, by direct message; `None`: it goes to the game's channel.
     pub fn direct_to(&self) -> Option<MemberId> {
         match self {
-            Announced::YourTurn { member, .. } => Some(*member),
+            Announced::YourTurn { member, .. } | Announced::TournamentGames { member, .. } => {
+                Some(*member)
+            }
             _ => None,
         }
     }
@@ -167,7 +201,11 @@ impl Announced {
     /// The game this is about, if it is about one.
     pub fn game(&self) -> Option<&Game> {
         match self {
-            Announced::ChallengeExpired(_) => None,
+            Announced::ChallengeExpired(_)
+            | Announced::TournamentRound(_)
+            | Announced::TournamentGames { .. }
+            | Announced::TournamentEnded(_)
+            | Announced::TournamentCancelled(_) => None,
             Announced::TimedOut(game) | Announced::Board(game) | Announced::ThreadEnded(game) => {
                 Some(game)
             }
@@ -346,6 +384,33 @@ impl Games {
                 (!game.is_active() && game.thread_of.is_some())
                     .then_some(Announced::ThreadEnded(game))
             }
+            Announcement::TournamentRound { tournament, round } => Some(
+                Announced::TournamentRound(self.round_games(tournament, round).await?),
+            ),
+            Announcement::TournamentGames {
+                tournament,
+                round,
+                member,
+            } => {
+                let (on, lang) = self.store.dm_setting(member).await?;
+                let round = self.round_games(tournament, round).await?;
+                // Nothing to say to a member who turned them off, or whose games are all over.
+                if !on || !round.games_of(member).any(Game::is_active) {
+                    return Ok(None);
+                }
+                let lang = lang.and_then(|code| code.parse().ok()).unwrap_or_default();
+                Some(Announced::TournamentGames {
+                    round,
+                    member,
+                    lang,
+                })
+            }
+            Announcement::TournamentEnded { tournament } => {
+                Some(Announced::TournamentEnded(self.table(tournament).await?))
+            }
+            Announcement::TournamentCancelled { tournament } => Some(
+                Announced::TournamentCancelled(self.tournament(tournament).await?),
+            ),
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;
                 match game.last_move {

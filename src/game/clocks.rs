@@ -58,6 +58,7 @@ impl Games {
         }
         tx.commit().await?;
         let mut announced = expired.len() + reminders.len();
+        announced += self.sweep_tournaments(now).await?;
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
         for row in self.store.overdue_games(now, self.servers).await? {
@@ -76,7 +77,8 @@ impl Games {
     /// aborted before both sides have moved. `false` when a move got there first.
     async fn time_out(&self, row: &GameRow, now: Timestamp) -> Result<bool> {
         let position = position_of(row)?;
-        let (winner, reason) = if row.ply < BOTH_SIDES_MOVED {
+        // A tournament game is lost on time whenever its clock runs out: it has a result.
+        let (winner, reason) = if row.ply < BOTH_SIDES_MOVED && row.tournament_id.is_none() {
             (None, EndReason::Aborted)
         } else {
             (Some(position.turn().opposite()), EndReason::Timeout)

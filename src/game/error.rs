@@ -94,6 +94,8 @@ pub enum GameError {
     NotOnVacation,
     /// A server's settings changed from a direct message, which is in no server.
     ServerSettingsInDirect,
+    /// A tournament command refused, with why.
+    Tournament(super::TournamentRefusal),
     NotYourTurn(Name),
     GameOver(GameId),
     AbortTooLate,
@@ -238,6 +240,7 @@ impl GameError {
             ),
             E::NotOnVacation => tr!(lang, "error-not-on-vacation"),
             E::ServerSettingsInDirect => tr!(lang, "error-server-settings-in-direct"),
+            E::Tournament(why) => text::tournament_refusal(lang, m, why),
             E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = m.name(name)),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),

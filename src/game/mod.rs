@@ -15,7 +15,8 @@
 //! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
 //! (which game a command means, and whether its member may act on it from where they are),
 //! `settings` (members' and servers' choices of how games are shown), `threads` (games in
-//! threads of their own), and `rows` (store rows read into the values above).
+//! threads of their own), `tournaments` (round robins and Swiss events), and `rows` (store rows
+//! read into the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -38,6 +39,7 @@ mod settings;
 mod standings;
 pub mod text;
 mod threads;
+mod tournaments;
 mod types;
 mod vacation;
 
@@ -60,6 +62,10 @@ pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 pub use threads::{ThreadRefusal, ThreadTrouble};
+pub use tournaments::{
+    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRefusal,
+    TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH, TOURNAMENTS_PER_SERVER,
+};
 pub use types::*;
 #[cfg(feature = "test-support")]
 pub use vacation::VacationChange;

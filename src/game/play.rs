@@ -12,7 +12,7 @@ use super::vacation::turn_deadline;
 use super::{
     ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
     Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
-    Timestamp, BOTH_SIDES_MOVED,
+    Timestamp, TournamentRefusal, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -257,16 +257,7 @@ impl Games {
             None => Vec::new(),
         };
         // A game in a thread of its own tells its result in the channel it started in too.
-        if let Some(parent) = row.parent_channel_id {
-            let told = Announcement::ThreadEnded { game: row.id };
-            announce.push(told.row(
-                Place {
-                    guild: row.guild_id,
-                    channel: parent,
-                },
-                now,
-            )?);
-        }
+        announce.extend(self.ending_news(row, now)?);
         // Ratings are read before the write and checked by it; another game of one of the
         // players ending in between sends the ending round again with fresh ratings.
         for _ in 0..ENDING_ATTEMPTS {
@@ -289,7 +280,12 @@ impl Games {
                 rated,
                 announce: announce.clone(),
             };
-            match self.store.end_game(&ending).await? {
+            let ended = match row.tournament_id {
+                // With the tournament's step that may follow it, in one transaction.
+                Some(tournament) => self.end_in_tournament(tournament, &ending).await?,
+                None => self.store.end_game(&ending).await?,
+            };
+            match ended {
                 Ended::Done => return Ok(change),
                 Ended::GameMovedOn => return Err(GameError::PositionChanged),
                 Ended::RatingsMovedOn => continue,
@@ -352,6 +348,9 @@ impl Games {
             .game_row_to_act(who.id, at, which, Action::Abort)
             .await?;
         self.check_player(&row, who.id)?;
+        if row.tournament_id.is_some() {
+            return Err(GameError::Tournament(TournamentRefusal::NoAbort));
+        }
         if row.ply >= BOTH_SIDES_MOVED {
             return Err(GameError::AbortTooLate);
         }

@@ -7,7 +7,7 @@ use crate::store::GameRow;
 
 use super::{
     corrupt, AiPlayer, Game, GameState, GameStatus, Games, GuildId, Member, MemberId, Name, Place,
-    RatingChange, Result,
+    RatingChange, Result, TournamentTag,
 };
 
 /// Where the game of `row` is played.
@@ -92,6 +92,14 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         ai,
         away_until,
         thread_of: row.parent_channel_id,
+        tournament: match (row.tournament_id, row.tournament_round) {
+            (Some(id), Some(round)) => Some(TournamentTag {
+                id,
+                name: row.tournament_name.clone().unwrap_or_default(),
+                round: u32::try_from(round).unwrap_or(0),
+            }),
+            _ => None,
+        },
     })
 }
 

@@ -8,6 +8,7 @@ pub use crate::domain::PROVISIONAL_DEVIATION;
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
     RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError, Timestamp,
+    TournamentFormat, TournamentId, TournamentState,
 };
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.
@@ -243,6 +244,16 @@ pub struct Game {
     /// While the game lives in a thread of its own (`place.channel`): the channel it started
     /// in, where its result is told.
     pub thread_of: Option<ChannelId>,
+    /// The tournament the game is played in, if any.
+    pub tournament: Option<TournamentTag>,
+}
+
+/// Which tournament a game belongs to, and in which round: what its board and result say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentTag {
+    pub id: TournamentId,
+    pub name: String,
+    pub round: u32,
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their

@@ -554,3 +554,106 @@ alt-last-move = Last move: {$move}
 alt-key = b: Black, w: White, dot: empty; a capital letter is the piece that just moved, * the square it left.
 alt-replay = Replay of game #{$id}: {$plies} moves, one frame each, from the start.
 history-replay = Replay
+
+# Tournaments.
+tournament-format = { $format ->
+    [round_robin] Round robin
+   *[swiss] Swiss
+  }
+tournament-state = { $state ->
+    [open] open for entries
+    [running] under way
+    [finished] finished
+   *[cancelled] cancelled
+  }
+tournament-tag = {$name} · round {$round}
+tournament-rounds = { $rounds ->
+    [one] {$rounds} round
+   *[other] {$rounds} rounds
+  }
+tournament-rounds-default = rounds: ⌈log2 n⌉ + 1
+tournament-signup = **{$name}** · {$state}
+    {$terms}
+    Organized by {$organizer}
+tournament-starts-at = Starts {$at}, or when its organizer starts it.
+tournament-starts-when-started = Starts when its organizer starts it (3 entrants or more).
+tournament-entrants = Entrants: {$count}/{$max}
+tournament-withdrawn = withdrawn
+tournament-no-entrants = No entrants.
+tournament-tie-break = { $kind ->
+    [direct] DE {$value}
+    [sonneborn-berger] SB {$value}
+    [buchholz] BH-1 {$value}
+   *[on-time] lost on time {$value}
+  }
+tournament-standings-title = Standings · {$name} · { $format ->
+    [swiss] round {$round}/{$rounds}
+   *[other] round robin
+  } · {$state}
+tournament-line = { $points ->
+    [one] {$points} pt
+   *[other] {$points} pts
+  } · {$played} played{ $left ->
+    [-1] {""}
+   *[other] , {$left} left
+  }{ $breaks ->
+    [none] {""}
+   *[other] {" · "}{$breaks}
+  }
+tournament-game = #{$id} {$black} (Black) vs {$white} (White): {$standing}
+tournament-game-to-move = {$name} to move, {$left} left
+tournament-game-won = {$name} won
+tournament-game-aborted = no result
+tournament-bye = Bye: {$name} (1 point)
+tournament-round-title = {$name} · { $format ->
+    [round_robin] all games
+   *[other] round {$round}
+  }
+tournament-round-news = { $format ->
+    [round_robin] {$name} has started: {$games} games, all at once. Play them with /move and the game's number; /tournament standings shows the table.
+   *[other] {$name}: round {$round} is paired, {$games} games. Play them with /move and the game's number.
+  }
+tournament-your-games = { $format ->
+    [round_robin] Your games in {$name}, in {$channel}:
+   *[other] Your games in round {$round} of {$name}, in {$channel}:
+  }
+tournament-won = {$name} is over. The winner: {$winner}!
+tournament-over = {$name} is over.
+tournament-cancelled = { $why ->
+    [too-few] {$name} was cancelled: it had fewer than 3 entrants at its start.
+   *[organizer] {$name} was cancelled. Its games in progress go on as ordinary games.
+  }
+tournament-withdrew = {$member} withdrew from {$name}. { $count ->
+    [0] No game was in progress.
+    [one] Game {$games} was lost by forfeit.
+   *[other] Games {$games} were lost by forfeit.
+  }
+tournament-entry = { $joined ->
+    [yes] You are in {$name}
+   *[other] You left {$name}
+  } ({$count} entrants).
+tournament-error-direct = tournaments are held in a server: use this command in one
+tournament-error-manage-server = only a member who can manage the server can create a tournament
+tournament-error-not-organizer = only the tournament's organizer, or a member who can manage the server, can do that
+tournament-error-limit = this server already has {$count} tournaments open or under way: finish or cancel one first
+tournament-error-players = { $format ->
+    [round_robin] a round robin takes 3 to {$max} players
+   *[other] a Swiss takes 3 to {$max} players
+  }
+tournament-error-rounds-swiss = only a Swiss has rounds to set: a round robin plays every pair once
+tournament-error-rounds = a Swiss has 1 to {$max} rounds
+tournament-error-name = a tournament's name has 1 to {$max} characters
+tournament-error-starts-in = a tournament starts within {$max}
+tournament-error-not-found = there is no tournament #{$id} in this server
+tournament-error-none-here = no tournament is open or under way in this server
+tournament-error-which = say which tournament: {$list}
+tournament-error-full = the tournament is full ({$max} entrants)
+tournament-error-already-in = you are already in this tournament
+tournament-error-not-in = you are not in this tournament
+tournament-error-started = the tournament has started: entries are closed (to leave it, withdraw)
+tournament-error-not-started = the tournament has not started yet (to leave it before the start, leave)
+tournament-error-over = the tournament is over
+tournament-error-too-few = a tournament needs 3 entrants or more to start, and has {$count}
+tournament-error-withdrawn = you have already withdrawn from this tournament
+tournament-error-round = there is no round {$round} yet
+tournament-error-abort = a tournament game cannot be aborted: play it, or resign

@@ -556,3 +556,106 @@ alt-last-move = Última jugada: {$move}
 alt-key = b: negras, w: blancas, punto: vacía; una mayúscula es la pieza que acaba de mover, * la casilla que dejó.
 alt-replay = Repetición de la partida #{$id}: {$plies} jugadas, un fotograma cada una, desde el inicio.
 history-replay = Repetición
+
+# Torneos.
+tournament-format = { $format ->
+    [round_robin] Todos contra todos
+   *[swiss] Suizo
+  }
+tournament-state = { $state ->
+    [open] inscripción abierta
+    [running] en juego
+    [finished] terminado
+   *[cancelled] cancelado
+  }
+tournament-tag = {$name} · ronda {$round}
+tournament-rounds = { $rounds ->
+    [one] {$rounds} ronda
+   *[other] {$rounds} rondas
+  }
+tournament-rounds-default = rondas: ⌈log2 n⌉ + 1
+tournament-signup = **{$name}** · {$state}
+    {$terms}
+    Organiza {$organizer}
+tournament-starts-at = Empieza {$at}, o cuando lo empiece quien lo organiza.
+tournament-starts-when-started = Empieza cuando lo empiece quien lo organiza (con 3 inscritos o más).
+tournament-entrants = Inscritos: {$count}/{$max}
+tournament-withdrawn = retirado
+tournament-no-entrants = Sin inscritos.
+tournament-tie-break = { $kind ->
+    [direct] EP {$value}
+    [sonneborn-berger] SB {$value}
+    [buchholz] BH-1 {$value}
+   *[on-time] perdidas por tiempo {$value}
+  }
+tournament-standings-title = Clasificación · {$name} · { $format ->
+    [swiss] ronda {$round}/{$rounds}
+   *[other] todos contra todos
+  } · {$state}
+tournament-line = { $points ->
+    [one] {$points} pto
+   *[other] {$points} ptos
+  } · {$played} jugadas{ $left ->
+    [-1] {""}
+   *[other] , {$left} por jugar
+  }{ $breaks ->
+    [none] {""}
+   *[other] {" · "}{$breaks}
+  }
+tournament-game = #{$id} {$black} (Negras) contra {$white} (Blancas): {$standing}
+tournament-game-to-move = mueve {$name}, quedan {$left}
+tournament-game-won = ganó {$name}
+tournament-game-aborted = sin resultado
+tournament-bye = Descansa: {$name} (1 punto)
+tournament-round-title = {$name} · { $format ->
+    [round_robin] todas las partidas
+   *[other] ronda {$round}
+  }
+tournament-round-news = { $format ->
+    [round_robin] {$name} ha empezado: {$games} partidas, todas a la vez. Juégalas con /mover y el número de la partida; /torneo clasificación muestra la tabla.
+   *[other] {$name}: la ronda {$round} está emparejada, {$games} partidas. Juégalas con /mover y el número de la partida.
+  }
+tournament-your-games = { $format ->
+    [round_robin] Tus partidas en {$name}, en {$channel}:
+   *[other] Tus partidas de la ronda {$round} de {$name}, en {$channel}:
+  }
+tournament-won = {$name} ha terminado. Gana: {$winner}!
+tournament-over = {$name} ha terminado.
+tournament-cancelled = { $why ->
+    [too-few] {$name} se canceló: tenía menos de 3 inscritos al empezar.
+   *[organizer] {$name} se canceló. Sus partidas en juego siguen como partidas normales.
+  }
+tournament-withdrew = {$member} se retiró de {$name}. { $count ->
+    [0] No había partidas en juego.
+    [one] La partida {$games} se perdió por abandono.
+   *[other] Las partidas {$games} se perdieron por abandono.
+  }
+tournament-entry = { $joined ->
+    [yes] Estás en {$name}
+   *[other] Saliste de {$name}
+  } ({$count} inscritos).
+tournament-error-direct = los torneos se juegan en un servidor: usa este comando en uno
+tournament-error-manage-server = solo quien puede gestionar el servidor puede crear un torneo
+tournament-error-not-organizer = solo quien organiza el torneo, o quien puede gestionar el servidor, puede hacer eso
+tournament-error-limit = este servidor ya tiene {$count} torneos abiertos o en juego: termina o cancela uno antes
+tournament-error-players = { $format ->
+    [round_robin] un todos contra todos admite de 3 a {$max} jugadores
+   *[other] un suizo admite de 3 a {$max} jugadores
+  }
+tournament-error-rounds-swiss = solo un suizo tiene rondas que fijar: en un todos contra todos cada pareja juega una vez
+tournament-error-rounds = un suizo tiene de 1 a {$max} rondas
+tournament-error-name = el nombre de un torneo tiene de 1 a {$max} caracteres
+tournament-error-starts-in = un torneo empieza dentro de {$max} como mucho
+tournament-error-not-found = no hay torneo #{$id} en este servidor
+tournament-error-none-here = no hay ningún torneo abierto o en juego en este servidor
+tournament-error-which = di qué torneo: {$list}
+tournament-error-full = el torneo está completo ({$max} inscritos)
+tournament-error-already-in = ya estás en este torneo
+tournament-error-not-in = no estás en este torneo
+tournament-error-started = el torneo ha empezado: la inscripción está cerrada (para dejarlo, retírate)
+tournament-error-not-started = el torneo aún no ha empezado (para dejarlo antes del comienzo, sal de él)
+tournament-error-over = el torneo ha terminado
+tournament-error-too-few = un torneo necesita 3 inscritos o más para empezar, y tiene {$count}
+tournament-error-withdrawn = ya te retiraste de este torneo
+tournament-error-round = aún no hay ronda {$round}
+tournament-error-abort = una partida de torneo no se puede anular: juégala, o abandona

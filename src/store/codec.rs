@@ -32,7 +32,7 @@ use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
     BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    TimeControl, Timestamp,
+    TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -87,6 +87,7 @@ integer!(ChannelId, |id| to_db(id.get()), |n| Ok(ChannelId::new(
 )));
 integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));
 integer!(ChallengeId, |id| id.get(), |n| Ok(ChallengeId::new(n)));
+integer!(TournamentId, |id| id.get(), |n| Ok(TournamentId::new(n)));
 integer!(TimeControl, |t| seconds(t.duration()), |n| {
     u64::try_from(n)
         .ok()
@@ -172,6 +173,8 @@ macro_rules! text_enum {
 text_enum!(GameState, "a game state");
 text_enum!(EndReason, "a reason for a game to end");
 text_enum!(BoardStyle, "a board style");
+text_enum!(TournamentFormat, "a tournament format");
+text_enum!(TournamentState, "a tournament state");
 text!(Color, "a side", |c| c.name().to_string(), |s| {
     [Color::Black, Color::White]
         .into_iter()

@@ -209,35 +209,7 @@ impl Store {
     /// which. With an announcement, the statement and the announcement's outbox row are one
     /// write transaction.
     pub async fn end_game(&self, e: &GameEnding) -> Result<Ended> {
-        let r = e.rated.as_ref();
-        let mut q = sqlx::query(
-            "INSERT INTO game_endings VALUES
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
-        )
-        .bind(e.game)
-        .bind(e.ply.map(i64::from))
-        .bind(e.last_move.map(|(_, position)| position))
-        .bind(e.last_move.map(|(mv, _)| mv.to_string()))
-        .bind(e.now)
-        .bind(e.winner)
-        .bind(e.reason)
-        .bind(Flag(r.is_some()));
-        for color in Color::ALL {
-            q = q.bind(r.and_then(|r| r.games[color]));
-        }
-        // An unrated ending binds zeros, which the trigger does not read, rather than NULLs:
-        // sqlx's `Any` driver sends a NULL `f64` to PostgreSQL typed as `real`, and the cached
-        // statement would then refuse the next rated ending's `double precision` values.
-        let change = r.map(|r| r.change.change);
-        let values = [change.map(|c| c.before), change.map(|c| c.after)]
-            .into_iter()
-            .flat_map(|side| Color::ALL.map(|color| side.map(|s| s[color])));
-        for t in values {
-            q = q
-                .bind(t.map_or(0.0, |t| t.rating))
-                .bind(t.map_or(0.0, |t| t.deviation))
-                .bind(t.map_or(0.0, |t| t.volatility));
-        }
+        let q = ending_query(e);
         let done = async {
             match e.announce.as_slice() {
                 [] => {
@@ -278,6 +250,40 @@ impl Store {
     }
 }
 
+/// The `game_endings` statement that writes `e`.
+fn ending_query(e: &GameEnding) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+    let r = e.rated.as_ref();
+    let mut q = sqlx::query(
+        "INSERT INTO game_endings VALUES
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+    )
+    .bind(e.game)
+    .bind(e.ply.map(i64::from))
+    .bind(e.last_move.map(|(_, position)| position))
+    .bind(e.last_move.map(|(mv, _)| mv.to_string()))
+    .bind(e.now)
+    .bind(e.winner)
+    .bind(e.reason)
+    .bind(Flag(r.is_some()));
+    for color in Color::ALL {
+        q = q.bind(r.and_then(|r| r.games[color]));
+    }
+    // An unrated ending binds zeros, which the trigger does not read, rather than NULLs:
+    // sqlx's `Any` driver sends a NULL `f64` to PostgreSQL typed as `real`, and the cached
+    // statement would then refuse the next rated ending's `double precision` values.
+    let change = r.map(|r| r.change.change);
+    let values = [change.map(|c| c.before), change.map(|c| c.after)]
+        .into_iter()
+        .flat_map(|side| Color::ALL.map(|color| side.map(|s| s[color])));
+    for t in values {
+        q = q
+            .bind(t.map_or(0.0, |t| t.rating))
+            .bind(t.map_or(0.0, |t| t.deviation))
+            .bind(t.map_or(0.0, |t| t.volatility));
+    }
+    q
+}
+
 /// Which of the `game_endings` checks refused `e`: read again on the writing connection, still
 /// held, so no write of this process came in between. The game's check is the first: if the game
 /// is no longer active, or no longer at the ply asked for, it moved on; otherwise a rating did.
@@ -297,7 +303,30 @@ async fn why_refused(conn: &mut Conn, e: &GameEnding) -> Result<Ended> {
     })
 }
 
+impl Store {
+    /// Why the ending `e` was refused inside a transaction ([`WriteTx::end_game`] said false),
+    /// once that transaction is dropped.
+    pub async fn why_ending_refused(&self, e: &GameEnding) -> Result<Ended> {
+        let why = why_refused(self.write.lock().await?.conn(), e).await;
+        self.cache.forget(e.game);
+        why
+    }
+}
+
 impl WriteTx {
+    /// [`Store::end_game`] inside this transaction, for an ending that writes more with it (a
+    /// tournament's next round). False when the game or a rating is no longer as read: the
+    /// transaction is then spoiled (PostgreSQL reads nothing more in it), to be dropped before
+    /// [`Store::why_ending_refused`] says which.
+    pub async fn end_game(&mut self, e: &GameEnding) -> Result<bool> {
+        self.touched.game(e.game);
+        match ending_query(e).execute(self.tx.conn()).await {
+            Ok(_) => Ok(true),
+            Err(err) if refused_by_trigger(&err) => Ok(false),
+            Err(err) => Err(conflict_or(err)),
+        }
+    }
+
     pub async fn count_active_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = $1 OR white_id = $1)",

@@ -11,7 +11,8 @@
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
-//! `outbox`, `settings`, `vacations`. This file opens the database and holds what they share;
+//! `outbox`, `settings`, `threads`, `tournaments`, `vacations`. This file opens the database and
+//! holds what they share;
 //! `error` what the store fails with, `servers` which servers a process looks after, and
 //! `sqlite` how a SQLite file is opened.
 //!
@@ -45,7 +46,9 @@ macro_rules! game_select {
                     COALESCE((SELECT notify_dm FROM member_settings WHERE member_id = g.black_id), 0)
                         AS black_notify_dm,
                     COALESCE((SELECT notify_dm FROM member_settings WHERE member_id = g.white_id), 0)
-                        AS white_notify_dm
+                        AS white_notify_dm,
+                    (SELECT t.name FROM tournaments t WHERE t.id = g.tournament_id)
+                        AS tournament_name
              FROM games g
              JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
              LEFT JOIN member_names bn ON bn.guild_id = g.guild_id AND bn.member_id = g.black_id
@@ -65,6 +68,7 @@ mod outbox;
 mod ratings;
 mod settings;
 mod threads;
+mod tournaments;
 mod vacations;
 
 use std::str::FromStr;
@@ -104,6 +108,7 @@ pub use rows::{
 };
 pub use servers::Servers;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};
+pub use tournaments::{NewTournament, TournamentRead, TournamentRow};
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;
 

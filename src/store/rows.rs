@@ -5,7 +5,7 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingChange, RatingValue, TimeControl, Timestamp,
+    RatingChange, RatingValue, TimeControl, Timestamp, TournamentId,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, ByColor, Color, Position};
@@ -119,6 +119,10 @@ pub struct GameRow {
     pub ai_level: Option<Level>,
     /// The channel the game started in, while it lives in a thread of its own (`channel_id`).
     pub parent_channel_id: Option<ChannelId>,
+    /// The tournament the game belongs to, its round and its name.
+    pub tournament_id: Option<TournamentId>,
+    pub tournament_round: Option<i64>,
+    pub tournament_name: Option<String>,
 }
 
 /// One player of a game, from the game's columns for their side: `black_id`, `black_name`,

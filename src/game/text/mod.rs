@@ -17,6 +17,7 @@ mod markup;
 mod settings;
 mod threads;
 mod times;
+mod tournaments;
 
 use std::time::Duration;
 
@@ -31,6 +32,11 @@ pub use markup::{Markup, Plain};
 pub use settings::{member_settings, server_settings, settings_answer};
 pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
+pub use tournaments::{
+    entry_answer, final_standings, round_game, round_games, round_news, signup, table,
+    tournament_cancelled, tournament_format, tournament_name, tournament_refusal, tournament_tag,
+    tournament_terms, withdrawn, your_games,
+};
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, Leaderboard, Member, MemberId,
@@ -92,7 +98,7 @@ pub fn title(lang: Lang, game: &Game) -> String {
         game.size.to_string(),
         time_control(lang, game.time),
     );
-    match game.ai {
+    let title = match game.ai {
         Some(ai) => tr!(
             lang,
             "game-title-ai",
@@ -110,6 +116,10 @@ pub fn title(lang: Lang, game: &Game) -> String {
             rating = rating,
             time = time
         ),
+    };
+    match &game.tournament {
+        Some(tag) => format!("{title} · {}", tournament_tag(lang, tag)),
+        None => title,
     }
 }
 

@@ -1,0 +1,738 @@
+//! Tournaments in a server: created by a member who manages it, entered with a click, started by
+//! their organizer (or at the time set), played as ordinary games in the tournament's channel,
+//! and ranked as [`crate::tournament`] says.
+//!
+//! This file has what members ask for (create, join, leave, start, withdraw, cancel, the
+//! standings and a round's games); `steps` what happens by itself: the games of a round made,
+//! the next Swiss round paired in the transaction that records the last result of the one
+//! before, the end, and the sweep's repair of a step a crash left owed.
+
+mod steps;
+
+use std::time::Duration;
+
+use crate::rules::BoardSize;
+use crate::store::{NewTournament, TournamentRead, TournamentRow};
+use crate::tournament::{self as paper, Entrant as PaperEntrant, TieBreak};
+
+use super::rows::game_of;
+use super::{
+    Game, GameError, GameState, Games, GuildId, Member, MemberId, Place, Result, TimeControl,
+    Timestamp, TournamentFormat, TournamentId, TournamentState,
+};
+
+pub use steps::TOURNAMENTS_PER_SERVER;
+
+/// The longest name a tournament may have, in characters.
+pub const NAME_LENGTH: usize = 60;
+
+/// The most rounds a Swiss may be given.
+pub const MAX_ROUNDS: u32 = 20;
+
+/// The longest a tournament may wait for its start.
+pub const MAX_STARTS_IN: Duration = Duration::from_secs(30 * 86_400);
+
+/// A tournament to create.
+#[derive(Clone, Debug)]
+pub struct TournamentRequest {
+    pub place: Place,
+    pub organizer: Member,
+    /// Whether the organizer may manage the server (Discord's Manage Server): only such a member
+    /// may create a tournament.
+    pub manages_server: bool,
+    pub name: String,
+    pub format: TournamentFormat,
+    pub size: BoardSize,
+    pub time: TimeControl,
+    pub rated: bool,
+    /// Swiss only: the number of rounds; by default ⌈log2 n⌉ + 1, fixed at the start.
+    pub rounds: Option<u32>,
+    /// At most the format's own cap (32 for a round robin, 128 for a Swiss), which is the default.
+    pub max_players: Option<u32>,
+    /// When it starts by itself; by default, when its organizer starts it.
+    pub starts_in: Option<Duration>,
+}
+
+/// Which tournament a command means: one by number, or the only one open or running in the
+/// server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentRef {
+    Id(TournamentId),
+    Only,
+}
+
+/// Why a tournament command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentRefusal {
+    /// Tournaments are held in a server, not in direct messages.
+    InDirect,
+    /// Creating one takes Manage Server.
+    NeedsManageServer,
+    /// Starting or cancelling one takes its organizer or Manage Server.
+    NotOrganizer,
+    /// The server has this many tournaments open or running already.
+    Limit(usize),
+    /// More players asked for than the format takes (its cap), or fewer than 3.
+    Players {
+        format: TournamentFormat,
+        max: u32,
+    },
+    /// Rounds asked for a round robin.
+    RoundsOnlySwiss,
+    /// Rounds outside 1 to [`MAX_ROUNDS`].
+    Rounds,
+    /// A name empty or longer than [`NAME_LENGTH`].
+    Name,
+    /// A start further off than [`MAX_STARTS_IN`].
+    StartsIn,
+    NotFound(TournamentId),
+    /// No tournament open or running in the server.
+    NoneHere,
+    /// Several open or running: which one (their numbers and names).
+    Which(Vec<(TournamentId, String)>),
+    /// The tournament has as many entrants as it takes.
+    Full(u32),
+    AlreadyIn,
+    NotIn,
+    /// Joining or leaving after the start (leaving a running one is withdrawing).
+    AlreadyStarted,
+    /// Withdrawing from (or asking the pairings of) a tournament not started.
+    NotStarted,
+    /// Finished or cancelled.
+    Over,
+    /// A start with fewer than 3 entrants: how many there are.
+    TooFew(usize),
+    AlreadyWithdrawn,
+    /// A round not played (yet).
+    NoSuchRound(u32),
+    /// A tournament game cannot be aborted: it is played or lost.
+    NoAbort,
+}
+
+/// An entrant with their name in the server, and whether they withdrew.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentEntrant {
+    pub member: Member,
+    pub withdrawn: bool,
+}
+
+/// A tournament as it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    pub id: TournamentId,
+    pub place: Place,
+    pub name: String,
+    pub format: TournamentFormat,
+    pub organizer: MemberId,
+    pub size: BoardSize,
+    pub time: TimeControl,
+    pub rated: bool,
+    /// A Swiss's rounds: as asked before the start (`None`: the default), fixed at the start.
+    pub rounds: Option<u32>,
+    pub max_players: u32,
+    /// When it starts by itself, if it does.
+    pub starts_at: Option<Timestamp>,
+    pub state: TournamentState,
+    /// The round being played: 0 before the start; a round robin plays all its games in round 1.
+    pub round: u32,
+    /// The sign-up message, once posted.
+    pub message: Option<u64>,
+    /// In their seeding order from the start, in their order of entry before.
+    pub entrants: Vec<TournamentEntrant>,
+}
+
+/// One line of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableLine {
+    pub rank: u32,
+    pub member: Member,
+    pub points: u32,
+    pub played: u32,
+    /// Games still to finish in a round robin; `None` in a Swiss.
+    pub left: Option<u32>,
+    pub tie_breaks: Vec<TieBreak>,
+    pub withdrawn: bool,
+}
+
+/// The standings of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub tournament: Tournament,
+    pub lines: Vec<TableLine>,
+}
+
+impl Table {
+    /// The winner, once the tournament is finished.
+    pub fn winner(&self) -> Option<&Member> {
+        (self.tournament.state == TournamentState::Finished)
+            .then(|| self.lines.first().map(|l| &l.member))
+            .flatten()
+    }
+}
+
+/// The games of one round, with who sat it out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundGames {
+    pub tournament: Tournament,
+    pub round: u32,
+    pub games: Vec<Game>,
+    pub bye: Option<Member>,
+}
+
+impl RoundGames {
+    /// The games of `member` in this round.
+    pub fn games_of(&self, member: MemberId) -> impl Iterator<Item = &Game> {
+        self.games
+            .iter()
+            .filter(move |g| g.color_of(member).is_some())
+    }
+}
+
+fn refused(why: TournamentRefusal) -> GameError {
+    GameError::Tournament(why)
+}
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(0)
+}
+
+/// The tournament of a stored read.
+fn tournament_of(read: &TournamentRead) -> Tournament {
+    let t = &read.tournament;
+    Tournament {
+        id: t.id,
+        place: Place {
+            guild: t.guild_id,
+            channel: t.channel_id,
+        },
+        name: t.name.clone(),
+        format: t.format,
+        organizer: t.organizer_id,
+        size: t.size,
+        time: t.time_limit,
+        rated: t.rated,
+        rounds: t.rounds.map(count),
+        max_players: count(t.max_players),
+        starts_at: t.starts_at,
+        state: t.state,
+        round: count(t.round),
+        message: t.message_id.map(|m| u64::from_ne_bytes(m.to_ne_bytes())),
+        entrants: read
+            .entrants
+            .iter()
+            .map(|e| TournamentEntrant {
+                member: Member::new(e.member_id, e.name.as_str()),
+                withdrawn: e.withdrawn_at.is_some(),
+            })
+            .collect(),
+    }
+}
+
+/// A member as the pairing module knows them.
+fn paper_entrant(member: MemberId) -> PaperEntrant {
+    PaperEntrant(member.get())
+}
+
+/// The games of a stored read that ended with a winner, as the pairing module counts them.
+fn paper_games(read: &TournamentRead) -> Vec<paper::Game> {
+    read.games
+        .iter()
+        .filter_map(|g| {
+            let winner = g.winner.filter(|_| g.state == GameState::Finished)?;
+            Some(paper::Game {
+                round: g.tournament_round.map_or(0, count),
+                white: paper_entrant(g.players.white.id),
+                black: paper_entrant(g.players.black.id),
+                winner,
+                on_time: g.end_reason == Some(super::EndReason::Timeout),
+            })
+        })
+        .collect()
+}
+
+fn paper_byes(read: &TournamentRead) -> Vec<paper::Bye> {
+    read.byes
+        .iter()
+        .map(|b| paper::Bye {
+            round: count(b.round),
+            entrant: paper_entrant(b.member_id),
+        })
+        .collect()
+}
+
+fn paper_format(format: TournamentFormat) -> paper::Format {
+    match format {
+        TournamentFormat::RoundRobin => paper::Format::RoundRobin,
+        TournamentFormat::Swiss => paper::Format::Swiss,
+    }
+}
+
+/// The table of a stored read.
+fn table_of(read: &TournamentRead) -> Table {
+    let tournament = tournament_of(read);
+    let entrants: Vec<PaperEntrant> = read
+        .entrants
+        .iter()
+        .map(|e| paper_entrant(e.member_id))
+        .collect();
+    let mut lines: Vec<TableLine> = paper::standings(
+        paper_format(tournament.format),
+        &entrants,
+        &paper_games(read),
+        &paper_byes(read),
+    )
+    .into_iter()
+    .filter_map(|s| {
+        let entrant = tournament
+            .entrants
+            .iter()
+            .find(|e| paper_entrant(e.member.id) == s.entrant)?;
+        Some(TableLine {
+            rank: s.rank,
+            member: entrant.member.clone(),
+            points: s.points,
+            played: s.played,
+            left: s.left,
+            tie_breaks: s.tie_breaks,
+            withdrawn: entrant.withdrawn,
+        })
+    })
+    .collect();
+    // A round robin's games left: those still in progress (a withdrawal forfeits the rest, and
+    // before the start nothing is paired).
+    if tournament.format == TournamentFormat::RoundRobin {
+        for line in &mut lines {
+            let left = read
+                .games
+                .iter()
+                .filter(|g| g.state == GameState::Active)
+                .filter(|g| {
+                    g.players.black.id == line.member.id || g.players.white.id == line.member.id
+                })
+                .count();
+            line.left = Some(u32::try_from(left).unwrap_or(0));
+        }
+    }
+    Table { tournament, lines }
+}
+
+impl Games {
+    /// Creates a tournament in `request.place`, open for entries, organized by its creator.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`] with why: in a direct message, without Manage Server, the
+    /// server's limit of [`TOURNAMENTS_PER_SERVER`], a name, player cap, rounds or start out of
+    /// bounds; [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn create_tournament(&self, request: TournamentRequest) -> Result<Tournament> {
+        let now = self.now();
+        let place = request.place;
+        if place.is_direct() {
+            return Err(refused(TournamentRefusal::InDirect));
+        }
+        if !request.manages_server {
+            return Err(refused(TournamentRefusal::NeedsManageServer));
+        }
+        let name = request
+            .name
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if name.is_empty() || name.chars().count() > NAME_LENGTH {
+            return Err(refused(TournamentRefusal::Name));
+        }
+        let cap = request.format.max_players();
+        let max_players = request.max_players.unwrap_or(cap);
+        if !(3..=cap).contains(&max_players) {
+            return Err(refused(TournamentRefusal::Players {
+                format: request.format,
+                max: cap,
+            }));
+        }
+        match (request.format, request.rounds) {
+            (TournamentFormat::RoundRobin, Some(_)) => {
+                return Err(refused(TournamentRefusal::RoundsOnlySwiss))
+            }
+            (_, Some(r)) if !(1..=MAX_ROUNDS).contains(&r) => {
+                return Err(refused(TournamentRefusal::Rounds))
+            }
+            _ => {}
+        }
+        if request.starts_in.is_some_and(|d| d > MAX_STARTS_IN) {
+            return Err(refused(TournamentRefusal::StartsIn));
+        }
+        let mut tx = self.store.begin().await?;
+        let live = tx.count_live_tournaments(place.guild).await?;
+        if live >= i64::from(TOURNAMENTS_PER_SERVER) {
+            return Err(refused(TournamentRefusal::Limit(
+                TOURNAMENTS_PER_SERVER as usize,
+            )));
+        }
+        let organizer = &request.organizer;
+        tx.upsert_member(
+            place.guild,
+            organizer.id,
+            organizer.name.as_str(),
+            false,
+            now,
+        )
+        .await?;
+        let id = tx
+            .insert_tournament(&NewTournament {
+                guild_id: place.guild,
+                channel_id: place.channel,
+                name,
+                format: request.format,
+                organizer_id: organizer.id,
+                size: request.size,
+                time_limit: request.time,
+                rated: request.rated,
+                rounds: request.rounds,
+                max_players,
+                starts_at: request.starts_in.map(|d| now + d),
+                created_at: now,
+            })
+            .await?;
+        tx.commit().await?;
+        self.tournament(id).await
+    }
+
+    /// Tournament `id` as it stands.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentRefusal::NotFound`]; [`GameError::Internal`] when the database fails.
+    pub async fn tournament(&self, id: TournamentId) -> Result<Tournament> {
+        Ok(tournament_of(&self.read_tournament(id).await?))
+    }
+
+    async fn read_tournament(&self, id: TournamentId) -> Result<TournamentRead> {
+        self.store
+            .tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))
+    }
+
+    /// The tournament a command from `at` means: by number (in the same server), or the only
+    /// one open or running there.
+    async fn tournament_meant(&self, at: Place, which: TournamentRef) -> Result<TournamentRead> {
+        if at.is_direct() {
+            return Err(refused(TournamentRefusal::InDirect));
+        }
+        let id = match which {
+            TournamentRef::Id(id) => id,
+            TournamentRef::Only => {
+                let live = self.store.tournaments_of(at.guild, true).await?;
+                match live.as_slice() {
+                    [] => return Err(refused(TournamentRefusal::NoneHere)),
+                    [one] => one.id,
+                    several => {
+                        return Err(refused(TournamentRefusal::Which(
+                            several.iter().map(|t| (t.id, t.name.clone())).collect(),
+                        )))
+                    }
+                }
+            }
+        };
+        let read = self.read_tournament(id).await?;
+        if read.tournament.guild_id != at.guild {
+            return Err(refused(TournamentRefusal::NotFound(id)));
+        }
+        Ok(read)
+    }
+
+    /// The tournaments of a server a member may mean, for autocomplete: the open and running
+    /// ones first, then the latest others, as (number, name).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn tournaments_in(&self, guild: GuildId) -> Result<Vec<(TournamentId, String)>> {
+        let mut rows: Vec<TournamentRow> = self.store.tournaments_of(guild, false).await?;
+        rows.sort_by_key(|t| (!t.state.is_live(), std::cmp::Reverse(t.id)));
+        Ok(rows.into_iter().map(|t| (t.id, t.name)).collect())
+    }
+
+    /// Records the message that shows a tournament's sign-up, to keep up to date.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn tournament_posted(&self, id: TournamentId, message: u64) -> Result<()> {
+        Ok(self.store.set_tournament_message(id, message).await?)
+    }
+
+    /// Enters `who` in the tournament they mean, before its start.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, already started or over, full, already in;
+    /// [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn join_tournament(
+        &self,
+        who: &Member,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<Tournament> {
+        let now = self.now();
+        let id = self.tournament_meant(at, which).await?.tournament.id;
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        not_started(&read)?;
+        if read.entrants.iter().any(|e| e.member_id == who.id) {
+            return Err(refused(TournamentRefusal::AlreadyIn));
+        }
+        let max = count(read.tournament.max_players);
+        if read.entrants.len() >= max as usize {
+            return Err(refused(TournamentRefusal::Full(max)));
+        }
+        tx.upsert_member(at.guild, who.id, who.name.as_str(), false, now)
+            .await?;
+        tx.add_entrant(id, who.id, now).await?;
+        tx.commit().await?;
+        self.tournament(id).await
+    }
+
+    /// Takes `who` off the entrants of the tournament they mean, before its start.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, already started (withdraw instead) or over, not
+    /// in; [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn leave_tournament(
+        &self,
+        who: &Member,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<Tournament> {
+        let id = self.tournament_meant(at, which).await?.tournament.id;
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        not_started(&read)?;
+        if !tx.remove_entrant(id, who.id).await? {
+            return Err(refused(TournamentRefusal::NotIn));
+        }
+        tx.commit().await?;
+        self.tournament(id).await
+    }
+
+    /// Starts the tournament `who` means now: its organizer, or a member who may manage the
+    /// server. The first round's games (a round robin's all) are made and announced.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, not theirs to start, started or over, fewer than 3
+    /// entrants; [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn start_tournament(
+        &self,
+        who: &Member,
+        manages_server: bool,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<RoundGames> {
+        let now = self.now();
+        let read = self.tournament_meant(at, which).await?;
+        let id = read.tournament.id;
+        if read.tournament.organizer_id != who.id && !manages_server {
+            return Err(refused(TournamentRefusal::NotOrganizer));
+        }
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        not_started(&read)?;
+        if read.entrants.len() < 3 {
+            return Err(refused(TournamentRefusal::TooFew(read.entrants.len())));
+        }
+        self.begin_play(&mut tx, &read, now).await?;
+        tx.commit().await?;
+        self.round_games(id, 1).await
+    }
+
+    /// The standings of the tournament a command from `at` means.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
+    pub async fn tournament_standings(&self, at: Place, which: TournamentRef) -> Result<Table> {
+        Ok(table_of(&self.tournament_meant(at, which).await?))
+    }
+
+    /// The games of `round` (by default the one being played, or the last) of the tournament a
+    /// command from `at` means.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, not started, no such round;
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn tournament_pairings(
+        &self,
+        at: Place,
+        which: TournamentRef,
+        round: Option<u32>,
+    ) -> Result<RoundGames> {
+        let read = self.tournament_meant(at, which).await?;
+        let current = count(read.tournament.round);
+        if current == 0 {
+            return Err(refused(TournamentRefusal::NotStarted));
+        }
+        let round = round.unwrap_or(current);
+        if round == 0 || round > current {
+            return Err(refused(TournamentRefusal::NoSuchRound(round)));
+        }
+        round_of(read, round)
+    }
+
+    /// The games of round `round` of tournament `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
+    pub async fn round_games(&self, id: TournamentId, round: u32) -> Result<RoundGames> {
+        round_of(self.read_tournament(id).await?, round)
+    }
+
+    /// The standings of tournament `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
+    pub async fn table(&self, id: TournamentId) -> Result<Table> {
+        Ok(table_of(&self.read_tournament(id).await?))
+    }
+
+    /// Withdraws `who` from the running tournament they mean: their games in progress are lost
+    /// (unrated), those played stand, and a Swiss pairs them no more. Returns the games lost.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, not started (leave instead) or over, not in,
+    /// withdrawn already; [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn withdraw(
+        &self,
+        who: &Member,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<(Tournament, Vec<Game>)> {
+        let now = self.now();
+        let id = self.tournament_meant(at, which).await?.tournament.id;
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        match read.tournament.state {
+            TournamentState::Open => return Err(refused(TournamentRefusal::NotStarted)),
+            TournamentState::Finished | TournamentState::Cancelled => {
+                return Err(refused(TournamentRefusal::Over))
+            }
+            TournamentState::Running => {}
+        }
+        match read.entrants.iter().find(|e| e.member_id == who.id) {
+            None => return Err(refused(TournamentRefusal::NotIn)),
+            Some(e) if e.withdrawn_at.is_some() => {
+                return Err(refused(TournamentRefusal::AlreadyWithdrawn))
+            }
+            Some(_) => {}
+        }
+        tx.withdraw_entrant(id, who.id, now).await?;
+        let mut lost = Vec::new();
+        for row in read.games.iter().filter(|g| g.state == GameState::Active) {
+            let Some(color) = row.players.find(|p| p.id == who.id) else {
+                continue;
+            };
+            if !self.forfeit(&mut tx, row, color, now).await? {
+                return Err(GameError::PositionChanged);
+            }
+            lost.push(row.id);
+        }
+        self.step(&mut tx, id, now).await?;
+        tx.commit().await?;
+        let mut games = Vec::with_capacity(lost.len());
+        for game in lost {
+            games.push(self.game(game).await?);
+        }
+        Ok((self.tournament(id).await?, games))
+    }
+
+    /// Cancels the tournament `who` means: its organizer, or a member who may manage the
+    /// server. Its games in progress go on as ordinary games.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Tournament`]: not found, not theirs to cancel, over;
+    /// [`GameError::StorageFull`], [`GameError::Internal`].
+    pub async fn cancel_tournament(
+        &self,
+        who: &Member,
+        manages_server: bool,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<Tournament> {
+        let now = self.now();
+        let read = self.tournament_meant(at, which).await?;
+        let id = read.tournament.id;
+        if read.tournament.organizer_id != who.id && !manages_server {
+            return Err(refused(TournamentRefusal::NotOrganizer));
+        }
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        if !read.tournament.state.is_live() {
+            return Err(refused(TournamentRefusal::Over));
+        }
+        let round = read.tournament.round;
+        tx.step_tournament(id, round, round, TournamentState::Cancelled, None, now)
+            .await?;
+        tx.commit().await?;
+        self.tournament(id).await
+    }
+}
+
+/// Refuses a change of entrants once the tournament has started or ended.
+fn not_started(read: &TournamentRead) -> Result<()> {
+    match read.tournament.state {
+        TournamentState::Open => Ok(()),
+        TournamentState::Running => Err(refused(TournamentRefusal::AlreadyStarted)),
+        TournamentState::Finished | TournamentState::Cancelled => {
+            Err(refused(TournamentRefusal::Over))
+        }
+    }
+}
+
+/// The games of `round` in a stored read, with its bye.
+fn round_of(read: TournamentRead, round: u32) -> Result<RoundGames> {
+    let tournament = tournament_of(&read);
+    let bye = read
+        .byes
+        .iter()
+        .find(|b| count(b.round) == round)
+        .and_then(|b| {
+            tournament
+                .entrants
+                .iter()
+                .find(|e| e.member.id == b.member_id)
+        })
+        .map(|e| e.member.clone());
+    let games = read
+        .games
+        .into_iter()
+        .filter(|g| g.tournament_round.map(count) == Some(round))
+        .map(|g| game_of(g, None))
+        .collect::<Result<Vec<Game>>>()?;
+    Ok(RoundGames {
+        tournament,
+        round,
+        games,
+        bye,
+    })
+}
