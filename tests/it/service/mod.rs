@@ -19,6 +19,8 @@ mod rematch;
 mod settings;
 mod standings;
 mod threads;
+mod tournament_rounds;
+mod tournaments;
 mod vacation;
 
 use std::sync::Arc;
@@ -47,6 +49,8 @@ use rematch::*;
 use settings::*;
 use standings::*;
 use threads::*;
+use tournament_rounds::*;
+use tournaments::*;
 use vacation::*;
 
 const PLACE: Place = Place::new(10, 20);
@@ -266,4 +270,10 @@ on_both_backends! {
     #[tokio::test] a_game_in_its_thread_is_played_there_and_its_end_is_told_in_its_channel,
     #[tokio::test] a_game_whose_thread_is_deleted_goes_back_to_its_channel_with_what_it_owes,
     #[tokio::test] why_threads_were_refused_is_kept_until_a_game_gets_one,
+    #[tokio::test] create_refusals,
+    #[tokio::test] entry_and_start_refusals,
+    #[tokio::test] a_round_robin_of_five_is_played_to_its_end,
+    #[tokio::test] a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] two_last_games_ending_at_once_pair_the_next_round_once,
+    #[tokio::test] a_round_owed_after_a_crash_is_paired_once_by_the_sweep,
 }

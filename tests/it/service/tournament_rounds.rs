@@ -1,0 +1,231 @@
+//! Swiss tournaments through the game service: a whole one with a withdrawal, a time-out and a
+//! vacation; two last games of a round ending at once; and a round owed after a crash, paired
+//! by the sweep of a new service.
+
+use std::collections::BTreeSet;
+
+use breakthrough_bot::game::{
+    EndReason, Game, GameRef, Games, Limits, MemberId, Place, TournamentFormat, TournamentId,
+    TournamentRef, TournamentState,
+};
+use breakthrough_bot::rules::Color;
+use breakthrough_bot::store::Store;
+
+use super::tournaments::{all_games, entered, lose, members, news, started};
+use super::{world, World, PLACE};
+use crate::common::db::{execute, Backend};
+use crate::common::secs;
+
+/// Both players of `game`, by id, smaller first.
+fn pair(game: &Game) -> (MemberId, MemberId) {
+    let (a, b) = (game.players[Color::Black].id, game.players[Color::White].id);
+    (a.min(b), a.max(b))
+}
+
+/// The tournament's round and state now.
+async fn at(w: &World, id: TournamentId) -> (u32, TournamentState) {
+    let t = w.games.tournament(id).await.unwrap();
+    (t.round, t.state)
+}
+
+/// Seven players, three rounds. Round 1 is paired at the start, with a bye for the last seed;
+/// its last game is lost on time at the sweep, which pairs round 2. In round 2 a player takes a
+/// vacation (their clock waits), and another withdraws (their game is lost, unrated, and they
+/// are paired no more); the vacationer's game ends last and pairs round 3. No one meets anyone
+/// twice, each round is paired once, and the tournament ends after round 3 with one final post.
+pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation(b: Backend) {
+    let w = world(b).await;
+    let players = members(7);
+    let id = entered(&w, PLACE, TournamentFormat::Swiss, Some(3), &players).await;
+    let one = started(&w, PLACE, id).await;
+    assert_eq!((one.round, one.games.len()), (1, 3));
+    assert_eq!(one.bye.as_ref().map(|m| m.id), Some(players[6].id));
+    for g in &one.games {
+        let tag = g.tournament.as_ref().expect("a tournament game");
+        assert_eq!(
+            (tag.id, tag.name.as_str(), tag.round),
+            (id, "Spring cup", 1)
+        );
+    }
+    assert_eq!(news(&w, id).await, (vec![1], 0));
+
+    // Round 1: two resignations (the Black player loses), then the last game on time.
+    for g in &one.games[..2] {
+        lose(&w, g, g.players[Color::Black].id).await;
+        assert_eq!(at(&w, id).await, (1, TournamentState::Running));
+    }
+    w.clock.advance(secs(3_601));
+    w.games.sweep(w.games.now()).await.unwrap();
+    let timed_out = w.games.game(one.games[2].id).await.unwrap();
+    assert_eq!(timed_out.status.reason(), Some(EndReason::Timeout));
+    assert_eq!(timed_out.status.winner(), Some(Color::White));
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+    assert_eq!(news(&w, id).await, (vec![1, 2], 0));
+
+    let two = w.games.round_games(id, 2).await.unwrap();
+    assert_eq!(two.games.len(), 3);
+    let bye = two.bye.as_ref().expect("a bye in round 2").id;
+    assert_ne!(bye, players[6].id, "a second bye for the same player");
+    // The vacationer is the Black player (to move) of the last game; the one who withdraws is
+    // the White player of the first, after both have moved, so that a loss would be rated.
+    let [withdrawn_game, resigned, paused] = [0, 1, 2].map(|i| two.games[i].clone());
+    let away = paused.players[Color::Black].clone();
+    let leaver = withdrawn_game.players[Color::White].clone();
+    let stayer = withdrawn_game.players[Color::Black].clone();
+    let vacation = w.games.vacation(&away, 3).await.unwrap();
+    assert!(vacation.started);
+    let paused_now = w.games.game(paused.id).await.unwrap();
+    assert!(paused_now.status.deadline() > paused.status.deadline());
+    w.games
+        .play(&stayer, PLACE, GameRef::Id(withdrawn_game.id), "a4-a3")
+        .await
+        .unwrap();
+    w.games
+        .play(&leaver, PLACE, GameRef::Id(withdrawn_game.id), "c2-c3")
+        .await
+        .unwrap();
+    lose(&w, &resigned, resigned.players[Color::White].id).await;
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+
+    let (_, lost) = w
+        .games
+        .withdraw(&leaver, PLACE, TournamentRef::Only)
+        .await
+        .unwrap();
+    assert_eq!(
+        lost.iter().map(|g| g.id).collect::<Vec<_>>(),
+        [withdrawn_game.id]
+    );
+    let forfeited = w.games.game(withdrawn_game.id).await.unwrap();
+    assert_eq!(forfeited.status.winner(), Some(Color::Black));
+    assert_eq!(
+        forfeited.status.rating_change(),
+        None,
+        "a forfeit is unrated"
+    );
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+
+    // Two hours on, the vacationer's clock has waited: the game goes on, round 3 waits for it.
+    w.clock.advance(secs(7_200));
+    w.games.sweep(w.games.now()).await.unwrap();
+    assert!(w.games.game(paused.id).await.unwrap().is_active());
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+    assert_eq!(news(&w, id).await, (vec![1, 2], 0));
+    // Back and moving; then their opponent resigns, the round's last game.
+    w.games
+        .play(&away, PLACE, GameRef::Id(paused.id), "a4-a3")
+        .await
+        .unwrap();
+    lose(&w, &paused, paused.players[Color::White].id).await;
+    assert_eq!(at(&w, id).await, (3, TournamentState::Running));
+    assert_eq!(news(&w, id).await, (vec![1, 2, 3], 0));
+
+    let three = w.games.round_games(id, 3).await.unwrap();
+    assert_eq!((three.games.len(), three.bye.clone()), (3, None));
+    assert_eq!(
+        three.games_of(leaver.id).count(),
+        0,
+        "the withdrawn are not paired"
+    );
+    let table = w.games.table(id).await.unwrap();
+    let line = table
+        .lines
+        .iter()
+        .find(|l| l.member.id == leaver.id)
+        .unwrap();
+    assert!(line.withdrawn);
+    for g in &three.games {
+        lose(&w, g, g.players[Color::Black].id).await;
+    }
+    assert_eq!(at(&w, id).await, (3, TournamentState::Finished));
+    assert_eq!(news(&w, id).await, (vec![1, 2, 3], 1));
+
+    // Nine games, no pair twice; 9 wins and 2 byes in the table; the winner leads it.
+    let games = all_games(&w, id).await;
+    assert_eq!(games.len(), 9);
+    let pairs: BTreeSet<_> = games.iter().map(pair).collect();
+    assert_eq!(pairs.len(), 9, "a rematch");
+    assert!(games.iter().all(|g| !g.is_active()));
+    let table = w.games.table(id).await.unwrap();
+    assert_eq!(table.lines.iter().map(|l| l.points).sum::<u32>(), 11);
+    assert!(table.lines.windows(2).all(|l| l[0].points >= l[1].points));
+    assert_eq!(table.winner(), Some(&table.lines[0].member));
+
+    // A sweep afterwards changes nothing.
+    w.games.sweep(w.games.now()).await.unwrap();
+    assert_eq!(news(&w, id).await, (vec![1, 2, 3], 1));
+}
+
+/// The two games of a four-player Swiss's round 1 resigned at the same moment: round 2 is
+/// paired once. Done in several servers, each a race of its own.
+pub(super) async fn two_last_games_ending_at_once_pair_the_next_round_once(b: Backend) {
+    let w = world(b).await;
+    for server in 0..4 {
+        let place = Place::new(500 + server, 20);
+        let id = entered(&w, place, TournamentFormat::Swiss, Some(2), &members(4)).await;
+        let one = started(&w, place, id).await;
+        assert_eq!(one.games.len(), 2);
+        let (g1, g2) = (&one.games[0], &one.games[1]);
+        tokio::join!(
+            lose(&w, g1, g1.players[Color::Black].id),
+            lose(&w, g2, g2.players[Color::White].id),
+        );
+        assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+        assert_eq!(w.games.round_games(id, 2).await.unwrap().games.len(), 2);
+        assert_eq!(news(&w, id).await, (vec![1, 2], 0), "server {server}");
+    }
+}
+
+/// Round 1's last result written behind the service's back, as a crash between the result and
+/// its step would leave it: a new service's sweep pairs round 2 once; a second sweep, and a
+/// third service's, do nothing. Then the tournament's last result, likewise: the sweep ends it.
+pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Backend) {
+    let w = world(b).await;
+    let id = entered(&w, PLACE, TournamentFormat::Swiss, Some(2), &members(4)).await;
+    let one = started(&w, PLACE, id).await;
+    lose(&w, &one.games[0], one.games[0].players[Color::Black].id).await;
+    let end_behind = |game: &Game| {
+        let (url, game, now) = (w.url.clone(), game.id.get(), w.games.now().unix_seconds());
+        async move {
+            let changed = execute(
+                &url,
+                "UPDATE games SET state = 'finished', winner = 'white',
+                     end_reason = 'resignation', finished_at = $2
+                 WHERE id = $1",
+                &[i64::try_from(game).unwrap(), now],
+            )
+            .await;
+            assert_eq!(changed, 1);
+        }
+    };
+    end_behind(&one.games[1]).await;
+    assert_eq!(
+        at(&w, id).await,
+        (1, TournamentState::Running),
+        "no step ran"
+    );
+
+    let fresh = || async {
+        let store = Store::open(&w.url).await.unwrap();
+        Games::new(store, w.clock.clone(), Limits::default())
+    };
+    let second = fresh().await;
+    second.sweep(second.now()).await.unwrap();
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+    assert_eq!(w.games.round_games(id, 2).await.unwrap().games.len(), 2);
+    assert_eq!(news(&w, id).await, (vec![1, 2], 0));
+    second.sweep(second.now()).await.unwrap();
+    fresh().await.sweep(second.now()).await.unwrap();
+    assert_eq!(all_games(&w, id).await.len(), 4);
+    assert_eq!(news(&w, id).await, (vec![1, 2], 0));
+
+    // Round 2, the last: one result through the service, the other behind its back.
+    let two = w.games.round_games(id, 2).await.unwrap();
+    lose(&w, &two.games[0], two.games[0].players[Color::Black].id).await;
+    end_behind(&two.games[1]).await;
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+    second.sweep(second.now()).await.unwrap();
+    assert_eq!(at(&w, id).await, (2, TournamentState::Finished));
+    second.sweep(second.now()).await.unwrap();
+    assert_eq!(news(&w, id).await, (vec![1, 2], 1));
+}
