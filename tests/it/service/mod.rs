@@ -276,4 +276,7 @@ on_both_backends! {
     #[tokio::test] a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation,
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)] two_last_games_ending_at_once_pair_the_next_round_once,
     #[tokio::test] a_round_owed_after_a_crash_is_paired_once_by_the_sweep,
+    #[tokio::test] withdrawals_pair_the_next_round_and_end_a_swiss_left_with_one,
+    #[tokio::test] a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_one_plays_on,
+    #[tokio::test] the_sweep_starts_a_tournament_at_its_time_or_cancels_it,
 }

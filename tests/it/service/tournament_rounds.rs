@@ -12,7 +12,7 @@ use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
 
 use super::tournaments::{all_games, entered, lose, members, news, started};
-use super::{world, World, PLACE};
+use super::{alice, world, World, PLACE};
 use crate::common::db::{execute, Backend};
 use crate::common::secs;
 
@@ -228,4 +228,166 @@ pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Ba
     assert_eq!(at(&w, id).await, (2, TournamentState::Finished));
     second.sweep(second.now()).await.unwrap();
     assert_eq!(news(&w, id).await, (vec![1, 2], 1));
+}
+
+/// A four-player Swiss whose players withdraw one by one: a withdrawal that ends a round pairs
+/// the next at once, the withdrawn are paired no more, and with one player left it ends.
+pub(super) async fn withdrawals_pair_the_next_round_and_end_a_swiss_left_with_one(b: Backend) {
+    let w = world(b).await;
+    let players = members(4);
+    let id = entered(&w, PLACE, TournamentFormat::Swiss, Some(4), &players).await;
+    let one = started(&w, PLACE, id).await;
+    lose(&w, &one.games[0], one.games[0].players[Color::Black].id).await;
+    let first_out = one.games[1].players[Color::White].clone();
+    w.games
+        .withdraw(&first_out, PLACE, TournamentRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(at(&w, id).await, (2, TournamentState::Running));
+    let two = w.games.round_games(id, 2).await.unwrap();
+    assert_eq!(two.games.len(), 1);
+    let bye = two.bye.clone().expect("three left: a bye");
+    assert_ne!(bye.id, first_out.id);
+    assert_eq!(two.games_of(first_out.id).count(), 0);
+
+    // One of round 2's players withdraws: round 3 pairs the two left.
+    let second_out = two.games[0].players[Color::Black].clone();
+    w.games
+        .withdraw(&second_out, PLACE, TournamentRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(at(&w, id).await, (3, TournamentState::Running));
+    let three = w.games.round_games(id, 3).await.unwrap();
+    assert_eq!((three.games.len(), three.bye.clone()), (1, None));
+    let last = three.games[0].players[Color::White].clone();
+    w.games
+        .withdraw(&last, PLACE, TournamentRef::Id(id))
+        .await
+        .unwrap();
+    // One player left: no fourth round; it is over.
+    assert_eq!(at(&w, id).await, (3, TournamentState::Finished));
+    assert_eq!(news(&w, id).await, (vec![1, 2, 3], 1));
+    let table = w.games.table(id).await.unwrap();
+    let winner = table.winner().expect("a winner").id;
+    assert!(![first_out.id, second_out.id, last.id].contains(&winner));
+}
+
+/// A round robin: a withdrawal forfeits every game left of the player (unrated); the others
+/// play on to the end. Another, cancelled, lets its games go on as ordinary games, and their
+/// ends step it no more.
+pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_one_plays_on(
+    b: Backend,
+) {
+    let w = world(b).await;
+    let players = members(4);
+    let id = entered(&w, PLACE, TournamentFormat::RoundRobin, None, &players).await;
+    let round = started(&w, PLACE, id).await;
+    assert_eq!(round.games.len(), 6);
+    let (_, lost) = w
+        .games
+        .withdraw(&players[0], PLACE, TournamentRef::Id(id))
+        .await
+        .unwrap();
+    assert_eq!(lost.len(), 3);
+    for g in &lost {
+        assert_eq!(
+            g.status.winner(),
+            g.color_of(players[0].id).map(Color::opposite)
+        );
+        assert_eq!(g.status.rating_change(), None);
+    }
+    let table = w.games.table(id).await.unwrap();
+    let out = table
+        .lines
+        .iter()
+        .find(|l| l.member.id == players[0].id)
+        .unwrap();
+    assert!(out.withdrawn);
+    assert_eq!((out.points, out.played, out.left), (0, 3, Some(0)));
+    for g in round
+        .games_of(players[1].id)
+        .filter(|g| g.color_of(players[0].id).is_none())
+    {
+        lose(&w, g, players[1].id).await;
+    }
+    assert_eq!(at(&w, id).await, (1, TournamentState::Running));
+    let left = round
+        .games
+        .iter()
+        .find(|g| g.color_of(players[2].id).is_some() && g.color_of(players[3].id).is_some())
+        .unwrap();
+    lose(&w, left, players[3].id).await;
+    assert_eq!(at(&w, id).await, (1, TournamentState::Finished));
+    assert_eq!(news(&w, id).await, (vec![1], 1));
+    let table = w.games.table(id).await.unwrap();
+    assert_eq!(table.winner().map(|m| m.id), Some(players[2].id));
+
+    // Cancelled with its games in progress: they go on, and end as ordinary games.
+    let there = Place::new(600, 20);
+    let other = entered(&w, there, TournamentFormat::RoundRobin, None, &members(3)).await;
+    let round = started(&w, there, other).await;
+    w.games
+        .cancel_tournament(&alice(), false, there, TournamentRef::Id(other))
+        .await
+        .unwrap();
+    assert_eq!(at(&w, other).await, (1, TournamentState::Cancelled));
+    for g in &round.games {
+        assert!(w.games.game(g.id).await.unwrap().is_active());
+        lose(&w, g, g.players[Color::Black].id).await;
+    }
+    assert_eq!(at(&w, other).await, (1, TournamentState::Cancelled));
+    assert_eq!(news(&w, other).await, (vec![1], 0));
+}
+
+/// A tournament with a start time is started by the sweep once the time comes; one with fewer
+/// than 3 entrants then is cancelled, and says so once.
+pub(super) async fn the_sweep_starts_a_tournament_at_its_time_or_cancels_it(b: Backend) {
+    let w = world(b).await;
+    let mut timed = super::tournaments::request(PLACE, TournamentFormat::Swiss, None);
+    timed.starts_in = Some(secs(86_400));
+    let id = w.games.create_tournament(timed.clone()).await.unwrap().id;
+    let players = members(5);
+    for p in &players {
+        w.games
+            .join_tournament(p, PLACE, TournamentRef::Id(id))
+            .await
+            .unwrap();
+    }
+    let there = Place::new(700, 20);
+    timed.place = there;
+    let few = w.games.create_tournament(timed).await.unwrap().id;
+    for p in &players[..2] {
+        w.games
+            .join_tournament(p, there, TournamentRef::Id(few))
+            .await
+            .unwrap();
+    }
+    w.clock.advance(secs(86_399));
+    w.games.sweep(w.games.now()).await.unwrap();
+    assert_eq!(at(&w, id).await, (0, TournamentState::Open));
+    assert_eq!(at(&w, few).await, (0, TournamentState::Open));
+    w.clock.advance(secs(1));
+    w.games.sweep(w.games.now()).await.unwrap();
+    w.games.sweep(w.games.now()).await.unwrap();
+    let t = w.games.tournament(id).await.unwrap();
+    // Five players: ⌈log2 5⌉ + 1 rounds, fixed at the start.
+    assert_eq!(
+        (t.round, t.state, t.rounds),
+        (1, TournamentState::Running, Some(4))
+    );
+    assert_eq!(w.games.round_games(id, 1).await.unwrap().games.len(), 2);
+    assert_eq!(news(&w, id).await, (vec![1], 0));
+    assert_eq!(at(&w, few).await, (0, TournamentState::Cancelled));
+    let cancelled = w
+        .games
+        .due_announcements(breakthrough_bot::game::Timestamp::MAX, 1_000)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|o| {
+            o.announcement
+                == Ok(breakthrough_bot::game::Announcement::TournamentCancelled { tournament: few })
+        })
+        .count();
+    assert_eq!(cancelled, 1);
 }
