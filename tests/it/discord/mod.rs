@@ -22,6 +22,7 @@ mod settings;
 mod standings;
 mod startup;
 mod threads;
+mod tournament_restarts;
 
 use std::time::{Duration, Instant};
 
