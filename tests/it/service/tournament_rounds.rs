@@ -192,7 +192,7 @@ pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Ba
                 "UPDATE games SET state = 'finished', winner = 'white',
                      end_reason = 'resignation', finished_at = $2
                  WHERE id = $1",
-                &[i64::try_from(game).unwrap(), now],
+                &[game, now],
             )
             .await;
             assert_eq!(changed, 1);
