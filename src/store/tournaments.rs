@@ -221,8 +221,19 @@ impl WriteTx {
         .await?)
     }
 
-    /// Tournaments open or running in `guild`.
+    /// Tournaments open or running in `guild`, counted under a lock on the server (its settings
+    /// row, written as it was, or with the defaults if it had none) held to the end of this
+    /// transaction: on PostgreSQL two tournaments created at once would each count without the
+    /// other and both be created past the server's limit. SQLite's writes are one at a time
+    /// anyway.
     pub async fn count_live_tournaments(&mut self, guild: GuildId) -> Result<i64> {
+        sqlx::query(
+            "INSERT INTO server_settings (guild_id) VALUES ($1)
+             ON CONFLICT (guild_id) DO UPDATE SET board = server_settings.board",
+        )
+        .bind(guild)
+        .execute(self.tx.conn())
+        .await?;
         Ok(sqlx::query_scalar(
             "SELECT count(*) FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')",
         )

@@ -279,4 +279,5 @@ on_both_backends! {
     #[tokio::test] withdrawals_pair_the_next_round_and_end_a_swiss_left_with_one,
     #[tokio::test] a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_one_plays_on,
     #[tokio::test] the_sweep_starts_a_tournament_at_its_time_or_cancels_it,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] tournaments_created_at_once_keep_to_the_servers_limit,
 }

@@ -388,3 +388,28 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
         GameError::Tournament(TournamentRefusal::Over)
     );
 }
+
+/// Ten tournaments created in one server at the same moment: three are, the others are refused
+/// for the server's limit.
+pub(super) async fn tournaments_created_at_once_keep_to_the_servers_limit(b: Backend) {
+    let w = world(b).await;
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let games = w.games.clone();
+        tasks.push(tokio::spawn(async move {
+            games
+                .create_tournament(request(PLACE, TournamentFormat::Swiss, None))
+                .await
+        }));
+    }
+    let mut created = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => created += 1,
+            Err(GameError::Tournament(TournamentRefusal::Limit(3))) => {}
+            Err(e) => panic!("unexpected: {e:?}"),
+        }
+    }
+    assert_eq!(created, 3);
+    assert_eq!(w.games.tournaments_in(PLACE.guild).await.unwrap().len(), 3);
+}
