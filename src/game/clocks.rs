@@ -6,7 +6,8 @@ use crate::store::GameRow;
 use super::rows::position_of;
 
 use super::{
-    Announcement, EndReason, GameError, Games, Place, Result, Timestamp, BOTH_SIDES_MOVED,
+    Announcement, EndReason, GameError, Games, Place, Result, Timestamp, TournamentState,
+    BOTH_SIDES_MOVED,
 };
 
 impl Games {
@@ -77,8 +78,13 @@ impl Games {
     /// aborted before both sides have moved. `false` when a move got there first.
     async fn time_out(&self, row: &GameRow, now: Timestamp) -> Result<bool> {
         let position = position_of(row)?;
-        // A tournament game is lost on time whenever its clock runs out: it has a result.
-        let (winner, reason) = if row.ply < BOTH_SIDES_MOVED && row.tournament_id.is_none() {
+        // A game of a running tournament is lost on time whenever its clock runs out: it has a
+        // result. Once the tournament is cancelled, its games are ordinary games.
+        let in_play = match row.tournament_id {
+            Some(id) => self.store.tournament_state(id).await? == Some(TournamentState::Running),
+            None => false,
+        };
+        let (winner, reason) = if row.ply < BOTH_SIDES_MOVED && !in_play {
             (None, EndReason::Aborted)
         } else {
             (Some(position.turn().opposite()), EndReason::Timeout)

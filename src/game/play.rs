@@ -12,7 +12,7 @@ use super::vacation::turn_deadline;
 use super::{
     ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
     Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
-    Timestamp, TournamentRefusal, BOTH_SIDES_MOVED,
+    Timestamp, TournamentRefusal, TournamentState, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -348,8 +348,11 @@ impl Games {
             .game_row_to_act(who.id, at, which, Action::Abort)
             .await?;
         self.check_player(&row, who.id)?;
-        if row.tournament_id.is_some() {
-            return Err(GameError::Tournament(TournamentRefusal::NoAbort));
+        if let Some(id) = row.tournament_id {
+            // Once the tournament is cancelled, its games are ordinary games.
+            if self.store.tournament_state(id).await? == Some(TournamentState::Running) {
+                return Err(GameError::Tournament(TournamentRefusal::NoAbort));
+            }
         }
         if row.ply >= BOTH_SIDES_MOVED {
             return Err(GameError::AbortTooLate);

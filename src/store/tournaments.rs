@@ -134,6 +134,16 @@ impl Store {
         read_all(&mut *conn, id).await
     }
 
+    /// The state of tournament `id`, if there is one.
+    pub async fn tournament_state(&self, id: TournamentId) -> Result<Option<TournamentState>> {
+        Ok(
+            sqlx::query_scalar("SELECT state FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(self.read.get())
+                .await?,
+        )
+    }
+
     /// The tournaments of `guild`, newest first: only the open and running ones with `live`.
     pub async fn tournaments_of(&self, guild: GuildId, live: bool) -> Result<Vec<TournamentRow>> {
         let sql = if live {

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use breakthrough_bot::game::{
-    EndReason, Game, GameRef, Games, Limits, MemberId, Place, TournamentFormat, TournamentId,
-    TournamentRef, TournamentState,
+    EndReason, Game, GameRef, GameStatus, Games, Limits, MemberId, Place, TournamentFormat,
+    TournamentId, TournamentRef, TournamentState,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -331,7 +331,24 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
         .await
         .unwrap();
     assert_eq!(at(&w, other).await, (1, TournamentState::Cancelled));
-    for g in &round.games {
+    // Ordinary games: the first, not begun, may be aborted as any game may.
+    let (first, rest) = round.games.split_first().unwrap();
+    let aborted = w
+        .games
+        .abort(
+            &first.players[Color::Black],
+            first.place,
+            GameRef::Id(first.id),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        aborted.status,
+        GameStatus::Aborted {
+            reason: EndReason::Aborted
+        }
+    );
+    for g in rest {
         assert!(w.games.game(g.id).await.unwrap().is_active());
         lose(&w, g, g.players[Color::Black].id).await;
     }
