@@ -22,6 +22,7 @@ mod settings;
 mod standings;
 mod startup;
 mod threads;
+mod tournaments;
 
 use std::time::{Duration, Instant};
 
