@@ -203,10 +203,8 @@ pub async fn leave(
     entered(ctx, &t, false).await
 }
 
-/// Answers a join or a leave privately, and brings the sign-up message up to date.
+/// Brings the sign-up message up to date after a join or a leave, then answers it privately.
 async fn entered(ctx: Context<'_>, t: &Tournament, joined: bool) -> Result<(), BotError> {
-    let said = text::entry_answer(private_lang(ctx), t, joined);
-    ctx.send(View::text(said).reply(true)).await?;
     if let Some(message) = t.message {
         let v = signup_of(&ctx.data().games, public_lang(ctx), t).await?;
         let channel = serenity::ChannelId::new(t.place.channel.get());
@@ -218,6 +216,8 @@ async fn entered(ctx: Context<'_>, t: &Tournament, joined: bool) -> Result<(), B
             warn!(error = %e, tournament = %t.id, "could not update a sign-up message");
         }
     }
+    let said = text::entry_answer(private_lang(ctx), t, joined);
+    ctx.send(View::text(said).reply(true)).await?;
     Ok(())
 }
 
@@ -234,7 +234,9 @@ pub async fn start(
     let round = games
         .start_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
         .await?;
-    let v = round_news(public_lang(ctx), &round, games.now());
+    let mut v = round_news(public_lang(ctx), &round, games.now());
+    // The round's announcement, in the channel too, is what pings its players.
+    v.mentions.clear();
     ctx.send(v.reply(false)).await?;
     // The round's own announcements (direct messages) are queued: the outbox may post them.
     ctx.data().outbox.notify_one();
