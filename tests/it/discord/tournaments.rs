@@ -115,6 +115,21 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
         "{buttons}"
     );
 
+    // The tournament option offers the server's tournaments by name and number.
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::autocomplete("tournament")
+                .by(&bob())
+                .subcommand(&["join"])
+                .focused_of_type("tournament", 4, "spring"),
+        )
+        .await;
+    let offered = bot.fake.callback_for(sent.id).await;
+    assert_eq!(offered["type"], 8, "{offered}");
+    assert_eq!(offered["data"]["choices"][0]["name"], "Spring Cup (#1)");
+    assert_eq!(offered["data"]["choices"][0]["value"], 1);
+
     // Four members click Join: the message shows them as they come; one clicks Leave.
     for (who, n) in [(alice(), 1), (bob(), 2), (carol(), 3), (dave(), 4)] {
         let (answer, _) = bot.click(&who, "tournament:join:1").await;
