@@ -21,8 +21,7 @@ use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
     member_id, play, private_lang, rate, settings, startup, tournament, update, user_member, view,
-    BotError,
-    Context, Data,
+    BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.

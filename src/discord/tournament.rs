@@ -106,6 +106,9 @@ fn count(n: Option<i64>) -> Option<u32> {
     n.map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
+// poise reads a slash command's options from its function's parameters: eight options are
+// eight parameters.
+#[allow(clippy::too_many_arguments)]
 /// Create a tournament in this channel (Manage Server)
 #[poise::command(slash_command, guild_only)]
 pub async fn create(
@@ -462,7 +465,10 @@ mod tests {
         let text = (0..1000).map(|i| format!("line {i}")).collect::<Vec<_>>();
         let cut = fit(&text.join("\n"), 100);
         assert!(cut.chars().count() <= 100, "{cut}");
-        assert!(cut.starts_with("line 0\nline 1\n") && cut.ends_with("\n…"), "{cut}");
+        assert!(
+            cut.starts_with("line 0\nline 1\n") && cut.ends_with("\n…"),
+            "{cut}"
+        );
         assert_eq!(fit("short\ntext", 100), "short\ntext");
         let one = "x".repeat(500);
         assert_eq!(fit(&one, 10).chars().count(), 10);

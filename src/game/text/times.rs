@@ -88,7 +88,17 @@ mod tests {
         assert_eq!(read_wait(" 12h "), h(12));
         assert_eq!(read_wait("30m"), Some(Duration::from_secs(1_800)));
         assert_eq!(read_wait("1d 12H"), h(36));
-        for bad in ["", "0m", "12", "h", "1w", "1.5d", "-1d", "1 d", "99999999999999999999d"] {
+        for bad in [
+            "",
+            "0m",
+            "12",
+            "h",
+            "1w",
+            "1.5d",
+            "-1d",
+            "1 d",
+            "99999999999999999999d",
+        ] {
             assert_eq!(read_wait(bad), None, "{bad}");
         }
     }

@@ -85,9 +85,7 @@ async fn resign(bot: &Bot, loser: &TestUser, game: &Game) {
         )
         .await;
     assert!(is_ephemeral(&asked), "{asked}");
-    let (done, _) = bot
-        .click(loser, &format!("resign:yes:{}", game.id))
-        .await;
+    let (done, _) = bot.click(loser, &format!("resign:yes:{}", game.id)).await;
     assert_eq!(done["type"], 7, "{done}");
 }
 
@@ -212,7 +210,10 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
     let end = post_with(&bot, "The winner: alice").await;
     assert_eq!(pinged(&end), vec![alice().id.to_string()], "{end}");
     assert!(
-        end["content"].as_str().unwrap().contains(&alice().mention()),
+        end["content"]
+            .as_str()
+            .unwrap()
+            .contains(&alice().mention()),
         "{end}"
     );
     // Over, it is no longer the one meant by default: its number says which.
@@ -221,9 +222,15 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
         .await;
     assert!(!is_ephemeral(&standings), "{standings}");
     let table = embed_text(&standings["data"]);
-    assert!(table.contains("1. alice 2 pts · 2 played, 0 left"), "{table}");
+    assert!(
+        table.contains("1. alice 2 pts · 2 played, 0 left"),
+        "{table}"
+    );
     assert!(table.contains("2. bob 1 pt · 2 played, 0 left"), "{table}");
-    assert!(table.contains("3. carol 0 pts · 2 played, 0 left"), "{table}");
+    assert!(
+        table.contains("3. carol 0 pts · 2 played, 0 left"),
+        "{table}"
+    );
     let pairings = bot
         .slash(tournament("pairings", &carol()).integer("tournament", 1))
         .await;
