@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{ChallengeId, GameId};
+use crate::game::{ChallengeId, GameId, TournamentId};
 use crate::rules::BoardSize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,10 @@ pub enum Button {
         size: BoardSize,
         page: usize,
     },
+    /// Enter this tournament, from its sign-up message.
+    Join(TournamentId),
+    /// Leave this tournament before its start, from its sign-up message.
+    Leave(TournamentId),
 }
 
 impl fmt::Display for Button {
@@ -37,6 +41,8 @@ impl fmt::Display for Button {
             Button::KeepPlaying(id) => write!(f, "resign:no:{id}"),
             Button::Rematch(id) => write!(f, "game:rematch:{id}"),
             Button::Leaderboard { size, page } => write!(f, "leaderboard:{size}:{page}"),
+            Button::Join(id) => write!(f, "tournament:join:{id}"),
+            Button::Leave(id) => write!(f, "tournament:leave:{id}"),
         }
     }
 }
@@ -45,7 +51,7 @@ impl fmt::Display for Button {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnknownButton;
 
-/// A challenge's or a game's number in a button.
+/// A challenge's, a game's or a tournament's number in a button.
 fn id<T: FromStr>(n: &str) -> Result<T, UnknownButton> {
     n.parse().map_err(|_| UnknownButton)
 }
@@ -66,6 +72,8 @@ impl FromStr for Button {
                 size: size.parse().map_err(|_| UnknownButton)?,
                 page: page.parse().map_err(|_| UnknownButton)?,
             },
+            ["tournament", "join", n] => Button::Join(id(n)?),
+            ["tournament", "leave", n] => Button::Leave(id(n)?),
             _ => return Err(UnknownButton),
         })
     }
@@ -89,6 +97,8 @@ mod tests {
             (Button::KeepPlaying(GameId::new(7)), "resign:no:7"),
             (Button::Rematch(GameId::new(7)), "game:rematch:7"),
             (Button::Leaderboard { size, page: 3 }, "leaderboard:7x7:3"),
+            (Button::Join(TournamentId::new(4)), "tournament:join:4"),
+            (Button::Leave(TournamentId::new(4)), "tournament:leave:4"),
         ];
         for (button, text) in all {
             assert_eq!(button.to_string(), text);
@@ -110,6 +120,8 @@ mod tests {
             "game:again:1",
             "leaderboard:99x99:1",
             "leaderboard:8x8:-1",
+            "tournament:join:x",
+            "tournament:enter:1",
             "other:1",
         ] {
             assert_eq!(text.parse::<Button>(), Err(UnknownButton), "{text}");

@@ -20,8 +20,8 @@ use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
-    member_id, play, private_lang, rate, settings, startup, update, user_member, view, BotError,
-    Context, Data,
+    member_id, play, private_lang, rate, settings, startup, tournament, update, user_member, view,
+    BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.
@@ -45,6 +45,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         settings::settings(),
         settings::server_settings(),
         analyze::analyze(),
+        tournament::tournament(),
         info::help(),
     ]
 }
@@ -142,6 +143,8 @@ async fn components(
             update(ctx, click, view::View::text(text), true).await
         }
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
+        Button::Join(id) => tournament::on_button(ctx, data, click, &who, id, true).await,
+        Button::Leave(id) => tournament::on_button(ctx, data, click, &who, id, false).await,
     }
 }
 

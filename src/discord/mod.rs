@@ -24,6 +24,7 @@ mod retry;
 mod settings;
 mod startup;
 mod tasks;
+mod tournament;
 mod view;
 mod window;
 

@@ -176,7 +176,7 @@ pub async fn after_ai(
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
             let mut v = view::game(lang, game, games.now(), style);
             v.content = Some(tr!(lang, "ai-failed"));
-            v.mention = None;
+            v.mentions.clear();
             v
         }
     })
@@ -206,7 +206,7 @@ pub async fn board(
     };
     let mut v = view::game_facing(lang, &g, games.now(), seen.bottom, style);
     // Looking at a board pings nobody.
-    v.mention = None;
+    v.mentions.clear();
     if g.is_active() {
         v.content = None;
     }

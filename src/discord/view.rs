@@ -17,6 +17,7 @@ use crate::rules::Color;
 use crate::tr;
 
 use super::button::Button;
+use super::tournament;
 
 /// Puts a view's parts into one of the message builders, its files with `$attach`. poise's and
 /// serenity's builders share these method names but no trait, so one macro serves them all.
@@ -65,8 +66,8 @@ pub struct View {
     pub content: Option<String>,
     pub embed: Option<CreateEmbed>,
     pub components: Vec<CreateActionRow>,
-    /// The only member the message may ping, if any.
-    pub mention: Option<MemberId>,
+    /// The members the message may ping; no one else.
+    pub mentions: Vec<MemberId>,
     /// The files it carries.
     pub files: Vec<Attached>,
 }
@@ -80,11 +81,7 @@ impl View {
     }
 
     pub fn allowed_mentions(&self) -> CreateAllowedMentions {
-        let users: Vec<UserId> = self
-            .mention
-            .map(|m| UserId::new(m.get()))
-            .into_iter()
-            .collect();
+        let users: Vec<UserId> = self.mentions.iter().map(|m| UserId::new(m.get())).collect();
         CreateAllowedMentions::new().users(users)
     }
 
@@ -122,6 +119,11 @@ impl View {
             self,
             add_file
         )
+    }
+
+    /// Replaces a message posted before.
+    pub fn edit_message(self) -> serenity::EditMessage {
+        fill!(serenity::EditMessage::new(), self, new_attachment)
     }
 
     /// Completes a deferred response.
@@ -169,7 +171,7 @@ const BLACK_COLOUR: u32 = 0x2b_2d_31;
 const WHITE_COLOUR: u32 = 0xe6_e6_e6;
 const END_COLOUR: u32 = 0xc9_a2_27;
 
-fn mention(id: MemberId) -> String {
+pub(super) fn mention(id: MemberId) -> String {
     format!("<@{id}>")
 }
 
@@ -260,7 +262,7 @@ pub fn game_facing(
         content: Some(content),
         embed: Some(embed.colour(colour)),
         components,
-        mention: ping,
+        mentions: ping.into_iter().collect(),
         files: picture.into_iter().collect(),
     }
 }
@@ -329,26 +331,13 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
     Some(match a {
         Announced::OpenThread { .. } => return None,
         Announced::ThreadEnded(g) => View::text(text::thread_ended(lang, &Markdown, g, now)),
-        Announced::TournamentRound(round) => {
-            View::text(text::round_news(lang, &Markdown, round, now))
-        }
+        Announced::TournamentRound(round) => tournament::round_news(lang, round, now),
         Announced::TournamentGames {
             round,
             member,
             lang,
-        } => View::text(text::your_games(*lang, &Markdown, round, *member, now)),
-        Announced::TournamentEnded(table) => {
-            let winner = table.winner().map(|w| w.id);
-            let said = text::final_standings(lang, &Markdown, table);
-            View {
-                content: Some(match winner {
-                    Some(id) => format!("{}\n{said}", mention(id)),
-                    None => said,
-                }),
-                mention: winner,
-                ..View::default()
-            }
-        }
+        } => tournament::embedded(text::your_games(*lang, &Markdown, round, *member, now)),
+        Announced::TournamentEnded(table) => tournament::final_standings(lang, table),
         Announced::TournamentCancelled(t) => View::text(text::tournament_cancelled(lang, t, true)),
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
         Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now, style),
@@ -358,7 +347,7 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
                 mention(*member),
                 text::reminder(lang, game, now)
             )),
-            mention: Some(*member),
+            mentions: vec![*member],
             ..View::default()
         },
         Announced::AiMoved(played) => ai_move(lang, played, now, style),
@@ -381,7 +370,7 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
                     Some(id) => format!("{}, {said}", mention(id)),
                     None => said,
                 }),
-                mention: opponent,
+                mentions: opponent.into_iter().collect(),
                 ..View::default()
             }
         }
@@ -407,7 +396,7 @@ pub fn turn_dm(
         text::your_turn(lang, &Markdown, game, member, reminder, now),
         tr!(lang, "dm-go-to-game", link = link)
     ));
-    v.mention = None;
+    v.mentions.clear();
     v
 }
 
@@ -481,7 +470,7 @@ pub fn challenge(lang: Lang, c: &Challenge, now: Timestamp) -> View {
         content: Some(content),
         embed: Some(embed),
         components,
-        mention: ping,
+        mentions: ping.into_iter().collect(),
         files: Vec::new(),
     }
 }
@@ -499,7 +488,7 @@ pub fn confirm_resign(lang: Lang, game: &Game) -> View {
                 .label(tr!(lang, "button-keep-playing"))
                 .style(ButtonStyle::Secondary),
         ])],
-        mention: None,
+        mentions: Vec::new(),
         files: Vec::new(),
     }
 }
@@ -541,7 +530,7 @@ pub fn leaderboard(lang: Lang, board: &Leaderboard) -> View {
                 board.page >= board.pages,
             ),
         ])],
-        mention: None,
+        mentions: Vec::new(),
         files: Vec::new(),
     }
 }

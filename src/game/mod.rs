@@ -63,9 +63,12 @@ pub use settings::{
 };
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
-    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRefusal,
-    TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH, TOURNAMENTS_PER_SERVER,
+    RoundGames, Table, Tournament, TournamentRef, TournamentRefusal, TournamentRequest, MAX_ROUNDS,
+    MAX_STARTS_IN, NAME_LENGTH,
 };
+// Used inside `game` alone so far; open to the tests.
+#[cfg(feature = "test-support")]
+pub use tournaments::{TableLine, TournamentEntrant, TOURNAMENTS_PER_SERVER};
 pub use types::*;
 #[cfg(feature = "test-support")]
 pub use vacation::VacationChange;

@@ -113,6 +113,15 @@ impl Games {
         game_of(row, change)
     }
 
+    /// Member `id` with their name as last seen in `guild` (`member 123` if never seen).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn member_in(&self, guild: GuildId, id: MemberId) -> Result<Member> {
+        Ok(Member::new(id, self.name_of(guild, id).await?))
+    }
+
     /// A member's name as last seen in `guild`.
     pub(super) async fn name_of(&self, guild: GuildId, id: MemberId) -> Result<Name> {
         let name = self.store.member_name(guild, id).await?;

@@ -351,6 +351,7 @@ help =
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · boards as emoji or pictures, for you or for the server, and a thread for each game
+    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · tournaments: a member with Manage Server creates one (round-robin: every pair plays once, all games at once; swiss: rounds paired by score, no rematch, colours alternating, a bye worth 1 point); members join with its button. A win scores 1. Tie-breaks: round robin: direct encounter, Sonneborn-Berger, fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encounter
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -657,3 +658,70 @@ tournament-error-too-few = a tournament needs 3 entrants or more to start, and h
 tournament-error-withdrawn = you have already withdrawn from this tournament
 tournament-error-round = there is no round {$round} yet
 tournament-error-abort = a tournament game cannot be aborted: play it, or resign
+tournament-error-wait = `{$text}` is not a time to wait: write it like 1d, 12h or 30m
+tournament-winner = Congratulations, {$mention}!
+button-join = Join
+button-leave = Leave
+
+## /tournament: its subcommands' names are joined to the command's in the ids
+## (cmd-tournament-create-…).
+
+-cmd-tournament = tournament
+-opt-tournament = tournament
+cmd-tournament-name = { -cmd-tournament }
+cmd-tournament-description = Tournaments in this server: sign up, play, and see the standings
+cmd-tournament-create-name = create
+cmd-tournament-create-description = Create a tournament in this channel (Manage Server)
+cmd-tournament-create-name-name = name
+cmd-tournament-create-name-description = The tournament's name
+cmd-tournament-create-format-name = format
+cmd-tournament-create-format-description = round-robin: every pair plays once; swiss: rounds paired by score
+cmd-tournament-create-format-round-robin = round-robin
+cmd-tournament-create-format-swiss = swiss
+cmd-tournament-create-size-name = { -opt-size }
+cmd-tournament-create-size-description = Board size, columns x rows (default 8x8)
+cmd-tournament-create-time-name = { -opt-time }
+cmd-tournament-create-time-description = Time per move (default 1 day)
+cmd-tournament-create-time-10-minutes = 10 minutes
+cmd-tournament-create-time-1-hour = 1 hour
+cmd-tournament-create-time-1-day = 1 day
+cmd-tournament-create-time-3-days = 3 days
+cmd-tournament-create-time-7-days = 7 days
+cmd-tournament-create-rated-name = { -opt-rated }
+cmd-tournament-create-rated-description = Rated games (default yes)
+cmd-tournament-create-rounds-name = rounds
+cmd-tournament-create-rounds-description = Swiss only: the number of rounds (default log2 of the players, plus 1)
+cmd-tournament-create-max_players-name = max_players
+cmd-tournament-create-max_players-description = The most players it takes (default 32 for a round robin, 128 for a Swiss)
+cmd-tournament-create-starts_in-name = starts_in
+cmd-tournament-create-starts_in-description = When it starts by itself, like 1d, 12h or 30m (default: when you start it)
+cmd-tournament-join-name = join
+cmd-tournament-join-description = Enter a tournament before it starts
+cmd-tournament-join-tournament-name = { -opt-tournament }
+cmd-tournament-join-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-leave-name = leave
+cmd-tournament-leave-description = Leave a tournament before it starts
+cmd-tournament-leave-tournament-name = { -opt-tournament }
+cmd-tournament-leave-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-start-name = start
+cmd-tournament-start-description = Start a tournament now (its organizer, or Manage Server)
+cmd-tournament-start-tournament-name = { -opt-tournament }
+cmd-tournament-start-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-standings-name = standings
+cmd-tournament-standings-description = A tournament's standings
+cmd-tournament-standings-tournament-name = { -opt-tournament }
+cmd-tournament-standings-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-pairings-name = pairings
+cmd-tournament-pairings-description = The games of a tournament's round
+cmd-tournament-pairings-tournament-name = { -opt-tournament }
+cmd-tournament-pairings-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-pairings-round-name = round
+cmd-tournament-pairings-round-description = Which round (default: the one being played)
+cmd-tournament-withdraw-name = withdraw
+cmd-tournament-withdraw-description = Leave a running tournament: your games left are lost, those played stand
+cmd-tournament-withdraw-tournament-name = { -opt-tournament }
+cmd-tournament-withdraw-tournament-description = Which tournament (default: the only one here)
+cmd-tournament-cancel-name = cancel
+cmd-tournament-cancel-description = Cancel a tournament; its games under way go on as ordinary games (organizer, Manage Server)
+cmd-tournament-cancel-tournament-name = { -opt-tournament }
+cmd-tournament-cancel-tournament-description = Which tournament (default: the only one here)

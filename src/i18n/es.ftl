@@ -365,6 +365,7 @@ help =
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
+    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: quien puede gestionar el servidor crea uno (todos contra todos: cada pareja juega una vez, todas las partidas a la vez; suizo: rondas emparejadas por puntos, sin repetir rival, alternando colores, un descanso vale 1 punto); los miembros se inscriben con su botón. Ganar da 1 punto. Desempates: todos contra todos: encuentro directo, Sonneborn-Berger, menos derrotas por tiempo; suizo: Buchholz menos el peor, Sonneborn-Berger, encuentro directo
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -659,3 +660,70 @@ tournament-error-too-few = un torneo necesita 3 inscritos o más para empezar, y
 tournament-error-withdrawn = ya te retiraste de este torneo
 tournament-error-round = aún no hay ronda {$round}
 tournament-error-abort = una partida de torneo no se puede anular: juégala, o abandona
+tournament-error-wait = `{$text}` no es una espera: escríbela como 1d, 12h o 30m
+tournament-winner = ¡Enhorabuena, {$mention}!
+button-join = Inscribirme
+button-leave = Salir
+
+## /torneo: los nombres de sus subcomandos se unen al del comando en los ids
+## (cmd-tournament-create-…).
+
+-cmd-tournament = torneo
+-opt-tournament = torneo
+cmd-tournament-name = { -cmd-tournament }
+cmd-tournament-description = Torneos en este servidor: inscríbete, juega y mira la clasificación
+cmd-tournament-create-name = crear
+cmd-tournament-create-description = Crea un torneo en este canal (Gestionar servidor)
+cmd-tournament-create-name-name = nombre
+cmd-tournament-create-name-description = El nombre del torneo
+cmd-tournament-create-format-name = formato
+cmd-tournament-create-format-description = todos contra todos: cada pareja juega una vez; suizo: rondas emparejadas por puntos
+cmd-tournament-create-format-round-robin = todos contra todos
+cmd-tournament-create-format-swiss = suizo
+cmd-tournament-create-size-name = { -opt-size }
+cmd-tournament-create-size-description = Tamaño del tablero, columnas x filas (por defecto 8x8)
+cmd-tournament-create-time-name = { -opt-time }
+cmd-tournament-create-time-description = Tiempo por jugada (por defecto 1 día)
+cmd-tournament-create-time-10-minutes = 10 minutos
+cmd-tournament-create-time-1-hour = 1 hora
+cmd-tournament-create-time-1-day = 1 día
+cmd-tournament-create-time-3-days = 3 días
+cmd-tournament-create-time-7-days = 7 días
+cmd-tournament-create-rated-name = { -opt-rated }
+cmd-tournament-create-rated-description = Partidas puntuables (por defecto sí)
+cmd-tournament-create-rounds-name = rondas
+cmd-tournament-create-rounds-description = Solo suizo: el número de rondas (por defecto log2 de los jugadores, más 1)
+cmd-tournament-create-max_players-name = máximo_jugadores
+cmd-tournament-create-max_players-description = Cuántos jugadores admite como mucho (por defecto 32 en todos contra todos, 128 en suizo)
+cmd-tournament-create-starts_in-name = empieza_en
+cmd-tournament-create-starts_in-description = Cuándo empieza solo, como 1d, 12h o 30m (por defecto: cuando lo empieces tú)
+cmd-tournament-join-name = unirse
+cmd-tournament-join-description = Inscríbete en un torneo antes de que empiece
+cmd-tournament-join-tournament-name = { -opt-tournament }
+cmd-tournament-join-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-leave-name = salir
+cmd-tournament-leave-description = Sal de un torneo antes de que empiece
+cmd-tournament-leave-tournament-name = { -opt-tournament }
+cmd-tournament-leave-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-start-name = empezar
+cmd-tournament-start-description = Empieza un torneo ya (su organizador, o Gestionar servidor)
+cmd-tournament-start-tournament-name = { -opt-tournament }
+cmd-tournament-start-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-standings-name = clasificación
+cmd-tournament-standings-description = La clasificación de un torneo
+cmd-tournament-standings-tournament-name = { -opt-tournament }
+cmd-tournament-standings-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-pairings-name = emparejamientos
+cmd-tournament-pairings-description = Las partidas de una ronda de un torneo
+cmd-tournament-pairings-tournament-name = { -opt-tournament }
+cmd-tournament-pairings-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-pairings-round-name = ronda
+cmd-tournament-pairings-round-description = Qué ronda (por defecto: la que se juega)
+cmd-tournament-withdraw-name = retirarse
+cmd-tournament-withdraw-description = Deja un torneo en marcha: pierdes las partidas que te quedan; las jugadas cuentan
+cmd-tournament-withdraw-tournament-name = { -opt-tournament }
+cmd-tournament-withdraw-tournament-description = Qué torneo (por defecto: el único de aquí)
+cmd-tournament-cancel-name = cancelar
+cmd-tournament-cancel-description = Cancela un torneo; sus partidas en juego siguen como normales (organizador, Gestionar servidor)
+cmd-tournament-cancel-tournament-name = { -opt-tournament }
+cmd-tournament-cancel-tournament-description = Qué torneo (por defecto: el único de aquí)

@@ -31,12 +31,14 @@ pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
 pub use settings::{member_settings, server_settings, settings_answer};
 pub use threads::{thread_ended, thread_name, thread_trouble};
-pub use times::{duration, time_control, utc_time};
+pub use times::{duration, read_wait, time_control, utc_time};
 pub use tournaments::{
-    entry_answer, final_standings, round_game, round_games, round_news, signup, table,
-    tournament_cancelled, tournament_format, tournament_name, tournament_refusal, tournament_tag,
-    tournament_terms, withdrawn, your_games,
+    entry_answer, final_standings, round_games, round_news, signup, table, tournament_cancelled,
+    tournament_refusal, tournament_tag, withdrawn, your_games,
 };
+// Used inside `text` alone so far; open to the tests.
+#[cfg(feature = "test-support")]
+pub use tournaments::{round_game, tournament_format, tournament_name, tournament_terms};
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, Leaderboard, Member, MemberId,
@@ -506,9 +508,19 @@ Commands:
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
 /analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
-/settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game";
+/settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game
+/tournament create · join · leave · start · standings · pairings · withdraw · cancel · tournaments: \
+a member with Manage Server creates one (round-robin: every pair plays once, all games at once; \
+swiss: rounds paired by score, no rematch, colours alternating, a bye worth 1 point); members join \
+with its button. A win scores 1. Tie-breaks: round robin: direct encounter, Sonneborn-Berger, \
+fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encounter";
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
+        assert!(help(Lang::Es).contains("/torneo crear · unirse · salir · empezar"));
+        // It is a message's content, which Discord takes up to 2000 characters.
+        for lang in Lang::all() {
+            assert!(help(lang).chars().count() <= 2000, "{}", lang.code());
+        }
     }
 
     #[test]

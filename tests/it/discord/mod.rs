@@ -23,6 +23,7 @@ mod standings;
 mod startup;
 mod threads;
 mod tournament_restarts;
+mod tournaments;
 
 use std::time::{Duration, Instant};
 

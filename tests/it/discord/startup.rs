@@ -34,6 +34,7 @@ async fn commands_register_in_the_guild_with_their_options() {
             "resign",
             "server-settings",
             "settings",
+            "tournament",
             "vacation"
         ]
     );
@@ -165,7 +166,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 19);
+    assert_eq!(bot.fake.commands(None).len(), 20);
     bot.finish();
 }
 

@@ -1,0 +1,487 @@
+//! `/tournament` and its subcommands, the sign-up message with its Join and Leave buttons, and
+//! how a tournament's posts look.
+
+use poise::serenity_prelude as serenity;
+use serenity::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed};
+use tracing::warn;
+
+use super::button::Button;
+use super::challenge::{read_size, sizes, Time};
+use super::view::{mention, Markdown, View};
+use super::{caller, place, private_lang, public_lang, BotError, Context, Data};
+use crate::game::{
+    text, Member, MemberId, RoundGames, Table, TimeControl, Tournament, TournamentFormat,
+    TournamentId, TournamentRef, TournamentRequest, TournamentState,
+};
+use crate::i18n::Lang;
+use crate::tr;
+
+/// The longest embed description Discord takes, in characters.
+const EMBED_DESCRIPTION: usize = 4096;
+/// The longest message content Discord takes, in characters.
+const CONTENT: usize = 2000;
+const COLOUR: u32 = 0xc9_a2_27;
+
+/// How the games are paired.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Format {
+    #[name = "round-robin"]
+    RoundRobin,
+    #[name = "swiss"]
+    Swiss,
+}
+
+impl From<Format> for TournamentFormat {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::RoundRobin => TournamentFormat::RoundRobin,
+            Format::Swiss => TournamentFormat::Swiss,
+        }
+    }
+}
+
+/// Tournaments in this server: sign up, play, and see the standings
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "create",
+        "join",
+        "leave",
+        "start",
+        "standings",
+        "pairings",
+        "withdraw",
+        "cancel"
+    ),
+    subcommand_required
+)]
+pub async fn tournament(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// The server's tournaments matching what is typed, as `name (#id)`: the open and running ones
+/// first.
+async fn tournaments(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let typed = partial.trim().to_lowercase();
+    let list = match ctx.data().games.tournaments_in(place(ctx).guild).await {
+        Ok(list) => list,
+        Err(e) => {
+            warn!(error = ?e, "could not list a server's tournaments");
+            Vec::new()
+        }
+    };
+    let choices = list
+        .into_iter()
+        .map(|(id, name)| (id, format!("{name} (#{id})")))
+        .filter(|(_, shown)| shown.to_lowercase().contains(&typed))
+        .take(25)
+        .map(|(id, shown)| serenity::AutocompleteChoice::new(shown, id.get()))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The tournament an option names, or the only one open or running here.
+fn meant(tournament: Option<i64>) -> TournamentRef {
+    tournament.map_or(TournamentRef::Only, |n| {
+        TournamentRef::Id(TournamentId::new(n))
+    })
+}
+
+/// Whether the member who sent the command may manage the server (or is an administrator), as
+/// the interaction's member permissions say.
+fn manages_server(ctx: Context<'_>) -> bool {
+    let poise::Context::Application(app) = ctx else {
+        return false;
+    };
+    app.interaction
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator())
+}
+
+/// A number option Discord bounds, as the service counts it (out of range: refused there).
+fn count(n: Option<i64>) -> Option<u32> {
+    n.map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+// poise reads a slash command's options from its function's parameters: eight options are
+// eight parameters.
+#[allow(clippy::too_many_arguments)]
+/// Create a tournament in this channel (Manage Server)
+#[poise::command(slash_command, guild_only)]
+pub async fn create(
+    ctx: Context<'_>,
+    #[description = "The tournament's name"]
+    #[max_length = 60]
+    name: String,
+    #[description = "round-robin: every pair plays once; swiss: rounds paired by score"]
+    format: Format,
+    #[description = "Board size, columns x rows (default 8x8)"]
+    #[autocomplete = "sizes"]
+    size: Option<String>,
+    #[description = "Time per move (default 1 day)"] time: Option<Time>,
+    #[description = "Rated games (default yes)"] rated: Option<bool>,
+    #[description = "Swiss only: the number of rounds (default log2 of the players, plus 1)"]
+    #[min = 1]
+    #[max = 20]
+    rounds: Option<i64>,
+    #[description = "The most players it takes (default 32 for a round robin, 128 for a Swiss)"]
+    #[min = 3]
+    #[max = 128]
+    max_players: Option<i64>,
+    #[description = "When it starts by itself, like 1d, 12h or 30m (default: when you start it)"]
+    starts_in: Option<String>,
+) -> Result<(), BotError> {
+    let starts_in = match starts_in {
+        Some(said) => Some(text::read_wait(&said).ok_or_else(|| {
+            BotError::Input(tr!(
+                private_lang(ctx),
+                "tournament-error-wait",
+                text = crate::rules::shorten(&said)
+            ))
+        })?),
+        None => None,
+    };
+    let organizer = caller(ctx).await;
+    let request = TournamentRequest {
+        place: place(ctx),
+        organizer: organizer.clone(),
+        manages_server: manages_server(ctx),
+        name,
+        format: format.into(),
+        size: read_size(size)?,
+        time: time.map(TimeControl::from).unwrap_or_default(),
+        rated: rated.unwrap_or(true),
+        rounds: count(rounds),
+        max_players: count(max_players),
+        starts_in,
+    };
+    let games = &ctx.data().games;
+    let t = games.create_tournament(request).await?;
+    let reply = ctx
+        .send(signup(public_lang(ctx), &t, &organizer).reply(false))
+        .await?;
+    match reply.message().await {
+        Ok(posted) => {
+            if let Err(e) = games.tournament_posted(t.id, posted.id.get()).await {
+                warn!(error = ?e, tournament = %t.id, "could not record a sign-up message");
+            }
+        }
+        Err(e) => warn!(error = %e, "could not read back a sign-up message"),
+    }
+    Ok(())
+}
+
+/// Enter a tournament before it starts
+#[poise::command(slash_command, guild_only)]
+pub async fn join(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let me = caller(ctx).await;
+    let games = &ctx.data().games;
+    let t = games
+        .join_tournament(&me, place(ctx), meant(tournament))
+        .await?;
+    entered(ctx, &t, true).await
+}
+
+/// Leave a tournament before it starts
+#[poise::command(slash_command, guild_only)]
+pub async fn leave(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let me = caller(ctx).await;
+    let games = &ctx.data().games;
+    let t = games
+        .leave_tournament(&me, place(ctx), meant(tournament))
+        .await?;
+    entered(ctx, &t, false).await
+}
+
+/// Brings the sign-up message up to date after a join or a leave, then answers it privately.
+async fn entered(ctx: Context<'_>, t: &Tournament, joined: bool) -> Result<(), BotError> {
+    if let Some(message) = t.message {
+        let v = signup_of(&ctx.data().games, public_lang(ctx), t).await?;
+        let channel = serenity::ChannelId::new(t.place.channel.get());
+        let edit = v.edit_message();
+        if let Err(e) = channel
+            .edit_message(ctx.http(), serenity::MessageId::new(message), edit)
+            .await
+        {
+            warn!(error = %e, tournament = %t.id, "could not update a sign-up message");
+        }
+    }
+    let said = text::entry_answer(private_lang(ctx), t, joined);
+    ctx.send(View::text(said).reply(true)).await?;
+    Ok(())
+}
+
+/// Start a tournament now (its organizer, or Manage Server)
+#[poise::command(slash_command, guild_only)]
+pub async fn start(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let me = caller(ctx).await;
+    let games = &ctx.data().games;
+    let round = games
+        .start_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
+        .await?;
+    let mut v = round_news(public_lang(ctx), &round, games.now());
+    // The round's announcement, in the channel too, is what pings its players.
+    v.mentions.clear();
+    ctx.send(v.reply(false)).await?;
+    // The round's own announcements (direct messages) are queued: the outbox may post them.
+    ctx.data().outbox.notify_one();
+    Ok(())
+}
+
+/// A tournament's standings
+#[poise::command(slash_command, guild_only)]
+pub async fn standings(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let table = games
+        .tournament_standings(place(ctx), meant(tournament))
+        .await?;
+    let said = text::table(public_lang(ctx), &Markdown, &table);
+    ctx.send(embedded(said).reply(false)).await?;
+    Ok(())
+}
+
+/// The games of a tournament's round
+#[poise::command(slash_command, guild_only)]
+pub async fn pairings(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+    #[description = "Which round (default: the one being played)"]
+    #[min = 1]
+    round: Option<i64>,
+) -> Result<(), BotError> {
+    let games = &ctx.data().games;
+    let round = games
+        .tournament_pairings(place(ctx), meant(tournament), count(round))
+        .await?;
+    let said = text::round_games(public_lang(ctx), &Markdown, &round, games.now());
+    ctx.send(embedded(said).reply(false)).await?;
+    Ok(())
+}
+
+/// Leave a running tournament: your games left are lost, those played stand
+#[poise::command(slash_command, guild_only)]
+pub async fn withdraw(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let me = caller(ctx).await;
+    let games = &ctx.data().games;
+    let (t, lost) = games.withdraw(&me, place(ctx), meant(tournament)).await?;
+    let said = text::withdrawn(public_lang(ctx), &Markdown, &t, &lost, &me);
+    ctx.send(View::text(said).reply(false)).await?;
+    ctx.data().outbox.notify_one();
+    Ok(())
+}
+
+/// Cancel a tournament; its games under way go on as ordinary games (its organizer, or Manage
+/// Server)
+#[poise::command(slash_command, guild_only)]
+pub async fn cancel(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the only one here)"]
+    #[autocomplete = "tournaments"]
+    tournament: Option<i64>,
+) -> Result<(), BotError> {
+    let me = caller(ctx).await;
+    let games = &ctx.data().games;
+    let t = games
+        .cancel_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
+        .await?;
+    let said = text::tournament_cancelled(public_lang(ctx), &t, false);
+    ctx.send(View::text(said).reply(false)).await?;
+    Ok(())
+}
+
+/// Join or Leave on a sign-up message: the message shows the entrants after the change; a
+/// refusal goes to the clicker alone.
+pub async fn on_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    id: TournamentId,
+    joined: bool,
+) -> Result<(), BotError> {
+    let games = &data.games;
+    let at = super::click_place(click);
+    let which = TournamentRef::Id(id);
+    let t = if joined {
+        games.join_tournament(who, at, which).await?
+    } else {
+        games.leave_tournament(who, at, which).await?
+    };
+    let v = signup_of(games, super::click_public_lang(click), &t).await?;
+    super::update(ctx, click, v, false).await
+}
+
+/// The sign-up message of `t`, its organizer's name read from the server's members.
+async fn signup_of(
+    games: &crate::game::Games,
+    lang: Lang,
+    t: &Tournament,
+) -> Result<View, BotError> {
+    let organizer = games.member_in(t.place.guild, t.organizer).await?;
+    Ok(signup(lang, t, &organizer))
+}
+
+/// The sign-up message: the terms and the entrants, with Join and Leave while it is open.
+pub fn signup(lang: Lang, t: &Tournament, organizer: &Member) -> View {
+    let mut v = embedded(text::signup(lang, &Markdown, t, organizer));
+    if t.state == TournamentState::Open {
+        v.components = vec![CreateActionRow::Buttons(vec![
+            CreateButton::new(Button::Join(t.id).to_string())
+                .label(tr!(lang, "button-join"))
+                .style(ButtonStyle::Success),
+            CreateButton::new(Button::Leave(t.id).to_string())
+                .label(tr!(lang, "button-leave"))
+                .style(ButtonStyle::Secondary),
+        ])];
+    }
+    v
+}
+
+/// The news of a round: its players mentioned (as many as fit in a message), its games below.
+pub fn round_news(lang: Lang, round: &RoundGames, now: crate::game::Timestamp) -> View {
+    let mut players: Vec<MemberId> = Vec::new();
+    let everyone = round
+        .games
+        .iter()
+        .flat_map(|g| [g.players.black.id, g.players.white.id])
+        .chain(round.bye.as_ref().map(|b| b.id));
+    for id in everyone {
+        if !players.contains(&id) {
+            players.push(id);
+        }
+    }
+    let mut v = embedded(text::round_news(lang, &Markdown, round, now));
+    let (content, pinged) = mentions_within(&players, CONTENT);
+    v.content = (!content.is_empty()).then_some(content);
+    v.mentions = pinged;
+    v
+}
+
+/// The final standings, the winner mentioned.
+pub fn final_standings(lang: Lang, table: &Table) -> View {
+    let mut v = embedded(text::final_standings(lang, &Markdown, table));
+    if let Some(winner) = table.winner() {
+        v.content = Some(tr!(lang, "tournament-winner", mention = mention(winner.id)));
+        v.mentions = vec![winner.id];
+    }
+    v
+}
+
+/// The mentions of `members`, as many as fit in `max` characters, and the members mentioned.
+fn mentions_within(members: &[MemberId], max: usize) -> (String, Vec<MemberId>) {
+    let mut content = String::new();
+    let mut pinged = Vec::new();
+    for &id in members {
+        let m = mention(id);
+        let sep = usize::from(!content.is_empty());
+        if content.chars().count() + sep + m.chars().count() > max {
+            break;
+        }
+        if sep == 1 {
+            content.push(' ');
+        }
+        content.push_str(&m);
+        pinged.push(id);
+    }
+    (content, pinged)
+}
+
+/// Text in an embed, cut to what Discord takes.
+pub fn embedded(said: String) -> View {
+    let embed = CreateEmbed::new()
+        .description(fit(&said, EMBED_DESCRIPTION))
+        .colour(COLOUR);
+    View {
+        embed: Some(embed),
+        ..View::default()
+    }
+}
+
+/// `text` in at most `max` characters: whole lines, then `…` on a line of its own where some
+/// were left out.
+fn fit(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    // Room for the line that says the rest was cut.
+    let room = max.saturating_sub(2);
+    for line in text.lines() {
+        let len = line.chars().count() + usize::from(!out.is_empty());
+        if used + len > room {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+        used += len;
+    }
+    if out.is_empty() {
+        // One line longer than it all: cut inside it.
+        out = text.chars().take(room).collect();
+    }
+    out.push_str("\n…");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_at_a_line_with_a_mark() {
+        let text = (0..1000).map(|i| format!("line {i}")).collect::<Vec<_>>();
+        let cut = fit(&text.join("\n"), 100);
+        assert!(cut.chars().count() <= 100, "{cut}");
+        assert!(
+            cut.starts_with("line 0\nline 1\n") && cut.ends_with("\n…"),
+            "{cut}"
+        );
+        assert_eq!(fit("short\ntext", 100), "short\ntext");
+        let one = "x".repeat(500);
+        assert_eq!(fit(&one, 10).chars().count(), 10);
+    }
+
+    #[test]
+    fn mentions_stop_before_the_limit() {
+        let members: Vec<MemberId> = (0..200u64)
+            .map(|i| MemberId::new(300_000_000_000_000_000 + i))
+            .collect();
+        let (content, pinged) = mentions_within(&members, CONTENT);
+        assert!(content.chars().count() <= CONTENT);
+        assert!(pinged.len() > 50 && pinged.len() < 200, "{}", pinged.len());
+        assert_eq!(content.matches("<@").count(), pinged.len());
+    }
+}
