@@ -63,8 +63,9 @@ pub use settings::{
 };
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
-    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRefusal,
-    TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH, TOURNAMENTS_PER_SERVER,
+    parse_starts_in, RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef,
+    TournamentRefusal, TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH,
+    TOURNAMENTS_PER_SERVER,
 };
 pub use types::*;
 #[cfg(feature = "test-support")]
