@@ -67,8 +67,19 @@ mod tests {
     #[test]
     fn anything_else_is_refused() {
         for text in [
-            "", " ", "1", "d", "1x", "1.5d", "-1d", "1d12", "h12", "tomorrow", "1 day",
-            "99999999999999999999d", "30000000000000w",
+            "",
+            " ",
+            "1",
+            "d",
+            "1x",
+            "1.5d",
+            "-1d",
+            "1d12",
+            "h12",
+            "tomorrow",
+            "1 day",
+            "99999999999999999999d",
+            "30000000000000w",
         ] {
             assert_eq!(parse_starts_in(text), None, "{text:?}");
         }
