@@ -29,15 +29,15 @@ fn a_round_robin_is_created_joined_started_played_and_its_winner_posted() {
         true,
     );
     assert!(
-        out.contains("**Spring Cup (#1)** · open for entries"),
+        out.contains("**Spring Cup (#1)** · open for entries\nRound robin · 8x8 · 1 day per move"),
         "the sign-up is posted: {out}"
     );
     assert!(
-        out.contains("(to @bob only) You are in Spring Cup (#1): 2 entrants."),
+        out.contains("(to @bob only) You are in Spring Cup (#1) (2 entrants)."),
         "{out}"
     );
     assert!(
-        out.contains("(to @dave only) You are out of Spring Cup (#1): 3 entrants."),
+        out.contains("(to @dave only) You left Spring Cup (#1) (3 entrants)."),
         "{out}"
     );
     assert!(
