@@ -14,6 +14,7 @@ use crate::rules::{BoardSize, Color};
 use crate::tr;
 
 use super::parse::{is_word, parse_command_in};
+use super::tournaments::TournamentCommand;
 use super::{is_ai, member, Console, Reply, AI_NAME, CONSOLE_PLACE};
 
 /// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
@@ -134,6 +135,12 @@ pub(super) enum Command {
         #[arg(long, value_parser = game_number, value_name = "12")]
         game: Option<GameId>,
     },
+    /// Round robins and Swiss events: create, join, leave, start, standings, pairings,
+    /// withdraw, cancel.
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCommand,
+    },
     /// Rules, notation and commands.
     Help,
 }
@@ -182,6 +189,10 @@ pub(super) enum BadValue {
     YesOrNo(String),
     Board(String),
     OnOrOff(String),
+    Format(String),
+    TournamentNumber(String),
+    Number(String),
+    StartsIn(String),
 }
 
 impl BadValue {
@@ -193,6 +204,10 @@ impl BadValue {
             BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
             BadValue::Board(v) => tr!(lang, "console-bad-board", value = v),
             BadValue::OnOrOff(v) => tr!(lang, "console-bad-on-or-off", value = v),
+            BadValue::Format(v) => tr!(lang, "console-bad-format", value = v),
+            BadValue::TournamentNumber(v) => tr!(lang, "console-bad-tournament-number", value = v),
+            BadValue::Number(v) => tr!(lang, "console-bad-number", value = v),
+            BadValue::StartsIn(v) => tr!(lang, "console-bad-starts-in", value = v),
         }
     }
 }
@@ -218,7 +233,7 @@ fn page_number(v: &str) -> Result<usize, BadValue> {
         .map_err(|_| BadValue::Page(v.to_string()))
 }
 
-fn yes_or_no(v: &str) -> Result<bool, BadValue> {
+pub(super) fn yes_or_no(v: &str) -> Result<bool, BadValue> {
     if is_word(v, |l| tr!(l, "console-value-yes")) {
         return Ok(true);
     }
@@ -469,6 +484,7 @@ impl Console {
                 reply.public.extend(self.replay_picture(&h));
                 reply
             }
+            Command::Tournament { command } => self.tournament(who, command).await?,
             Command::Analyze { game } => {
                 let game = g.game_meant(CONSOLE_PLACE, game).await?;
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;

@@ -15,12 +15,14 @@
 //! This file holds the [`Console`] and its loop over lines; `commands` the commands, their
 //! options and what each does; `parse` a typed line read as a command, in the console's
 //! language; `render` the boards and announcements in the console's words; `images` the boards
-//! and replays written as picture files, with `--images DIR`.
+//! and replays written as picture files, with `--images DIR`; `tournaments` the `/tournament`
+//! subcommands.
 
 mod commands;
 mod images;
 mod parse;
 mod render;
+mod tournaments;
 
 use std::io::Write;
 use std::path::PathBuf;

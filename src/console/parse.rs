@@ -83,7 +83,8 @@ fn parse_command(command: &str, args: &[String]) -> Result<Command, String> {
 }
 
 /// Reads `command` and its words (`name:value` options and bare values), or says what is wrong
-/// with them in one line, in `lang`.
+/// with them in one line, in `lang`. A command with subcommands (`tournament`) takes the
+/// subcommand as its first word (`create`), then that subcommand's options.
 pub(super) fn parse_command_in(
     lang: Lang,
     command: &str,
@@ -91,16 +92,52 @@ pub(super) fn parse_command_in(
 ) -> Result<Command, String> {
     let line = CommandLine::command();
     let command = english_command(&line, lang, command);
-    let args: Vec<String> = match line.find_subcommand(&command) {
-        Some(sub) => args
-            .iter()
-            .map(|word| english_option(sub, lang, word))
-            .collect(),
-        None => args.to_vec(),
-    };
+    let mut args = args.to_vec();
+    let mut key = command.clone();
+    let mut leaf = line.find_subcommand(&command);
+    if let Some(sub) = leaf.filter(|c| c.has_subcommands()) {
+        leaf = None;
+        if let Some(first) = args.first_mut() {
+            *first = english_subcommand(sub, lang, first);
+            key = subcommand_key(&command, first);
+            leaf = sub.find_subcommand(first.as_str());
+        }
+    }
+    if let Some(leaf) = leaf {
+        for word in &mut args {
+            *word = english_option(leaf, lang, &key, word);
+        }
+    }
     CommandLine::try_parse_from(clap_words(&command, &args))
         .map(|line| line.command)
-        .map_err(|e| usage_error(lang, &command, &e))
+        .map_err(|e| usage_error(lang, &command, &args, &e))
+}
+
+/// The catalogue key of a subcommand, for its name and its options' (`tournament-create`), as
+/// [`command_id`] and [`option_id`] take a command's.
+pub(super) fn subcommand_key(command: &str, subcommand: &str) -> String {
+    format!("{command}-{subcommand}")
+}
+
+/// A subcommand's name in `lang`, as Discord shows it (`create` → `crear`).
+pub(super) fn subcommand_name(lang: Lang, command: &str, subcommand: &str) -> String {
+    i18n::lookup(
+        lang,
+        &command_id(&subcommand_key(command, subcommand), Part::Name),
+        &[],
+    )
+    .unwrap_or_else(|_| subcommand.to_string())
+}
+
+/// The console's own (English) name of a subcommand of `command` typed in `lang`, as Discord
+/// shows it to a member of that language (`crear` → `create`); any other word as it is.
+pub(super) fn english_subcommand(command: &clap::Command, lang: Lang, typed: &str) -> String {
+    let typed_folded = fold(typed);
+    command
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .find(|name| fold(&subcommand_name(lang, command.get_name(), name)) == typed_folded)
+        .unwrap_or_else(|| typed.to_string())
 }
 
 /// The console's own (English) name of a command typed in `lang`, as Discord shows it to a
@@ -130,16 +167,17 @@ pub(super) fn option_name(lang: Lang, command: &str, option: &str) -> String {
         .unwrap_or_else(|_| option.to_string())
 }
 
-/// A `name:value` word for the command `sub` with the option's name, typed in `lang`, made the
-/// console's own (`tamaño:7x7` → `size:7x7`); any other word as it is.
-pub(super) fn english_option(sub: &clap::Command, lang: Lang, word: &str) -> String {
+/// A `name:value` word for the command `sub` (whose catalogue key is `key`) with the option's
+/// name, typed in `lang`, made the console's own (`tamaño:7x7` → `size:7x7`); any other word as
+/// it is.
+pub(super) fn english_option(sub: &clap::Command, lang: Lang, key: &str, word: &str) -> String {
     let Some((name, value)) = word.split_once(':') else {
         return word.to_string();
     };
     let name_folded = fold(name);
     sub.get_arguments()
         .filter_map(clap::Arg::get_long)
-        .find(|long| fold(&option_name(lang, sub.get_name(), long)) == name_folded)
+        .find(|long| fold(&option_name(lang, key, long)) == name_folded)
         .map_or_else(|| word.to_string(), |long| format!("{long}:{value}"))
 }
 
@@ -157,13 +195,29 @@ fn named<'w>(options: &[&clap::Arg], word: &'w str) -> Option<(String, &'w str)>
 /// The words clap parses for `command`: each `name:value` becomes `--name=value`, and each bare
 /// value goes to the next option not named, in the order [`Command`] declares them, except that a
 /// bare `#12` is the game. An option that takes several values (the move) takes every bare value
-/// left. Bare values no option is left for go after `--`, for clap to refuse.
+/// left. Bare values no option is left for go after `--`, for clap to refuse. A command with
+/// subcommands takes the first word as the subcommand, and the rest as its options.
 pub(super) fn clap_words(command: &str, args: &[String]) -> Vec<String> {
     let mut out = vec![command.to_string()];
     let line = CommandLine::command();
-    let Some(sub) = line.find_subcommand(command) else {
+    let Some(mut sub) = line.find_subcommand(command) else {
         return out;
     };
+    let mut args = args;
+    if sub.has_subcommands() {
+        let Some((first, rest)) = args.split_first() else {
+            return out;
+        };
+        out.push(first.clone());
+        match sub.find_subcommand(first.as_str()) {
+            Some(leaf) => sub = leaf,
+            None => {
+                out.extend(rest.iter().cloned());
+                return out;
+            }
+        }
+        args = rest;
+    }
     let options: Vec<&clap::Arg> = sub
         .get_arguments()
         .filter(|a| a.get_long().is_some())
@@ -207,12 +261,37 @@ pub(super) fn clap_words(command: &str, args: &[String]) -> Vec<String> {
 }
 
 /// One short line for words clap would not take, in the console's terms (`size:7x7`, not
-/// `--size`); never clap's help.
-fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
+/// `--size`); never clap's help. `args` are the words after `command`, its subcommand first if
+/// it has subcommands.
+fn usage_error(lang: Lang, command: &str, args: &[String], e: &clap::Error) -> String {
     let line = CommandLine::command();
-    let Some(sub) = line.find_subcommand(command) else {
+    let Some(mut sub) = line.find_subcommand(command) else {
         return tr!(lang, "console-unknown-command", command = command);
     };
+    let mut key = command.to_string();
+    // What the member reads names the command as they know it; `command` is the console's own.
+    let mut shown = command_name(lang, command);
+    if sub.has_subcommands() {
+        let leaf = args
+            .first()
+            .and_then(|first| Some((first, sub.find_subcommand(first.as_str())?)));
+        let Some((first, leaf)) = leaf else {
+            let names: Vec<String> = sub
+                .get_subcommands()
+                .map(|c| subcommand_name(lang, command, c.get_name()))
+                .collect();
+            return tr!(
+                lang,
+                "console-which-subcommand",
+                command = &shown,
+                subcommands = names.join(", ")
+            );
+        };
+        key = subcommand_key(command, first);
+        shown = format!("{shown} {}", subcommand_name(lang, command, first));
+        sub = leaf;
+    }
+    let command = key.as_str();
     let options: Vec<&str> = sub
         .get_arguments()
         .filter_map(clap::Arg::get_long)
@@ -226,8 +305,6 @@ fn usage_error(lang: Lang, command: &str, e: &clap::Error) -> String {
             .collect();
         names.join(", ")
     };
-    // What the member reads names the command as they know it; `command` is the console's own.
-    let shown = command_name(lang, command);
     let invalid = match e.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(s)) => Some(s.as_str()),
         Some(ContextValue::Strings(v)) => v.first().map(String::as_str),

@@ -8,6 +8,11 @@
 //! [`discord::localized_commands`]) and ask the console to read the same things, in every
 //! language of [`Lang::all`].
 //!
+//! A slash command with subcommands (options of type 1, `/tournament create`) is compared one
+//! subcommand at a time, as a command of its own: the console reads the subcommand as the first
+//! word after the command, and the catalogues name it, and its options, by its key
+//! (`tournament-create`, see [`subcommand_key`]).
+//!
 //! What one front end has on purpose and the other has not is listed below, with the reason.
 
 use std::collections::BTreeSet;
@@ -16,16 +21,16 @@ use clap::CommandFactory;
 use serde_json::Value;
 
 use super::commands::{Command, CommandLine};
-use super::parse::{command_name, english_command, english_option, option_name, parse_command_in};
+use super::parse::{
+    command_name, english_command, english_option, english_subcommand, option_name,
+    parse_command_in, subcommand_key, subcommand_name,
+};
 use super::*;
 use crate::discord;
 use crate::game::TimeControl;
 
 /// Slash commands the console does not have, and why.
-const DISCORD_ONLY: &[(&str, &str)] = &[(
-    "tournament",
-    "the console's tournament command comes with its own change",
-)];
+const DISCORD_ONLY: &[(&str, &str)] = &[];
 
 /// Whether `name` is a slash command of [`DISCORD_ONLY`].
 fn discord_only(name: &str) -> bool {
@@ -77,7 +82,12 @@ const CHOICES_BY_CODE: &[(&str, &str, &str)] = &[(
 )];
 
 /// A value to try for a text option, which could hold anything: (option, value).
-const TEXT_SAMPLES: &[(&str, &str)] = &[("move", "e7-e6"), ("size", "7x7")];
+const TEXT_SAMPLES: &[(&str, &str)] = &[
+    ("move", "e7-e6"),
+    ("size", "7x7"),
+    ("name", "Spring Cup"),
+    ("starts_in", "1d"),
+];
 
 /// Each fixed choice of an option as the console's own words write it, in the order Discord
 /// offers them.
@@ -87,11 +97,13 @@ fn console_choices(command: &str, option: &str) -> Vec<String> {
         ("challenge", "time") => TimeControl::ALL.iter().map(ToString::to_string).collect(),
         ("settings" | "server-settings", "board") => ["emoji", "image"].map(String::from).to_vec(),
         ("server-settings", "threads") => ["on", "off"].map(String::from).to_vec(),
+        ("tournament-create", "format") => ["round-robin", "swiss"].map(String::from).to_vec(),
         _ => panic!("/{command} {option}: Discord offers choices; list how the console reads them"),
     }
 }
 
 /// Discord's option types (`CommandOptionType`), as registered.
+const SUB_COMMAND: u64 = 1;
 const STRING: u64 = 3;
 const INTEGER: u64 = 4;
 const BOOLEAN: u64 = 5;
@@ -114,6 +126,84 @@ fn text<'v>(v: &'v Value, key: &str) -> &'v str {
 
 fn options(command: &Value) -> &[Value] {
     command["options"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// A command as a member types it: a slash command, or one subcommand of one.
+struct Leaf<'v> {
+    command: &'v Value,
+    sub: Option<&'v Value>,
+}
+
+impl Leaf<'_> {
+    fn name(&self) -> &str {
+        text(self.command, "name")
+    }
+
+    /// The catalogues' key: `challenge`, `tournament-create`.
+    fn key(&self) -> String {
+        match self.sub {
+            Some(sub) => subcommand_key(self.name(), text(sub, "name")),
+            None => self.name().to_string(),
+        }
+    }
+
+    /// `/challenge`, `/tournament create`, for the failures.
+    fn label(&self) -> String {
+        match self.sub {
+            Some(sub) => format!("/{} {}", self.name(), text(sub, "name")),
+            None => format!("/{}", self.name()),
+        }
+    }
+
+    fn options(&self) -> &[Value] {
+        options(self.sub.unwrap_or(self.command))
+    }
+}
+
+/// Each command a member can type: the slash commands without subcommands, and each subcommand
+/// of the others.
+fn leaves(commands: &[Value]) -> Vec<Leaf<'_>> {
+    let mut out = Vec::new();
+    for command in commands {
+        let subs: Vec<&Value> = options(command)
+            .iter()
+            .filter(|o| o["type"].as_u64() == Some(SUB_COMMAND))
+            .collect();
+        if subs.is_empty() {
+            out.push(Leaf { command, sub: None });
+        }
+        out.extend(subs.into_iter().map(|sub| Leaf {
+            command,
+            sub: Some(sub),
+        }));
+    }
+    out
+}
+
+/// The console's commands a member can type, each with its catalogue key: the commands without
+/// subcommands, and each subcommand of the others.
+fn console_leaves(line: &clap::Command) -> Vec<(String, &clap::Command)> {
+    let mut out = Vec::new();
+    for c in line.get_subcommands() {
+        if c.has_subcommands() {
+            out.extend(
+                c.get_subcommands()
+                    .map(|sub| (subcommand_key(c.get_name(), sub.get_name()), sub)),
+            );
+        } else {
+            out.push((c.get_name().to_string(), c));
+        }
+    }
+    out
+}
+
+/// The command of `line` a leaf's key names.
+fn console_leaf<'c>(line: &'c clap::Command, key: &str) -> &'c clap::Command {
+    console_leaves(line)
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("the console has no {key}"))
 }
 
 /// An option's fixed choices; none for an option that takes any value of its type.
@@ -147,13 +237,11 @@ fn is_listed(list: &[(&str, &str, &str)], command: &str, option: &str) -> bool {
     list.iter().any(|&(c, o, _)| c == command && o == option)
 }
 
-/// The console's options of `command`, in the order it declares them.
+/// The console's options of `command` (a leaf's key), in the order it declares them.
 fn console_options(command: &str) -> Vec<(String, bool)> {
     let line = CommandLine::command();
-    let sub = line
-        .find_subcommand(command)
-        .unwrap_or_else(|| panic!("the console has no /{command}"));
-    sub.get_arguments()
+    console_leaf(&line, command)
+        .get_arguments()
         .filter_map(|a| Some((a.get_long()?.to_string(), a.is_required_set())))
         .collect()
 }
@@ -189,58 +277,90 @@ fn sample(option: &Value) -> String {
 
 /// The console reading `command` with `option` set to `value`, typed by a member speaking `lang`
 /// with the names Discord shows them, and every other required option given.
-fn read(lang: Lang, command: &Value, option: &Value, value: &str) -> Result<Command, String> {
-    let mut words: Vec<String> = options(command)
-        .iter()
-        .filter(|o| o["required"].as_bool() == Some(true) && o["name"] != option["name"])
-        .map(|o| format!("{}:{}", shown(o, lang), sample(o)))
+fn read(lang: Lang, command: &Leaf<'_>, option: &Value, value: &str) -> Result<Command, String> {
+    let mut words: Vec<String> = command
+        .sub
+        .map(|sub| shown(sub, lang))
+        .into_iter()
         .collect();
+    words.extend(
+        command
+            .options()
+            .iter()
+            .filter(|o| o["required"].as_bool() == Some(true) && o["name"] != option["name"])
+            .map(|o| format!("{}:{}", shown(o, lang), sample(o))),
+    );
     words.push(format!("{}:{value}", shown(option, lang)));
-    parse_command_in(lang, &shown(command, lang), &words)
+    parse_command_in(lang, &shown(command.command, lang), &words)
+}
+
+/// Whether `command` (a slash command's or a console command's name) is one only a front end
+/// has, on purpose.
+fn is_one_sided(command: &str) -> bool {
+    DISCORD_ONLY
+        .iter()
+        .chain(CONSOLE_ONLY)
+        .any(|(only, _)| *only == command)
 }
 
 #[test]
 fn the_console_has_every_slash_command_and_no_other() {
-    let slash: BTreeSet<String> = slash_commands()
+    let commands = slash_commands();
+    let slash: BTreeSet<String> = leaves(&commands)
         .iter()
-        .map(|c| text(c, "name").to_string())
-        .filter(|name| !DISCORD_ONLY.iter().any(|(only, _)| only == name))
+        .filter(|leaf| !is_one_sided(leaf.name()))
+        .map(Leaf::key)
         .collect();
     let line = CommandLine::command();
     let console: BTreeSet<String> = line
         .get_subcommands()
-        .map(|c| c.get_name().to_string())
+        .filter(|c| !is_one_sided(c.get_name()))
+        .flat_map(|c| {
+            let subs: Vec<String> = c
+                .get_subcommands()
+                .map(|sub| subcommand_key(c.get_name(), sub.get_name()))
+                .collect();
+            if subs.is_empty() {
+                vec![c.get_name().to_string()]
+            } else {
+                subs
+            }
+        })
         .collect();
     assert_eq!(
         console, slash,
-        "the console's commands and Discord's differ"
+        "the console's commands (and subcommands) and Discord's differ"
     );
     for (word, _) in CONSOLE_ONLY {
         assert!(
-            !slash.contains(*word) && !console.contains(*word),
-            "`{word}` is listed as the console's own, yet it is a command"
+            !commands.iter().any(|c| c["name"] == *word),
+            "`{word}` is listed as the console's own, yet Discord has it"
         );
     }
 }
 
 #[test]
 fn every_command_has_the_same_options_in_the_same_order() {
-    for command in slash_commands() {
-        let name = text(&command, "name");
-        if DISCORD_ONLY.iter().any(|(only, _)| *only == name) {
+    let commands = slash_commands();
+    for leaf in leaves(&commands) {
+        if is_one_sided(leaf.name()) {
             continue;
         }
-        let slash: Vec<(String, bool)> = options(&command)
+        let key = leaf.key();
+        let slash: Vec<(String, bool)> = leaf
+            .options()
             .iter()
             .map(|o| (text(o, "name").to_string(), o["required"] == true))
             .collect();
-        let console: Vec<(String, bool)> = console_options(name)
+        let console: Vec<(String, bool)> = console_options(&key)
             .into_iter()
-            .filter(|(option, _)| !is_listed(CONSOLE_ONLY_OPTIONS, name, option))
+            .filter(|(option, _)| !is_listed(CONSOLE_ONLY_OPTIONS, &key, option))
             .collect();
         assert_eq!(
-            console, slash,
-            "/{name}: the console's options (and whether each is required) differ from Discord's"
+            console,
+            slash,
+            "{}: the console's options (and whether each is required) differ from Discord's",
+            leaf.label()
         );
     }
     // Nothing is listed that is not there.
@@ -248,14 +368,13 @@ fn every_command_has_the_same_options_in_the_same_order() {
         let own = console_options(command);
         assert!(own.iter().any(|(o, _)| o == option), "/{command} {option}");
     }
-    let commands = slash_commands();
     for &(command, option, _) in BOUNDS_LEFT_TO_THE_GAME.iter().chain(CHOICES_BY_CODE) {
-        let found = commands
+        let found = leaves(&commands)
             .iter()
-            .filter(|c| c["name"] == command)
-            .flat_map(options)
+            .filter(|leaf| leaf.key() == command)
+            .flat_map(Leaf::options)
             .any(|o| o["name"] == option);
-        assert!(found, "Discord has no /{command} {option}");
+        assert!(found, "Discord has no {command} {option}");
     }
 }
 
@@ -287,31 +406,55 @@ fn every_command_and_option_has_the_same_name_in_every_language() {
                 "the console does not read /{shown_name} as /{name} in {}",
                 lang.code()
             );
-            let Some(sub) = line.find_subcommand(name) else {
+        }
+        for leaf in leaves(&commands) {
+            let Some(own) = line.find_subcommand(leaf.name()) else {
                 continue;
             };
-            for option in options(command) {
+            let key = leaf.key();
+            let label = leaf.label();
+            let sub = match leaf.sub {
+                Some(sub) => {
+                    let sub_name = text(sub, "name");
+                    let shown_sub = shown(sub, lang);
+                    assert_eq!(
+                        subcommand_name(lang, leaf.name(), sub_name),
+                        shown_sub,
+                        "{label} in {}",
+                        lang.code()
+                    );
+                    assert_eq!(
+                        english_subcommand(own, lang, &shown_sub),
+                        sub_name,
+                        "the console does not read {shown_sub} as {label} in {}",
+                        lang.code()
+                    );
+                    console_leaf(&line, &key)
+                }
+                None => own,
+            };
+            for option in leaf.options() {
                 let option_name_en = text(option, "name");
                 let shown_option = shown(option, lang);
                 assert_eq!(
-                    option_name(lang, name, option_name_en),
+                    option_name(lang, &key, option_name_en),
                     shown_option,
-                    "/{name} {option_name_en} in {}",
+                    "{label} {option_name_en} in {}",
                     lang.code()
                 );
                 assert_eq!(
-                    english_option(sub, lang, &format!("{shown_option}:x")),
+                    english_option(sub, lang, &key, &format!("{shown_option}:x")),
                     format!("{option_name_en}:x"),
-                    "/{name}: the console does not read {shown_option} as {option_name_en} in {}",
+                    "{label}: the console does not read {shown_option} as {option_name_en} in {}",
                     lang.code()
                 );
             }
-            for &(_, option, _) in CONSOLE_ONLY_OPTIONS.iter().filter(|(c, _, _)| *c == name) {
-                let own = option_name(lang, name, option);
+            for &(_, option, _) in CONSOLE_ONLY_OPTIONS.iter().filter(|(c, _, _)| *c == key) {
+                let own = option_name(lang, &key, option);
                 assert_eq!(
-                    english_option(sub, lang, &format!("{own}:x")),
+                    english_option(sub, lang, &key, &format!("{own}:x")),
                     format!("{option}:x"),
-                    "/{name}: the console does not read its own {own} as {option} in {}",
+                    "{label}: the console does not read its own {own} as {option} in {}",
                     lang.code()
                 );
             }
@@ -321,33 +464,33 @@ fn every_command_and_option_has_the_same_name_in_every_language() {
 
 #[test]
 fn the_console_reads_every_value_discord_can_send() {
+    let commands = slash_commands();
     for lang in Lang::all() {
-        for command in slash_commands() {
-            let name = text(&command, "name");
-            if discord_only(name) {
-                continue;
-            }
-            for option in options(&command) {
+        for leaf in leaves(&commands) {
+            let command = &leaf;
+            let name = leaf.key();
+            let name = name.as_str();
+            for option in leaf.options() {
                 let o = text(option, "name");
-                let at = format!("/{name} {o} in {}", lang.code());
+                let at = format!("{} {o} in {}", leaf.label(), lang.code());
                 match option["type"].as_u64() {
                     Some(BOOLEAN) => {
-                        let yes = read(lang, &command, option, "true");
-                        let no = read(lang, &command, option, "false");
+                        let yes = read(lang, command, option, "true");
+                        let no = read(lang, command, option, "false");
                         assert!(
                             yes.is_ok() && no.is_ok() && yes != no,
                             "{at}: {yes:?}, {no:?}"
                         );
                         let said_yes = tr!(lang, "console-value-yes");
                         let said_no = tr!(lang, "console-value-no");
-                        assert_eq!(read(lang, &command, option, &said_yes), yes, "{at}");
-                        assert_eq!(read(lang, &command, option, &said_no), no, "{at}");
+                        assert_eq!(read(lang, command, option, &said_yes), yes, "{at}");
+                        assert_eq!(read(lang, command, option, &said_no), no, "{at}");
                     }
                     Some(INTEGER) if !choices(option).is_empty() => {}
                     Some(INTEGER) => {
                         let (min, max) = (bound(option, "min_value"), bound(option, "max_value"));
                         for n in [min, max].into_iter().flatten() {
-                            let got = read(lang, &command, option, &n.to_string());
+                            let got = read(lang, command, option, &n.to_string());
                             assert!(got.is_ok(), "{at}: {n}: {got:?}");
                         }
                         if is_listed(BOUNDS_LEFT_TO_THE_GAME, name, o) {
@@ -355,7 +498,7 @@ fn the_console_reads_every_value_discord_can_send() {
                         }
                         let beyond = [min.map(|n| n - 1), max.map(|n| n + 1)];
                         for n in beyond.into_iter().flatten() {
-                            let got = read(lang, &command, option, &n.to_string());
+                            let got = read(lang, command, option, &n.to_string());
                             assert!(
                                 got.is_err(),
                                 "{at}: Discord refuses {n}, the console read {got:?}"
@@ -364,7 +507,7 @@ fn the_console_reads_every_value_discord_can_send() {
                     }
                     Some(USER | STRING) => {
                         let value = sample(option);
-                        let got = read(lang, &command, option, &value);
+                        let got = read(lang, command, option, &value);
                         assert!(got.is_ok(), "{at}: {value}: {got:?}");
                     }
                     other => {
@@ -378,12 +521,12 @@ fn the_console_reads_every_value_discord_can_send() {
 
 #[test]
 fn every_choice_reads_as_the_same_value_in_every_language() {
-    for command in slash_commands() {
-        let name = text(&command, "name");
-        if discord_only(name) {
-            continue;
-        }
-        for option in options(&command) {
+    let commands = slash_commands();
+    for leaf in leaves(&commands) {
+        let command = &leaf;
+        let name = leaf.key();
+        let name = name.as_str();
+        for option in leaf.options() {
             let choices = choices(option);
             if choices.is_empty() {
                 continue;
@@ -399,7 +542,7 @@ fn every_choice_reads_as_the_same_value_in_every_language() {
                 let by_code = is_listed(CHOICES_BY_CODE, name, o);
                 let mut seen = Vec::new();
                 for (choice, value) in choices.iter().zip(&console) {
-                    let expected = read(lang, &command, option, value);
+                    let expected = read(lang, command, option, value);
                     assert!(expected.is_ok(), "/{name} {o}:{value}: {expected:?}");
                     // The label as Discord shows it, or one of its words (`black (moves first)`).
                     let label = if by_code {
@@ -412,7 +555,7 @@ fn every_choice_reads_as_the_same_value_in_every_language() {
                         .filter(|w| !w.is_empty());
                     let got = std::iter::once(label.as_str())
                         .chain(words)
-                        .map(|w| read(lang, &command, option, w))
+                        .map(|w| read(lang, command, option, w))
                         .find(Result::is_ok);
                     assert_eq!(
                         got.as_ref(),

@@ -63,8 +63,8 @@ pub use settings::{
 };
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
-    RoundGames, Table, Tournament, TournamentRef, TournamentRefusal, TournamentRequest, MAX_ROUNDS,
-    MAX_STARTS_IN, NAME_LENGTH,
+    parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRefusal,
+    TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH,
 };
 // Used inside `game` alone so far; open to the tests.
 #[cfg(feature = "test-support")]

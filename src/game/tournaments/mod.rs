@@ -7,6 +7,7 @@
 //! the next Swiss round paired in the transaction that records the last result of the one
 //! before, the end, and the sweep's repair of a step a crash left owed.
 
+mod starts_in;
 mod steps;
 
 use std::time::Duration;
@@ -21,6 +22,7 @@ use super::{
     Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 
+pub use starts_in::parse_starts_in;
 pub use steps::TOURNAMENTS_PER_SERVER;
 
 /// The longest name a tournament may have, in characters.
