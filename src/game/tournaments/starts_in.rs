@@ -79,7 +79,7 @@ mod tests {
             "tomorrow",
             "1 day",
             "99999999999999999999d",
-            "30000000000000w",
+            "40000000000000w",
         ] {
             assert_eq!(parse_starts_in(text), None, "{text:?}");
         }
