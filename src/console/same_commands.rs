@@ -70,16 +70,38 @@ const BOUNDS_LEFT_TO_THE_GAME: &[(&str, &str, &str)] = &[
         "page",
         "the game shows the first page for page 0",
     ),
+    (
+        "tournament-create",
+        "rounds",
+        "the game refuses a Swiss of fewer than 1 or more than 20 rounds, saying the bounds",
+    ),
+    (
+        "tournament-create",
+        "max_players",
+        "the game refuses fewer than 3 players, or more than the format takes, saying the bounds",
+    ),
+    (
+        "tournament-pairings",
+        "round",
+        "the game says there is no round 0",
+    ),
 ];
 
 /// Choices the console reads by a code, the same in every language, rather than by the label
 /// Discord shows in each: (command, option, why). For these, the console must read Discord's
 /// English labels.
-const CHOICES_BY_CODE: &[(&str, &str, &str)] = &[(
-    "challenge",
-    "time",
-    "the console takes a time control as 10m, 1h, 1d, 3d or 7d, as its help says, in every language",
-)];
+const CHOICES_BY_CODE: &[(&str, &str, &str)] = &[
+    (
+        "challenge",
+        "time",
+        "the console takes a time control as 10m, 1h, 1d, 3d or 7d, as its help says, in every language",
+    ),
+    (
+        "tournament-create",
+        "time",
+        "the console takes a time control as 10m, 1h, 1d, 3d or 7d, as its help says, in every language",
+    ),
+];
 
 /// A value to try for a text option, which could hold anything: (option, value).
 const TEXT_SAMPLES: &[(&str, &str)] = &[
@@ -94,7 +116,9 @@ const TEXT_SAMPLES: &[(&str, &str)] = &[
 fn console_choices(command: &str, option: &str) -> Vec<String> {
     match (command, option) {
         ("challenge", "color") => ["black", "white", "random"].map(String::from).to_vec(),
-        ("challenge", "time") => TimeControl::ALL.iter().map(ToString::to_string).collect(),
+        ("challenge" | "tournament-create", "time") => {
+            TimeControl::ALL.iter().map(ToString::to_string).collect()
+        }
         ("settings" | "server-settings", "board") => ["emoji", "image"].map(String::from).to_vec(),
         ("server-settings", "threads") => ["on", "off"].map(String::from).to_vec(),
         ("tournament-create", "format") => ["round-robin", "swiss"].map(String::from).to_vec(),

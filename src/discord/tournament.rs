@@ -135,7 +135,7 @@ pub async fn create(
     starts_in: Option<String>,
 ) -> Result<(), BotError> {
     let starts_in = match starts_in {
-        Some(said) => Some(text::read_wait(&said).ok_or_else(|| {
+        Some(said) => Some(crate::game::parse_starts_in(&said).ok_or_else(|| {
             BotError::Input(tr!(
                 private_lang(ctx),
                 "tournament-error-wait",

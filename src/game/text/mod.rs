@@ -31,14 +31,14 @@ pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
 pub use settings::{member_settings, server_settings, settings_answer};
 pub use threads::{thread_ended, thread_name, thread_trouble};
-pub use times::{duration, read_wait, time_control, utc_time};
+pub use times::{duration, time_control, utc_time};
 pub use tournaments::{
     entry_answer, final_standings, round_games, round_news, signup, table, tournament_cancelled,
-    tournament_refusal, tournament_tag, withdrawn, your_games,
+    tournament_format, tournament_refusal, tournament_tag, withdrawn, your_games,
 };
 // Used inside `text` alone so far; open to the tests.
 #[cfg(feature = "test-support")]
-pub use tournaments::{round_game, tournament_format, tournament_name, tournament_terms};
+pub use tournaments::{round_game, tournament_name, tournament_terms};
 
 use super::types::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, Leaderboard, Member, MemberId,

@@ -51,57 +51,10 @@ pub fn utc_time(at: Timestamp) -> String {
     )
 }
 
-/// A wait as members write it: numbers of days, hours and minutes, like `1d`, `12h`, `30m` or
-/// `1d 12h`. `None` for anything else, and for no wait at all.
-pub fn read_wait(text: &str) -> Option<Duration> {
-    let mut total: u64 = 0;
-    let mut number: Option<u64> = None;
-    for c in text.trim().to_ascii_lowercase().chars() {
-        match c {
-            '0'..='9' => {
-                let digit = u64::from(c.to_digit(10)?);
-                number = Some(number.unwrap_or(0).checked_mul(10)?.checked_add(digit)?);
-            }
-            'd' | 'h' | 'm' => {
-                let unit = match c {
-                    'd' => 86_400,
-                    'h' => 3_600,
-                    _ => 60,
-                };
-                total = total.checked_add(number.take()?.checked_mul(unit)?)?;
-            }
-            c if c.is_whitespace() && number.is_none() => {}
-            _ => return None,
-        }
-    }
-    (number.is_none() && total > 0).then(|| Duration::from_secs(total))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn waits_read_in_days_hours_and_minutes() {
-        let h = |n: u64| Some(Duration::from_secs(n * 3_600));
-        assert_eq!(read_wait("1d"), h(24));
-        assert_eq!(read_wait(" 12h "), h(12));
-        assert_eq!(read_wait("30m"), Some(Duration::from_secs(1_800)));
-        assert_eq!(read_wait("1d 12H"), h(36));
-        for bad in [
-            "",
-            "0m",
-            "12",
-            "h",
-            "1w",
-            "1.5d",
-            "-1d",
-            "1 d",
-            "99999999999999999999d",
-        ] {
-            assert_eq!(read_wait(bad), None, "{bad}");
-        }
-    }
     use crate::game::text::slow_down;
 
     #[test]
