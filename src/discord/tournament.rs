@@ -237,9 +237,9 @@ pub async fn start(
     let round = games
         .start_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
         .await?;
-    let mut v = round_news(public_lang(ctx), &round, games.now());
-    // The round's announcement, in the channel too, is what pings its players.
-    v.mentions.clear();
+    // The answer is the sign-up, now under way and without its buttons; the round's games
+    // follow in its announcement, which pings their players.
+    let v = signup_of(games, public_lang(ctx), &round.tournament).await?;
     ctx.send(v.reply(false)).await?;
     // The round's own announcements (direct messages) are queued: the outbox may post them.
     ctx.data().outbox.notify_one();

@@ -168,8 +168,13 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
     assert!(is_ephemeral(&not_yours), "{not_yours}");
     let started = bot.slash(tournament("start", &alice())).await;
     assert!(!is_ephemeral(&started), "{started}");
+    // The answer is the sign-up, under way and without its buttons; the games follow once.
+    let said = embed_text(&started["data"]);
+    assert!(said.contains("Spring Cup (#1)** · under way"), "{started}");
+    assert!(said.contains("Entrants: 3/"), "{started}");
+    assert!(!said.contains("has started"), "{started}");
     assert!(
-        embed_text(&started["data"]).contains("Spring Cup (#1) has started: 3 games"),
+        !started["data"].to_string().contains("tournament:join"),
         "{started}"
     );
     // The round's news in the channel pings its three players, and no one else.
