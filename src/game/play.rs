@@ -2,7 +2,7 @@
 
 use crate::rules::{ByColor, Color, Move, MoveText, Position};
 use crate::store::{
-    Ended, GameEnding, GameRow, MoveWrite, RatedEnding, RatingChangeRow, RatingRow,
+    Ended, GameEnding, GameRow, MoveWrite, NewOutbox, RatedEnding, RatingChangeRow, RatingRow,
 };
 
 use super::ai::AiSlot;
@@ -294,6 +294,27 @@ impl Games {
         Err(GameError::Internal(InternalError::Contention(
             "ratings kept changing while a game ended",
         )))
+    }
+
+    /// The announcements every ending of the game of `row` queues: the result in the channel it
+    /// started in, for a game in a thread of its own.
+    pub(in crate::game) fn ending_news(
+        &self,
+        row: &GameRow,
+        now: Timestamp,
+    ) -> Result<Vec<NewOutbox>> {
+        let mut news = Vec::new();
+        if let Some(parent) = row.parent_channel_id {
+            let told = Announcement::ThreadEnded { game: row.id };
+            news.push(told.row(
+                Place {
+                    guild: row.guild_id,
+                    channel: parent,
+                },
+                now,
+            )?);
+        }
+        Ok(news)
     }
 
     /// The game `who` means, if they may resign it now: before asking them to confirm.

@@ -198,15 +198,33 @@ impl WriteTx {
     /// the same tournament (two of its games ending at once) go one after the other, the second
     /// seeing what the first wrote; and reads it whole.
     pub async fn lock_tournament(&mut self, id: TournamentId) -> Result<Option<TournamentRead>> {
-        let locked: Option<TournamentId> =
+        if !self.hold_tournament(id).await? {
+            return Ok(None);
+        }
+        read_all(self.tx.conn(), id).await
+    }
+
+    /// Takes the tournament's row for the rest of this transaction, as
+    /// [`WriteTx::lock_tournament`] does, without reading it; false if there is no such
+    /// tournament.
+    pub async fn hold_tournament(&mut self, id: TournamentId) -> Result<bool> {
+        let held: Option<TournamentId> =
             sqlx::query_scalar("UPDATE tournaments SET round = round WHERE id = $1 RETURNING id")
                 .bind(id)
                 .fetch_optional(self.tx.conn())
                 .await?;
-        if locked.is_none() {
-            return Ok(None);
-        }
-        read_all(self.tx.conn(), id).await
+        Ok(held.is_some())
+    }
+
+    /// Whether any game of the tournament is still being played.
+    pub async fn tournament_in_play(&mut self, id: TournamentId) -> Result<bool> {
+        let playing: Option<i64> = sqlx::query_scalar(
+            "SELECT 1 FROM games WHERE tournament_id = $1 AND state = 'active' LIMIT 1",
+        )
+        .bind(id)
+        .fetch_optional(self.tx.conn())
+        .await?;
+        Ok(playing.is_some())
     }
 
     pub async fn insert_tournament(&mut self, t: &NewTournament) -> Result<TournamentId> {

@@ -13,7 +13,7 @@ mod steps;
 use std::time::Duration;
 
 use crate::rules::BoardSize;
-use crate::store::{NewTournament, TournamentRead, TournamentRow};
+use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 use crate::tournament::{self as paper, Entrant as PaperEntrant, TieBreak};
 
 use super::rows::game_of;
@@ -443,6 +443,30 @@ impl Games {
         Ok(read)
     }
 
+    /// The tournament a command from `at` means, taken in a new write transaction and read
+    /// whole there. With `organizer`, the member asking, and whether they may manage the server:
+    /// only its organizer or such a member may go on.
+    async fn lock_meant(
+        &self,
+        at: Place,
+        which: TournamentRef,
+        organizer: Option<(&Member, bool)>,
+    ) -> Result<(WriteTx, TournamentRead)> {
+        let meant = self.tournament_meant(at, which).await?.tournament;
+        if let Some((who, manages_server)) = organizer {
+            if meant.organizer_id != who.id && !manages_server {
+                return Err(refused(TournamentRefusal::NotOrganizer));
+            }
+        }
+        let id = meant.id;
+        let mut tx = self.store.begin().await?;
+        let read = tx
+            .lock_tournament(id)
+            .await?
+            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        Ok((tx, read))
+    }
+
     /// The tournaments of a server a member may mean, for autocomplete: the open and running
     /// ones first, then the latest others, as (number, name).
     ///
@@ -477,12 +501,8 @@ impl Games {
         which: TournamentRef,
     ) -> Result<Tournament> {
         let now = self.now();
-        let id = self.tournament_meant(at, which).await?.tournament.id;
-        let mut tx = self.store.begin().await?;
-        let read = tx
-            .lock_tournament(id)
-            .await?
-            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        let (mut tx, read) = self.lock_meant(at, which, None).await?;
+        let id = read.tournament.id;
         not_started(&read)?;
         if read.entrants.iter().any(|e| e.member_id == who.id) {
             return Err(refused(TournamentRefusal::AlreadyIn));
@@ -510,12 +530,8 @@ impl Games {
         at: Place,
         which: TournamentRef,
     ) -> Result<Tournament> {
-        let id = self.tournament_meant(at, which).await?.tournament.id;
-        let mut tx = self.store.begin().await?;
-        let read = tx
-            .lock_tournament(id)
-            .await?
-            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        let (mut tx, read) = self.lock_meant(at, which, None).await?;
+        let id = read.tournament.id;
         not_started(&read)?;
         if !tx.remove_entrant(id, who.id).await? {
             return Err(refused(TournamentRefusal::NotIn));
@@ -539,16 +555,10 @@ impl Games {
         which: TournamentRef,
     ) -> Result<RoundGames> {
         let now = self.now();
-        let read = self.tournament_meant(at, which).await?;
+        let (mut tx, read) = self
+            .lock_meant(at, which, Some((who, manages_server)))
+            .await?;
         let id = read.tournament.id;
-        if read.tournament.organizer_id != who.id && !manages_server {
-            return Err(refused(TournamentRefusal::NotOrganizer));
-        }
-        let mut tx = self.store.begin().await?;
-        let read = tx
-            .lock_tournament(id)
-            .await?
-            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
         not_started(&read)?;
         if read.entrants.len() < 3 {
             return Err(refused(TournamentRefusal::TooFew(read.entrants.len())));
@@ -624,12 +634,8 @@ impl Games {
         which: TournamentRef,
     ) -> Result<(Tournament, Vec<Game>)> {
         let now = self.now();
-        let id = self.tournament_meant(at, which).await?.tournament.id;
-        let mut tx = self.store.begin().await?;
-        let read = tx
-            .lock_tournament(id)
-            .await?
-            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
+        let (mut tx, read) = self.lock_meant(at, which, None).await?;
+        let id = read.tournament.id;
         match read.tournament.state {
             TournamentState::Open => return Err(refused(TournamentRefusal::NotStarted)),
             TournamentState::Finished | TournamentState::Cancelled => {
@@ -679,16 +685,10 @@ impl Games {
         which: TournamentRef,
     ) -> Result<Tournament> {
         let now = self.now();
-        let read = self.tournament_meant(at, which).await?;
+        let (mut tx, read) = self
+            .lock_meant(at, which, Some((who, manages_server)))
+            .await?;
         let id = read.tournament.id;
-        if read.tournament.organizer_id != who.id && !manages_server {
-            return Err(refused(TournamentRefusal::NotOrganizer));
-        }
-        let mut tx = self.store.begin().await?;
-        let read = tx
-            .lock_tournament(id)
-            .await?
-            .ok_or(refused(TournamentRefusal::NotFound(id)))?;
         if !read.tournament.state.is_live() {
             return Err(refused(TournamentRefusal::Over));
         }

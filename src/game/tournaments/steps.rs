@@ -147,25 +147,24 @@ impl Games {
 
     /// Takes the tournament's next step, if it owes one, inside `tx`: when no game of it is in
     /// progress, a Swiss with rounds to go pairs the next one; otherwise the tournament is
-    /// finished, and its final standings announced. Nothing when it is not running or a game
-    /// is still being played.
+    /// finished, and its final standings announced. Nothing (false) when it is not running or a
+    /// game is still being played: then only the count of its games in play is read, not the
+    /// whole tournament.
     pub(in crate::game) async fn step(
         &self,
         tx: &mut WriteTx,
         id: TournamentId,
         now: Timestamp,
-    ) -> Result<()> {
+    ) -> Result<bool> {
+        if !tx.hold_tournament(id).await? || tx.tournament_in_play(id).await? {
+            return Ok(false);
+        }
         let Some(read) = tx.lock_tournament(id).await? else {
-            return Ok(());
+            return Ok(false);
         };
         let t = &read.tournament;
-        if t.state != TournamentState::Running
-            || read
-                .games
-                .iter()
-                .any(|g| g.state == super::super::GameState::Active)
-        {
-            return Ok(());
+        if t.state != TournamentState::Running {
+            return Ok(false);
         }
         let round = count(t.round);
         let place = Place {
@@ -201,25 +200,25 @@ impl Games {
                         )
                         .await?
                     {
-                        return Ok(());
+                        return Ok(false);
                     }
-                    return self
-                        .make_round(tx, &read, number, &next.pairings, next.bye, now)
-                        .await;
+                    self.make_round(tx, &read, number, &next.pairings, next.bye, now)
+                        .await?;
+                    return Ok(true);
                 }
                 // Fewer than two players left in it: it ends here.
                 Err(paper::PairingError::TooFewPlayers(_)) => {}
                 Err(e) => return Err(pairing_fault(e)),
             }
         }
-        if tx
+        let finished = tx
             .step_tournament(t.id, t.round, t.round, TournamentState::Finished, None, now)
-            .await?
-        {
+            .await?;
+        if finished {
             let news = Announcement::TournamentEnded { tournament: t.id };
             tx.insert_outbox(&news.row(place, now)?).await?;
         }
-        Ok(())
+        Ok(finished)
     }
 
     /// Ends the tournament game of `row` inside `tx` as lost by `color`'s player, who withdrew:
@@ -259,7 +258,7 @@ impl Games {
     ) -> Result<crate::store::Ended> {
         let mut tx = self.store.begin().await?;
         // The tournament first: two of its games ending at once step it one after the other.
-        tx.lock_tournament(id).await?;
+        tx.hold_tournament(id).await?;
         if !tx.end_game(ending).await? {
             drop(tx);
             return Ok(self.store.why_ending_refused(ending).await?);
@@ -312,12 +311,7 @@ impl Games {
                 }
             }
             TournamentState::Running => {
-                let before = t.round;
-                self.step(&mut tx, id, now).await?;
-                let after = tx.lock_tournament(id).await?;
-                if after.is_none_or(|a| {
-                    a.tournament.round == before && a.tournament.state == TournamentState::Running
-                }) {
+                if !self.step(&mut tx, id, now).await? {
                     return Ok(false);
                 }
             }
@@ -325,27 +319,6 @@ impl Games {
         }
         tx.commit().await?;
         Ok(true)
-    }
-
-    /// The announcements every ending of the game of `row` queues: the result in the channel it
-    /// started in, for a game in a thread of its own.
-    pub(in crate::game) fn ending_news(
-        &self,
-        row: &GameRow,
-        now: Timestamp,
-    ) -> Result<Vec<crate::store::NewOutbox>> {
-        let mut news = Vec::new();
-        if let Some(parent) = row.parent_channel_id {
-            let told = Announcement::ThreadEnded { game: row.id };
-            news.push(told.row(
-                Place {
-                    guild: row.guild_id,
-                    channel: parent,
-                },
-                now,
-            )?);
-        }
-        Ok(news)
     }
 }
 
