@@ -126,6 +126,10 @@ row_id!(
     /// A tournament, by its row id.
     TournamentId
 );
+row_id!(
+    /// A puzzle, by its row id.
+    PuzzleId
+);
 
 impl GuildId {
     /// Direct messages, which are in no server: server 0.

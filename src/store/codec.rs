@@ -31,7 +31,7 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
+    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, PuzzleId,
     TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 use crate::engine::Level;
@@ -88,6 +88,7 @@ integer!(ChannelId, |id| to_db(id.get()), |n| Ok(ChannelId::new(
 integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));
 integer!(ChallengeId, |id| id.get(), |n| Ok(ChallengeId::new(n)));
 integer!(TournamentId, |id| id.get(), |n| Ok(TournamentId::new(n)));
+integer!(PuzzleId, |id| id.get(), |n| Ok(PuzzleId::new(n)));
 integer!(TimeControl, |t| seconds(t.duration()), |n| {
     u64::try_from(n)
         .ok()

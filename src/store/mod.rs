@@ -11,8 +11,8 @@
 //!
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
-//! `outbox`, `settings`, `threads`, `tournaments`, `vacations`. This file opens the database and
-//! holds what they share;
+//! `outbox`, `puzzles`, `settings`, `threads`, `tournaments`, `vacations`. This file opens the
+//! database and holds what they share;
 //! `error` what the store fails with, `servers` which servers a process looks after, and
 //! `sqlite` how a SQLite file is opened.
 //!
@@ -65,6 +65,7 @@ mod leases;
 mod members;
 mod moves;
 mod outbox;
+mod puzzles;
 mod ratings;
 mod settings;
 mod threads;
@@ -100,6 +101,7 @@ pub use leases::{holder_name, LEASE};
 use moves::{apply_moves, Dialect};
 pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
+pub use puzzles::{NewAttempt, NewPuzzle, ProgressRow, PuzzlePlayerRow, PuzzleRow};
 #[cfg(feature = "test-support")]
 pub use rows::PlayerRow;
 pub use rows::{

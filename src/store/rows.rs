@@ -189,7 +189,7 @@ pub struct RatingRow {
 }
 
 /// The rating, deviation and volatility in the columns `{prefix}rating{suffix}` and so on.
-fn rating_value(row: &AnyRow, prefix: &str, suffix: &str) -> sqlx::Result<RatingValue> {
+pub(super) fn rating_value(row: &AnyRow, prefix: &str, suffix: &str) -> sqlx::Result<RatingValue> {
     Ok(RatingValue {
         rating: row.try_get(format!("{prefix}rating{suffix}").as_str())?,
         deviation: row.try_get(format!("{prefix}deviation{suffix}").as_str())?,
