@@ -340,6 +340,7 @@ async fn serve(config: BotConfig, refusals: GatewayRefusals) -> anyhow::Result<(
     if let Some(shards) = shards {
         games = games.on_shards(shards);
     }
+    games.load_puzzles().await?;
     let served = match &lease {
         None => breakthrough_bot::serve_discord(config, games, refusals).await,
         Some(holder) => tokio::select! {
@@ -371,6 +372,7 @@ async fn console(
     let store = Store::open(&db.database_url).await?;
     let clock = Arc::new(ConsoleClock::default());
     let games = Games::new(store.clone(), clock.clone(), Limits::default());
+    games.load_puzzles().await?;
     let mut console = Console::new(games, clock, plain).speaking(lang);
     if let Some(dir) = images {
         console = console.with_images(dir);

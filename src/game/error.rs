@@ -96,6 +96,8 @@ pub enum GameError {
     ServerSettingsInDirect,
     /// A tournament command refused, with why.
     Tournament(super::TournamentRefusal),
+    /// A puzzle command refused, with why.
+    Puzzle(super::PuzzleRefusal),
     NotYourTurn(Name),
     GameOver(GameId),
     AbortTooLate,
@@ -241,6 +243,7 @@ impl GameError {
             E::NotOnVacation => tr!(lang, "error-not-on-vacation"),
             E::ServerSettingsInDirect => tr!(lang, "error-server-settings-in-direct"),
             E::Tournament(why) => text::tournament_refusal(lang, m, why),
+            E::Puzzle(why) => text::puzzle_refusal(lang, why),
             E::NotYourTurn(name) => tr!(lang, "error-not-your-turn", name = m.name(name)),
             E::GameOver(id) => tr!(lang, "error-game-over", id = id.to_string()),
             E::AbortTooLate => tr!(lang, "error-abort-too-late"),

@@ -15,8 +15,9 @@
 //! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
 //! (which game a command means, and whether its member may act on it from where they are),
 //! `settings` (members' and servers' choices of how games are shown), `threads` (games in
-//! threads of their own), `tournaments` (round robins and Swiss events), and `rows` (store rows
-//! read into the values above).
+//! threads of their own), `tournaments` (round robins and Swiss events), `puzzles` (positions
+//! the engine proved, solved by members, and the daily puzzle), and `rows` (store rows read into
+//! the values above).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -32,6 +33,7 @@ mod languages;
 mod manual_clock;
 mod play;
 mod policy;
+mod puzzles;
 pub mod ratings;
 mod rematch;
 mod rows;
@@ -57,6 +59,16 @@ pub use error::{GameError, InternalError};
 #[cfg(feature = "test-support")]
 pub use manual_clock::ManualClock;
 pub use policy::{ChallengeAsk, Decision, Opponent};
+pub use puzzles::{
+    DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleRefusal, PuzzleResult, PuzzleState,
+    PuzzleStep, PuzzleView,
+};
+// Used inside `game` alone so far; open to the tests.
+#[cfg(feature = "test-support")]
+pub use puzzles::{
+    pool::{Pool, PoolError, PoolLineError, PoolPuzzle},
+    PuzzleRatingChange, PUZZLE_SIZE,
+};
 pub use rematch::Rematch;
 pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,

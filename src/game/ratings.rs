@@ -58,6 +58,27 @@ pub fn rate(before: ByColor<RatingValue>, winner: Color) -> ByColor<RatingValue>
     ByColor::new(from_glicko(b), from_glicko(w))
 }
 
+/// A member's and a puzzle's new ratings after the member's attempt at it, the member winning
+/// when they `solved` it.
+pub fn rate_against(
+    member: RatingValue,
+    puzzle: RatingValue,
+    solved: bool,
+) -> (RatingValue, RatingValue) {
+    let outcome = if solved {
+        Outcomes::WIN
+    } else {
+        Outcomes::LOSS
+    };
+    let (m, p) = glicko2(
+        &to_glicko(member),
+        &to_glicko(puzzle),
+        &outcome,
+        &Glicko2Config::new(),
+    );
+    (from_glicko(m), from_glicko(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

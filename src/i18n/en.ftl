@@ -730,3 +730,54 @@ cmd-tournament-cancel-name = cancel
 cmd-tournament-cancel-description = Cancel a tournament; its games under way go on as ordinary games (organizer, Manage Server)
 cmd-tournament-cancel-tournament-name = { -opt-tournament }
 cmd-tournament-cancel-tournament-description = Which tournament (default: the only one here)
+
+## Puzzles
+
+puzzle-title = Puzzle #{$id} (rating {$rating}): { $side ->
+    [black] Black
+   *[white] White
+  } to move and win in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }.
+puzzle-last-reply = The bot's last reply: {$reply}.
+puzzle-resumed = You are solving this puzzle already, so here it is again: finish it before asking for another.
+puzzle-answer-how = Answer with /move.
+puzzle-right = {$played} is right. The bot replies {$reply}. { $side ->
+    [black] Black
+   *[white] White
+  } to move and win in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }.
+puzzle-solved = {$played} wins: puzzle #{$id} solved!
+puzzle-failed = {$played} lets the win go: puzzle #{$id} failed.
+puzzle-solution = The solution: {$line}
+puzzle-rating-change = Puzzle rating: {$before} → {$after} ({$change})
+puzzle-not-rated = Not rated: you tried this puzzle before.
+puzzle-streak = Puzzles solved in a row: {$streak} (best {$best})
+puzzle-card = {$name}'s puzzle rating: {$value} (deviation {$deviation}) · solved {$solved} of {$attempted} · streak {$streak} (best {$best})
+puzzle-daily-title = Daily puzzle of {$day}
+puzzle-daily-count = { $solved ->
+    [one] {$solved} member solved today's puzzle
+   *[other] {$solved} members solved today's puzzle
+  }, out of {$tried} who tried.
+puzzle-daily-busy = Finish the puzzle you are solving first, then ask for the daily puzzle again.
+puzzle-daily-tried = { $solved ->
+    [yes] You solved today's puzzle.
+   *[no] You did not solve today's puzzle.
+  }
+puzzle-daily-post = { $side ->
+    [black] Black
+   *[white] White
+  } to move and win in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }. Try it with /puzzle daily: nobody is told the answer before they have tried.
+puzzle-error-none = there are no puzzles on {$size} yet
+puzzle-error-no-size = there are no puzzles on {$size}; there are on {$sizes}
+puzzle-error-no-puzzle = you are solving no puzzle: ask for one with /puzzle
+puzzle-error-daily-direct = the daily puzzle belongs to a server: ask for it in one of its channels
+puzzle-error-changed = another of your moves got to this puzzle first: see where it stands with /puzzle
+console-value-daily = daily
+console-bad-puzzle = `{$value}` is not a puzzle to ask for: write a board size like 6x6, or { console-value-daily }

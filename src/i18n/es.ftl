@@ -732,3 +732,54 @@ cmd-tournament-cancel-name = cancelar
 cmd-tournament-cancel-description = Cancela un torneo; sus partidas en juego siguen como normales (organizador, Gestionar servidor)
 cmd-tournament-cancel-tournament-name = { -opt-tournament }
 cmd-tournament-cancel-tournament-description = Qué torneo (por defecto: el único de aquí)
+
+## Puzzles
+
+puzzle-title = Problema #{$id} (puntuación {$rating}): juegan las { $side ->
+    [black] negras
+   *[white] blancas
+  } y ganan en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }.
+puzzle-last-reply = La última respuesta del bot: {$reply}.
+puzzle-resumed = Ya estás resolviendo este problema, así que aquí lo tienes otra vez: termínalo antes de pedir otro.
+puzzle-answer-how = Responde con /move.
+puzzle-right = {$played} es correcta. El bot responde {$reply}. Juegan las { $side ->
+    [black] negras
+   *[white] blancas
+  } y ganan en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }.
+puzzle-solved = {$played} gana: ¡problema #{$id} resuelto!
+puzzle-failed = {$played} deja escapar la victoria: problema #{$id} fallado.
+puzzle-solution = La solución: {$line}
+puzzle-rating-change = Puntuación de problemas: {$before} → {$after} ({$change})
+puzzle-not-rated = Sin puntuar: ya intentaste este problema antes.
+puzzle-streak = Problemas resueltos seguidos: {$streak} (mejor racha {$best})
+puzzle-card = Puntuación de problemas de {$name}: {$value} (desviación {$deviation}) · {$solved} resueltos de {$attempted} · racha {$streak} (mejor {$best})
+puzzle-daily-title = Problema del día {$day}
+puzzle-daily-count = { $solved ->
+    [one] {$solved} miembro resolvió el problema de hoy
+   *[other] {$solved} miembros resolvieron el problema de hoy
+  }, de {$tried} que lo intentaron.
+puzzle-daily-busy = Termina primero el problema que estás resolviendo y vuelve a pedir el problema del día.
+puzzle-daily-tried = { $solved ->
+    [yes] Resolviste el problema de hoy.
+   *[no] No resolviste el problema de hoy.
+  }
+puzzle-daily-post = Juegan las { $side ->
+    [black] negras
+   *[white] blancas
+  } y ganan en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }. Pruébalo con /puzzle daily: nadie ve la respuesta antes de intentarlo.
+puzzle-error-none = todavía no hay problemas en {$size}
+puzzle-error-no-size = no hay problemas en {$size}; los hay en {$sizes}
+puzzle-error-no-puzzle = no estás resolviendo ningún problema: pide uno con /puzzle
+puzzle-error-daily-direct = el problema del día es de un servidor: pídelo en uno de sus canales
+puzzle-error-changed = otra de tus jugadas llegó antes a este problema: mira cómo está con /puzzle
+console-value-daily = diario
+console-bad-puzzle = `{$value}` no es un problema que pedir: escribe un tamaño de tablero como 6x6, o { console-value-daily }

@@ -9,11 +9,13 @@
 //!
 //! Beside this file: `alt` (a board picture's alt text), `markup` ([`Markup`] and [`Plain`]),
 //! `times` (spans of time, time controls and dates in words), `export` (a game's history as a
-//! text file), `settings` (members' and servers' settings) and `threads` (games in threads).
+//! text file), `settings` (members' and servers' settings), `threads` (games in threads) and
+//! `puzzles` (puzzles and the daily puzzle).
 
 mod alt;
 mod export;
 mod markup;
+mod puzzles;
 mod settings;
 mod threads;
 mod times;
@@ -29,6 +31,9 @@ use crate::tr;
 pub use alt::board_alt;
 pub use export::{export, move_list};
 pub use markup::{Markup, Plain};
+pub use puzzles::{
+    daily_count, daily_post, daily_puzzle, puzzle_card, puzzle_refusal, puzzle_step, puzzle_view,
+};
 pub use settings::{member_settings, server_settings, settings_answer};
 pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
