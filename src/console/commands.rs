@@ -14,6 +14,7 @@ use crate::rules::{BoardSize, Color};
 use crate::tr;
 
 use super::parse::{is_word, parse_command_in};
+use super::puzzles::{puzzle_ask, PuzzleAsk};
 use super::tournaments::TournamentCommand;
 use super::{is_ai, member, Console, Reply, AI_NAME, CONSOLE_PLACE};
 
@@ -141,6 +142,12 @@ pub(super) enum Command {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// A puzzle to solve, of a board size (`size:7x7`), or the server's daily one (`daily`);
+    /// answer it with `/move`.
+    Puzzle {
+        #[arg(long, value_parser = puzzle_ask)]
+        size: Option<PuzzleAsk>,
+    },
     /// Rules, notation and commands.
     Help,
 }
@@ -193,6 +200,7 @@ pub(super) enum BadValue {
     TournamentNumber(String),
     Number(String),
     StartsIn(String),
+    PuzzleSize(String),
 }
 
 impl BadValue {
@@ -208,6 +216,7 @@ impl BadValue {
             BadValue::TournamentNumber(v) => tr!(lang, "console-bad-tournament-number", value = v),
             BadValue::Number(v) => tr!(lang, "console-bad-number", value = v),
             BadValue::StartsIn(v) => tr!(lang, "console-bad-starts-in", value = v),
+            BadValue::PuzzleSize(v) => tr!(lang, "console-bad-puzzle", value = v),
         }
     }
 }
@@ -384,9 +393,15 @@ impl Console {
                 ))
             }
             Command::Move { words, game } => {
-                let played = g
+                let played = match g
                     .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
-                    .await?;
+                    .await
+                {
+                    Err(e) if game.is_none() && g.move_goes_to_puzzle(who.id, &e).await? => {
+                        return self.puzzle_move(who, &words.join(" ")).await;
+                    }
+                    played => played?,
+                };
                 let mut reply = Reply::public(self.board(&played.game));
                 if played.game.ai_to_move() {
                     reply.public.extend(self.ai_turn(played.game.id).await);
@@ -474,8 +489,14 @@ impl Console {
             }
             Command::Rating { user, size } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
-                let card = g.rating(CONSOLE_PLACE.guild, &whom(user), size).await?;
-                Reply::public(text::rating_card(self.lang, &Plain, &card))
+                let whom = whom(user);
+                let card = g.rating(CONSOLE_PLACE.guild, &whom, size).await?;
+                let puzzles = g.puzzle_rating(&whom).await?;
+                Reply::public(format!(
+                    "{}\n{}",
+                    text::rating_card(self.lang, &Plain, &card),
+                    text::puzzle_card(self.lang, &Plain, &puzzles)
+                ))
             }
             Command::History { game } => {
                 let game = g.game_meant(CONSOLE_PLACE, game).await?;
@@ -485,6 +506,7 @@ impl Console {
                 reply
             }
             Command::Tournament { command } => self.tournament(who, command).await?,
+            Command::Puzzle { size } => self.puzzle(who, size).await?,
             Command::Analyze { game } => {
                 let game = g.game_meant(CONSOLE_PLACE, game).await?;
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;

@@ -16,11 +16,12 @@
 //! options and what each does; `parse` a typed line read as a command, in the console's
 //! language; `render` the boards and announcements in the console's words; `images` the boards
 //! and replays written as picture files, with `--images DIR`; `tournaments` the `/tournament`
-//! subcommands.
+//! subcommands; `puzzles` `/puzzle` and the moves that answer one.
 
 mod commands;
 mod images;
 mod parse;
+mod puzzles;
 mod render;
 mod tournaments;
 

@@ -48,6 +48,10 @@ const CONSOLE_ONLY: &[(&str, &str)] = &[
         "quit",
         "leaves the console; there is nothing to leave on Discord",
     ),
+    (
+        "puzzle",
+        "the console has /puzzle ahead of Discord; once Discord has it, this line goes",
+    ),
 ];
 
 /// Console options that no slash command has: (command, option, why).
