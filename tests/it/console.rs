@@ -1,11 +1,12 @@
 //! The console front end, driven through the real binary: a whole script, durability of
 //! acknowledged moves when the process is killed, games against the AI, and the games of
 //! Discord servers it leaves alone. Its commands one by one are in `console/commands.rs`, its
-//! settings in `console/settings.rs`, its picture files in `console/images.rs`, and its
-//! tournaments in `console/tournaments.rs`.
+//! settings in `console/settings.rs`, its picture files in `console/images.rs`, its
+//! tournaments in `console/tournaments.rs`, and its puzzles in `console/puzzles.rs`.
 
 mod commands;
 mod images;
+mod puzzles;
 mod settings;
 mod tournaments;
 

@@ -14,6 +14,7 @@ mod clocks;
 mod faults;
 mod places;
 mod play;
+mod puzzles;
 mod ratings;
 mod rematch;
 mod settings;
@@ -44,6 +45,7 @@ use clocks::*;
 use faults::*;
 use places::*;
 use play::*;
+use puzzles::*;
 use ratings::*;
 use rematch::*;
 use settings::*;
@@ -280,4 +282,10 @@ on_both_backends! {
     #[tokio::test] a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_one_plays_on,
     #[tokio::test] the_sweep_starts_a_tournament_at_its_time_or_cancels_it,
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)] tournaments_created_at_once_keep_to_the_servers_limit,
+    #[tokio::test] every_test_puzzle_is_proven,
+    #[tokio::test] a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says,
+    #[tokio::test] a_wrong_first_move_fails_shows_the_solution_and_a_repeat_moves_nothing,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] two_moves_at_once_in_a_puzzle_apply_once,
+    #[tokio::test] the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_answer,
+    #[tokio::test] pools_load_once_and_a_new_line_adds_one_puzzle,
 }
