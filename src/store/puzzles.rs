@@ -145,7 +145,17 @@ impl Store {
             .await?)
     }
 
+    /// The board sizes that have puzzles, small to large.
+    pub async fn puzzle_sizes(&self) -> Result<Vec<BoardSize>> {
+        let mut sizes: Vec<BoardSize> = sqlx::query_scalar("SELECT DISTINCT size FROM puzzles")
+            .fetch_all(&self.read)
+            .await?;
+        sizes.sort_by_key(|s| (s.rows(), s.cols()));
+        Ok(sizes)
+    }
+
     /// How many puzzles of `size` there are.
+    #[cfg(feature = "test-support")]
     pub async fn puzzle_count(&self, size: BoardSize) -> Result<i64> {
         Ok(
             sqlx::query_scalar("SELECT count(*) FROM puzzles WHERE size = $1")

@@ -259,12 +259,7 @@ impl Games {
             .await?
             .map_or(RatingValue::START, |p| p.value);
         let Some(row) = self.store.puzzle_near(who.id, size, rating.rating).await? else {
-            let mut sizes = Vec::new();
-            for (pool, _) in pool::Pool::shipped().unwrap_or_default() {
-                if self.store.puzzle_count(pool.size).await? > 0 {
-                    sizes.push(pool.size);
-                }
-            }
+            let sizes = self.store.puzzle_sizes().await?;
             return Err(refused(PuzzleRefusal::NoPuzzles { size, sizes }));
         };
         self.start(who, at, &row, None).await
@@ -286,9 +281,11 @@ impl Games {
         let started = tx.start_puzzle(who.id, row.id, at.guild, day, now).await?;
         tx.commit().await?;
         if !started {
-            if let Some(view) = self.puzzle_in_progress(who.id).await? {
-                return Ok(view);
-            }
+            // Another request gave them one meanwhile.
+            return self
+                .puzzle_in_progress(who.id)
+                .await?
+                .ok_or(refused(PuzzleRefusal::Changed));
         }
         Ok(PuzzleView {
             id: row.id,
