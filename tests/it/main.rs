@@ -20,6 +20,7 @@ mod perft;
 mod pictures;
 mod postgres;
 mod properties;
+mod puzzle_pool;
 mod render;
 mod scaling;
 mod schema;

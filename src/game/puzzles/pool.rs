@@ -12,12 +12,10 @@
 //!
 //! [`Setup`]: crate::rules::Setup
 
-use std::ops::RangeInclusive;
-
 use crate::rules::{BoardSize, Move, MoveError, Position, SetupError};
 
-/// The distances a puzzle may have, in plies.
-pub const PLIES: RangeInclusive<u32> = 3..=11;
+/// The distances a puzzle may have, in plies: the generator's.
+use crate::engine::puzzles::PUZZLE_PLIES as PLIES;
 
 /// One puzzle of a pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
