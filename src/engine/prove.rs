@@ -168,21 +168,16 @@ impl<'g> Prover<'g> {
         if self.spend() {
             return false;
         }
-        let geo = self.geo;
         let (me, them) = (b.stm, b.stm ^ 1);
-        // A piece one step from home walks in; the last enemy piece, if attacked, is taken.
-        if b.own() & geo.pre_goal(me) != 0
-            || (b.opp().count_ones() == 1 && geo.attacks(me, b.own()) & b.opp() != 0)
-        {
+        if self.wins_now(b) {
             return true;
         }
         if d < 3 || 2 * self.fastest(b, me) > u32::from(d) + 1 {
             return false;
         }
-        let threats = b.opp() & geo.pre_goal(them);
-        if threats != 0 && (threats.count_ones() > 1 || geo.attacks(me, b.own()) & threats == 0) {
+        let Some(threats) = self.answerable_threats(b) else {
             return false;
-        }
+        };
         // An enemy runner home before any win of ours.
         if self
             .runner(b, them, false)
@@ -207,16 +202,7 @@ impl<'g> Prover<'g> {
                 }
             }
         }
-        let mut steps = Steps::new();
-        if threats != 0 {
-            b.captures_of(geo, threats, &mut steps);
-        } else {
-            b.moves(geo, &mut steps);
-        }
-        self.order(b, &mut steps);
-        if let Some(e) = entry {
-            promote(&mut steps, e.best);
-        }
+        let steps = self.candidates(b, threats, entry);
         for &s in &steps {
             if self.loses(&b.play(s), d - 1) {
                 self.store(b, |e| {
@@ -239,21 +225,16 @@ impl<'g> Prover<'g> {
         if self.spend() {
             return false;
         }
-        let geo = self.geo;
         let (me, them) = (b.stm, b.stm ^ 1);
-        // The side to move wins on the spot.
-        if b.own() & geo.pre_goal(me) != 0
-            || (b.opp().count_ones() == 1 && geo.attacks(me, b.own()) & b.opp() != 0)
-        {
+        if self.wins_now(b) {
             return false;
         }
         if d < 2 || 2 * self.fastest(b, them) > u32::from(d) {
             return false;
         }
-        let threats = b.opp() & geo.pre_goal(them);
-        if threats != 0 && (threats.count_ones() > 1 || geo.attacks(me, b.own()) & threats == 0) {
+        let Some(threats) = self.answerable_threats(b) else {
             return true;
-        }
+        };
         let entry = self.entry(b);
         if let Some(e) = entry {
             if e.loss_within <= d {
@@ -272,16 +253,7 @@ impl<'g> Prover<'g> {
             self.store(b, |e| e.no_loss_within = NONE - 1);
             return false;
         }
-        let mut steps = Steps::new();
-        if threats != 0 {
-            b.captures_of(geo, threats, &mut steps);
-        } else {
-            b.moves(geo, &mut steps);
-        }
-        self.order(b, &mut steps);
-        if let Some(e) = entry {
-            promote(&mut steps, e.best);
-        }
+        let steps = self.candidates(b, threats, entry);
         for &s in &steps {
             if !self.wins(&b.play(s), d - 1) {
                 if self.stopped {
@@ -296,6 +268,40 @@ impl<'g> Prover<'g> {
         }
         self.store(b, |e| e.loss_within = e.loss_within.min(d));
         true
+    }
+
+    /// Whether the side to move wins with its next move: a piece one step from home walks in, or
+    /// the last enemy piece is attacked.
+    fn wins_now(&self, b: &Board) -> bool {
+        let (geo, me) = (self.geo, b.stm);
+        b.own() & geo.pre_goal(me) != 0
+            || (b.opp().count_ones() == 1 && geo.attacks(me, b.own()) & b.opp() != 0)
+    }
+
+    /// The enemy pieces one step from their goal, which the side to move must take at once (0 for
+    /// none); `None` when it cannot take them all with one move, so it loses next ply.
+    fn answerable_threats(&self, b: &Board) -> Option<u128> {
+        let geo = self.geo;
+        let threats = b.opp() & geo.pre_goal(b.stm ^ 1);
+        let lost = threats != 0
+            && (threats.count_ones() > 1 || geo.attacks(b.stm, b.own()) & threats == 0);
+        (!lost).then_some(threats)
+    }
+
+    /// The moves worth trying, most promising first: the captures of `threats` when there are
+    /// any, else every move; the table's best move leads.
+    fn candidates(&self, b: &Board, threats: u128, entry: Option<Entry>) -> Steps {
+        let mut steps = Steps::new();
+        if threats != 0 {
+            b.captures_of(self.geo, threats, &mut steps);
+        } else {
+            b.moves(self.geo, &mut steps);
+        }
+        self.order(b, &mut steps);
+        if let Some(e) = entry {
+            promote(&mut steps, e.best);
+        }
+        steps
     }
 
     /// The fewest moves in which `side` could possibly win: its most advanced piece's walk home,
