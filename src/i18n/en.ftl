@@ -730,3 +730,24 @@ cmd-tournament-cancel-name = cancel
 cmd-tournament-cancel-description = Cancel a tournament; its games under way go on as ordinary games (organizer, Manage Server)
 cmd-tournament-cancel-tournament-name = { -opt-tournament }
 cmd-tournament-cancel-tournament-description = Which tournament (default: the only one here)
+
+## Proven results in the engine's look back at a game (/analyze): what the prover established,
+## counted in the winner's own moves as the rest of the analysis counts them.
+
+analysis-proven = { $side ->
+    [black] Black
+   *[white] White
+  } wins in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  } from here
+analysis-missed = missed a win in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }: {$win} wins
+analysis-missed-title = Wins let go (proven by the engine):
+analysis-missed-line = {$number}. {$move} by { $side ->
+    [black] Black
+   *[white] White
+  }: {$missed}
+analysis-file-proofs = proven results

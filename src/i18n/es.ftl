@@ -732,3 +732,24 @@ cmd-tournament-cancel-name = cancelar
 cmd-tournament-cancel-description = Cancela un torneo; sus partidas en juego siguen como normales (organizador, Gestionar servidor)
 cmd-tournament-cancel-tournament-name = { -opt-tournament }
 cmd-tournament-cancel-tournament-description = Qué torneo (por defecto: el único de aquí)
+
+## Resultados demostrados en el análisis de una partida (/analyze): lo que el motor ha demostrado,
+## contado en jugadas del ganador, como el resto del análisis.
+
+analysis-proven = ganan las { $side ->
+    [black] negras
+   *[white] blancas
+  } en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  } desde aquí
+analysis-missed = dejó escapar una victoria en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }: {$win} gana
+analysis-missed-title = Victorias que se escaparon (demostradas por el motor):
+analysis-missed-line = {$number}. {$move} de las { $side ->
+    [black] negras
+   *[white] blancas
+  }: {$missed}
+analysis-file-proofs = resultados demostrados
