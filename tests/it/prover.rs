@@ -241,7 +241,7 @@ fn the_prover_agrees_with_exhaustive_search_on_small_boards() {
 #[test]
 fn the_top_levels_convert_a_proven_win_by_the_shortest_route() {
     use breakthrough_bot::engine::{best_move, Level};
-    // Positions of 6x6 reached by random play in which the side to move wins by force in 3 to 7
+    // Positions of 6x6 reached by random play in which the side to move wins by force in 3 or 5
     // plies, not on the spot.
     let size: BoardSize = "6x6".parse().unwrap();
     let mut rng = Rng(29);
@@ -250,7 +250,7 @@ fn the_top_levels_convert_a_proven_win_by_the_shortest_route() {
         let Some(p) = played(size, &mut rng) else {
             continue;
         };
-        if let Proof::Win { plies, .. } = prove(&p, 7, NODES) {
+        if let Proof::Win { plies, .. } = prove(&p, 5, NODES) {
             if plies >= 3 {
                 won.push((p, plies));
             }
@@ -261,7 +261,7 @@ fn the_top_levels_convert_a_proven_win_by_the_shortest_route() {
             let mv = best_move(&p, level, 0).unwrap();
             let after = p.play(mv).unwrap();
             assert_eq!(
-                prove(&after, 9, NODES),
+                prove(&after, 5, NODES),
                 Proof::Loss { plies: n - 1 },
                 "{p}: level {level} played {mv}, not a win in {n}"
             );
