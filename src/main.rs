@@ -127,6 +127,26 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
+    /// Find puzzles in games the AI plays against itself: positions where the side to move wins
+    /// by force in 3 to 11 plies with exactly one first move, each proven; writes one a line
+    /// (position, solution, plies), the pool's format.
+    Puzzles {
+        /// Board size, columns x rows.
+        #[arg(long, default_value_t = BoardSize::DEFAULT, value_name = "COLSxROWS")]
+        size: BoardSize,
+        /// How many puzzles to find.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// Where to write them.
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// Seed of the first game; the next games count up from it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
     /// Measure the AI: each level against the one below, and the top level against plain UCT.
     Selfplay {
         /// Games per match (pairs of games with colours swapped).
@@ -239,6 +259,13 @@ fn main() -> ExitCode {
             moves,
         } => bestmove_command(size, level, seed, verbose, &moves),
         Command::Prove { size, plies, moves } => prove_command(size, plies, &moves),
+        Command::Puzzles {
+            size,
+            count,
+            out,
+            seed,
+            threads,
+        } => puzzles_command(size, count, &out, seed, threads),
         Command::Selfplay {
             games,
             size,
@@ -501,6 +528,36 @@ fn prove_command(size: BoardSize, plies: u32, moves: &[String]) -> ExitCode {
         "{}",
         proof_line(engine::prove(&position, plies, engine::PROOF_NODES))
     );
+    ExitCode::SUCCESS
+}
+
+fn puzzles_command(
+    size: BoardSize,
+    count: usize,
+    out: &std::path::Path,
+    seed: u64,
+    threads: usize,
+) -> ExitCode {
+    let began = std::time::Instant::now();
+    let puzzles = engine::puzzles::generate(size, count, seed, threads, |n| {
+        eprint!(
+            "\r{n} of {count} puzzles, {:.0} s",
+            began.elapsed().as_secs_f64()
+        );
+    });
+    eprintln!();
+    let mut text = format!(
+        "# {} puzzles of {size}, found by `breakthrough-bot puzzles --size {size} --count {count} --seed {seed}` in {:.0} s\n",
+        puzzles.len(),
+        began.elapsed().as_secs_f64()
+    );
+    for p in &puzzles {
+        text.push_str(&format!("{p}\n"));
+    }
+    if let Err(e) = std::fs::write(out, text) {
+        eprintln!("cannot write {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
 }
 

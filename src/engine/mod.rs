@@ -10,6 +10,8 @@
 pub mod analysis;
 mod board;
 mod eval;
+mod prove;
+pub mod puzzles;
 mod search;
 pub mod uct;
 
@@ -18,6 +20,7 @@ use std::str::FromStr;
 
 use crate::rules::{Geometry, Move, Position};
 use board::{splitmix, Board, Steps};
+pub use prove::{prove, Proof, MAX_PROOF_PLIES, PROOF_NODES};
 use search::{Budget, Searcher, DECISIVE, WIN};
 
 /// How strong the AI plays, from 1 (a beginner who makes real mistakes) to 5 (strong).

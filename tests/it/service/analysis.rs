@@ -218,7 +218,7 @@ pub(super) async fn the_analysis_marks_proven_wins_and_the_win_a_player_let_go(b
             (6, 2, "a3-a4".to_string()),
             (7, 2, "c3-c2".to_string()),
             (12, 1, "a4-a5".to_string()),
-            (13, 1, "b2xa1".to_string()),
+            (13, 1, "b2-b1".to_string()),
         ]
     );
     // After Black's last move, White wins with its next one.
