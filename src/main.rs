@@ -113,6 +113,20 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
+    /// Prove the position after MOVEs from the start: print `win N MOVE` (the side to move wins in
+    /// N plies, the last its winning move, by playing MOVE), `loss N` (it loses in N plies however
+    /// it defends) or `unknown` (neither within the bound).
+    Prove {
+        /// Board size, columns x rows.
+        #[arg(long, default_value_t = BoardSize::DEFAULT, value_name = "COLSxROWS")]
+        size: BoardSize,
+        /// The bound: the longest win or loss looked for, in plies (each side's move is one).
+        #[arg(long, default_value_t = PROVE_PLIES, value_name = "N")]
+        plies: u32,
+        /// Moves in algebraic notation, such as e7-e6 or d4xe5.
+        #[arg(allow_hyphen_values = true)]
+        moves: Vec<String>,
+    },
     /// Find puzzles in games the AI plays against itself: positions where the side to move wins
     /// by force in 3 to 11 plies with exactly one first move, each proven; writes one a line
     /// (position, solution, plies), the pool's format.
@@ -244,6 +258,7 @@ fn main() -> ExitCode {
             verbose,
             moves,
         } => bestmove_command(size, level, seed, verbose, &moves),
+        Command::Prove { size, plies, moves } => prove_command(size, plies, &moves),
         Command::Puzzles {
             size,
             count,
@@ -483,7 +498,38 @@ fn bestmove_command(
             thought.nodes,
             began.elapsed().as_secs_f64() * 1000.0
         );
+        let proof = match engine::prove(&position, PROVE_PLIES, engine::PROOF_NODES) {
+            engine::Proof::Win { plies, best } => format!("win {plies} ({best})"),
+            engine::Proof::Loss { plies } => format!("loss {plies}"),
+            engine::Proof::Unknown => format!("none within {PROVE_PLIES} plies"),
+        };
+        eprintln!("proof: {proof}");
     }
+    ExitCode::SUCCESS
+}
+
+/// The bound of `prove` when none is given, and of the proof `bestmove --verbose` prints.
+const PROVE_PLIES: u32 = 9;
+
+/// A proof as `prove` prints it: `win N MOVE`, `loss N` or `unknown`.
+fn proof_line(proof: engine::Proof) -> String {
+    match proof {
+        engine::Proof::Win { plies, best } => format!("win {plies} {best}"),
+        engine::Proof::Loss { plies } => format!("loss {plies}"),
+        engine::Proof::Unknown => "unknown".to_string(),
+    }
+}
+
+/// `prove`: a finished game is a loss in 0 for the side to move, as the prover counts it.
+fn prove_command(size: BoardSize, plies: u32, moves: &[String]) -> ExitCode {
+    let position = match replayed(size, moves) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    println!(
+        "{}",
+        proof_line(engine::prove(&position, plies, engine::PROOF_NODES))
+    );
     ExitCode::SUCCESS
 }
 

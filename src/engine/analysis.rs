@@ -3,10 +3,13 @@
 //! which the game was decided.
 //!
 //! Pure and synchronous, like the rest of the engine. Each position gets the same search
-//! ([`ANALYSIS_BUDGET`]), counted in positions and never in time, so an analysis is the same on
-//! every machine, busy or not.
+//! ([`ANALYSIS_BUDGET`]) and the same proof ([`ANALYSIS_PROOF_PLIES`], [`ANALYSIS_PROOF_NODES`]),
+//! counted in positions and never in time, so an analysis is the same on every machine, busy or
+//! not. Where the prover settles a position, its exact distance stands in for the search's: the
+//! evaluations, the marks of proven wins and the wins a player let go all come from it.
 
 use super::board::Board;
+use super::prove::{prove, Proof};
 use super::search::{Budget, Searcher, DECISIVE, WIN};
 use crate::rules::{Color, IllegalMove, Move, Position};
 
@@ -21,6 +24,14 @@ pub const ANALYSIS_BUDGET: Budget = Budget {
     max_millis: None,
     table: 1 << 18,
 };
+
+/// How far the prover looks from each position of a game: wins and losses up to 9 plies (5 moves
+/// of the winner).
+pub const ANALYSIS_PROOF_PLIES: u32 = 9;
+
+/// The positions the prover may look at for each position of a game: a count, not a time, so
+/// that the proofs are the same on every machine.
+pub const ANALYSIS_PROOF_NODES: u64 = 20_000;
 
 /// The score (hundredths of a piece) at which a side's winning chance is 1 / (1 + e⁻¹), about
 /// 73%: three ordinary pieces ahead. Win chances are `1 / (1 + e^(−score / WIN_CHANCE_SCALE))`.
@@ -53,6 +64,16 @@ impl Eval {
         }
     }
 
+    /// A proof's result as an evaluation for the side to move; `None` when nothing is proven.
+    pub fn from_proof(proof: Proof) -> Option<Eval> {
+        match proof {
+            // Plies to the end, the winner's move included: the winner moves every other ply.
+            Proof::Win { plies, .. } => Some(Eval::Wins(plies.div_ceil(2))),
+            Proof::Loss { plies } => Some(Eval::Loses(plies.div_ceil(2))),
+            Proof::Unknown => None,
+        }
+    }
+
     /// The same position for the other side.
     pub fn flip(self) -> Eval {
         match self {
@@ -80,18 +101,41 @@ pub struct Judged {
     pub eval: Eval,
     /// `None` once the game is over.
     pub best: Option<Move>,
+    /// What the prover established, for the side to move.
+    pub proof: Proof,
+    /// Positions searched and proved.
     pub nodes: u64,
 }
 
-/// Judges one position with [`ANALYSIS_BUDGET`]. A finished game is lost for the side to move.
+/// Judges one position with [`ANALYSIS_BUDGET`] and proves it within [`ANALYSIS_PROOF_PLIES`]
+/// and [`ANALYSIS_PROOF_NODES`]; a proven result, being exact, replaces the search's evaluation
+/// and move. A finished game is lost for the side to move.
 pub fn judge(position: &Position) -> Judged {
     if position.outcome().is_some() {
         return Judged {
             eval: Eval::Loses(0),
             best: None,
+            proof: Proof::Loss { plies: 0 },
             nodes: 0,
         };
     }
+    let proof = prove(position, ANALYSIS_PROOF_PLIES, ANALYSIS_PROOF_NODES);
+    let searched = search(position);
+    let best = match proof {
+        Proof::Win { best, .. } => Some(best),
+        _ => searched.best,
+    };
+    Judged {
+        eval: Eval::from_proof(proof).unwrap_or(searched.eval),
+        best,
+        proof,
+        // The prover's positions are not counted: it reports none.
+        nodes: searched.nodes,
+    }
+}
+
+/// The search's judgement of a position still being played.
+fn search(position: &Position) -> Judged {
     let geo = position.size().geometry();
     let board = Board::from_position(position);
     let mut searcher = Searcher::new(geo, &ANALYSIS_BUDGET);
@@ -100,12 +144,14 @@ pub fn judge(position: &Position) -> Judged {
         Some(&(step, score)) => Judged {
             eval: Eval::from_score(score),
             best: Some(board.move_of(geo, step)),
+            proof: Proof::Unknown,
             nodes: found.nodes,
         },
         // No legal move: lost (the rules call it over first; kept for safety).
         None => Judged {
             eval: Eval::Loses(0),
             best: None,
+            proof: Proof::Unknown,
             nodes: found.nodes,
         },
     }
@@ -140,6 +186,42 @@ pub struct PlyReview {
     pub after: Eval,
     /// The engine's move where this one was played.
     pub best: Option<Move>,
+    /// The proven result after the move, when the prover settled it and the game goes on.
+    pub proven: Option<Proven>,
+    /// The win `side` had proven before the move and let go with it.
+    pub missed: Option<Missed>,
+}
+
+/// A forced win the prover established: from this position on, `winner` wins in `moves` of its
+/// own moves, however the other side defends, and no sooner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub winner: Color,
+    pub moves: u32,
+}
+
+impl Proven {
+    /// The winner of `position` by `proof` (for its side to move), if the proof settled it and the
+    /// game is not over yet.
+    pub fn of(position: &Position, proof: Proof) -> Option<Proven> {
+        let (winner, plies) = match proof {
+            Proof::Win { plies, .. } => (position.turn(), plies),
+            Proof::Loss { plies } => (position.turn().opposite(), plies),
+            Proof::Unknown => return None,
+        };
+        (plies > 0).then(|| Proven {
+            winner,
+            moves: plies.div_ceil(2),
+        })
+    }
+}
+
+/// A proven win a player let go: before its move it won by force in `moves` of its own moves,
+/// starting with `win`, and after the move it played no win was proven for it any more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missed {
+    pub moves: u32,
+    pub win: Move,
 }
 
 impl PlyReview {
@@ -184,13 +266,30 @@ impl Analysis {
             .enumerate()
             .filter_map(|(i, &played)| {
                 let (before, after) = (judged.get(i)?, judged.get(i + 1)?);
+                let after_eval = after.eval.flip();
+                // The win was let go when, after the move, neither the prover nor the search
+                // still finds one for the side that moved.
+                let missed = match before.proof {
+                    Proof::Win { plies, best }
+                        if !matches!(after.proof, Proof::Loss { .. })
+                            && !matches!(after_eval, Eval::Wins(_)) =>
+                    {
+                        Some(Missed {
+                            moves: plies.div_ceil(2),
+                            win: best,
+                        })
+                    }
+                    _ => None,
+                };
                 Some(PlyReview {
                     ply: u32::try_from(i + 1).unwrap_or(u32::MAX),
                     side: positions.get(i)?.turn(),
                     played,
                     before: before.eval,
-                    after: after.eval.flip(),
+                    after: after_eval,
                     best: before.best,
+                    proven: Proven::of(positions.get(i + 1)?, after.proof),
+                    missed,
                 })
             })
             .collect();
@@ -199,6 +298,11 @@ impl Analysis {
             decided: decided(positions, judged),
             nodes: judged.iter().map(|j| j.nodes).sum(),
         }
+    }
+
+    /// The moves that let a proven win go, in the order played.
+    pub fn missed(&self) -> impl Iterator<Item = (&PlyReview, Missed)> + '_ {
+        self.plies.iter().filter_map(|p| Some((p, p.missed?)))
     }
 
     /// Up to `n` of `side`'s moves that gave away the most (at least [`MISTAKE`] each), worst

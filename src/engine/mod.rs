@@ -21,7 +21,7 @@ use std::str::FromStr;
 use crate::rules::{Geometry, Move, Position};
 use board::{splitmix, Board, Steps};
 pub use prove::{prove, Proof, MAX_PROOF_PLIES, PROOF_NODES};
-use search::{Budget, Searcher, DECISIVE};
+use search::{Budget, Searcher, DECISIVE, WIN};
 
 /// How strong the AI plays, from 1 (a beginner who makes real mistakes) to 5 (strong).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -101,8 +101,10 @@ pub struct Thought {
     pub best: Move,
     /// From the mover's side, in hundredths of a piece; beyond ±999,000 a forced win or loss.
     pub score: i32,
-    /// Deepest complete iteration (0 for the first level, which does not search).
+    /// Deepest complete iteration (0 for the first level, which does not search; for a win the
+    /// prover found, its length in plies).
     pub depth: u32,
+    /// Positions searched (0 when the prover found the move).
     pub nodes: u64,
 }
 
@@ -132,6 +134,17 @@ fn style(level: Level) -> Style {
         noise,
     }
 }
+
+/// The levels from which the AI first tries to prove a win, and plays its shortest one when it
+/// can; the search only when it cannot.
+const PROVING_LEVEL: Level = Level(4);
+
+/// How far the top levels' prover looks before they search: wins up to 9 plies.
+const LEVEL_PROOF_PLIES: u32 = 9;
+
+/// The positions the top levels' prover may look at before they search: a small share of their
+/// search's budget, so that the time they take hardly changes.
+const LEVEL_PROOF_NODES: u64 = 20_000;
 
 /// The AI's move with its score and the work it took.
 pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
@@ -166,6 +179,17 @@ enum Clock {
 fn think_within(position: &Position, level: Level, seed: u64, clock: Clock) -> Option<Thought> {
     if position.outcome().is_some() {
         return None;
+    }
+    if level >= PROVING_LEVEL {
+        // A proven win is converted by the shortest route, whatever the search would prefer.
+        if let Proof::Win { plies, best } = prove(position, LEVEL_PROOF_PLIES, LEVEL_PROOF_NODES) {
+            return Some(Thought {
+                best,
+                score: WIN - i32::try_from(plies).unwrap_or(0),
+                depth: plies,
+                nodes: 0,
+            });
+        }
     }
     let geo = position.size().geometry();
     let board = Board::from_position(position);

@@ -6,7 +6,7 @@
 //! thread pool, one at a time, each holding one of the AI's thinkers only while it is judged, so
 //! replies the AI owes other members take their turn between two positions.
 
-use crate::engine::analysis::{self, Analysis, Decided, Eval, Judged, PlyReview};
+use crate::engine::analysis::{self, Analysis, Decided, Eval, Judged, Missed, PlyReview, Proven};
 use crate::i18n::Lang;
 use crate::rules::{replay, Color, Position};
 use crate::tr;
@@ -181,6 +181,52 @@ fn decided(lang: Lang, a: &Analysis) -> String {
     }
 }
 
+/// A proven win, as marked on the move after which it holds: "Black wins in 4 moves from here".
+pub fn proven(lang: Lang, p: Proven) -> String {
+    tr!(
+        lang,
+        "analysis-proven",
+        side = p.winner.name(),
+        moves = p.moves
+    )
+}
+
+/// A win let go, as marked on the move that let it go: "missed a win in 2 moves: a5-a4 wins".
+pub fn missed(lang: Lang, m: Missed) -> String {
+    tr!(
+        lang,
+        "analysis-missed",
+        moves = m.moves,
+        win = m.win.to_string()
+    )
+}
+
+/// The marks of one move: the win it let go, then the win proven after it.
+fn marks(lang: Lang, p: &PlyReview) -> Vec<String> {
+    let let_go = p.missed.map(|m| missed(lang, m));
+    let holds = p.proven.map(|w| proven(lang, w));
+    let_go.into_iter().chain(holds).collect()
+}
+
+/// The wins let go, a heading and a line each; `None` when no player let one go.
+fn missed_wins(lang: Lang, a: &Analysis) -> Option<String> {
+    let mut lines = a.missed().peekable();
+    lines.peek()?;
+    let mut out = tr!(lang, "analysis-missed-title");
+    for (p, m) in lines {
+        out.push('\n');
+        out.push_str(&tr!(
+            lang,
+            "analysis-missed-line",
+            number = move_number(p.ply),
+            move = p.played.to_string(),
+            side = p.side.name(),
+            missed = missed(lang, m)
+        ));
+    }
+    Some(out)
+}
+
 /// One side's worst moves, a heading and a line each.
 fn worst(lang: Lang, a: &Analysis, side: Color) -> String {
     let mut out = tr!(lang, "analysis-worst-title", side = side.name());
@@ -210,41 +256,48 @@ pub fn title(lang: Lang, a: &GameAnalysis) -> String {
     tr!(lang, "analysis-title", id = a.game.id.to_string())
 }
 
-/// The summary: who played, where the game was decided, each side's worst moves, and how to read
-/// the chances.
+/// The summary: who played, where the game was decided, the proven wins a player let go, each
+/// side's worst moves, and how to read the chances.
 pub fn summary(lang: Lang, m: &dyn Markup, a: &GameAnalysis) -> String {
     let g = &a.game;
     let plies = a.analysis.plies.len();
     if plies == 0 {
         return tr!(lang, "analysis-no-moves");
     }
+    let players = tr!(
+        lang,
+        "analysis-players",
+        black = m.name(&g.players.black.name),
+        white = m.name(&g.players.white.name),
+        size = g.size.to_string(),
+        // Counted as the lists and boards number them: a move of each side is one move.
+        moves = plies.div_ceil(2)
+    );
     [
-        tr!(
-            lang,
-            "analysis-players",
-            black = m.name(&g.players.black.name),
-            white = m.name(&g.players.white.name),
-            size = g.size.to_string(),
-            // Counted as the lists and boards number them: a move of each side is one move.
-            moves = plies.div_ceil(2)
-        ),
-        decided(lang, &a.analysis),
-        worst(lang, &a.analysis, Color::Black),
-        worst(lang, &a.analysis, Color::White),
-        tr!(lang, "analysis-scale"),
+        Some(players),
+        Some(decided(lang, &a.analysis)),
+        missed_wins(lang, &a.analysis),
+        Some(worst(lang, &a.analysis, Color::Black)),
+        Some(worst(lang, &a.analysis, Color::White)),
+        Some(tr!(lang, "analysis-scale")),
     ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
     .join("\n\n")
 }
 
 /// Every move's evaluation as a text file: the summary, then one line per move (ply, side, move,
-/// the chances of the side that moved before and after it, the engine's move). Plain text: names
-/// as they are, whatever the front end.
+/// the chances of the side that moved before and after it, the engine's move, and the proven
+/// results: a win let go, a win proven from there). Plain text: names as they are, whatever the
+/// front end.
 pub fn export(lang: Lang, a: &GameAnalysis) -> String {
     let mut out = format!(
-        "{}\n\n{}\n\n{}\n",
+        "{}\n\n{}\n\n{} · {}\n",
         title(lang, a),
         summary(lang, &Plain, a),
-        tr!(lang, "analysis-file-header")
+        tr!(lang, "analysis-file-header"),
+        tr!(lang, "analysis-file-proofs")
     );
     for p in &a.analysis.plies {
         out.push_str(&tr!(
@@ -257,6 +310,11 @@ pub fn export(lang: Lang, a: &GameAnalysis) -> String {
             after = eval(lang, p.after),
             best = best_move(lang, p)
         ));
+        let marks = marks(lang, p);
+        if !marks.is_empty() {
+            out.push_str(" · ");
+            out.push_str(&marks.join("; "));
+        }
         out.push('\n');
     }
     out

@@ -781,3 +781,23 @@ puzzle-error-daily-direct = the daily puzzle belongs to a server: ask for it in 
 puzzle-error-changed = another of your moves got to this puzzle first: see where it stands with /puzzle
 console-value-daily = daily
 console-bad-puzzle = `{$value}` is not a puzzle to ask for: write a board size like 6x6, or { console-value-daily }
+## Proven results in the engine's look back at a game (/analyze): what the prover established,
+## counted in the winner's own moves as the rest of the analysis counts them.
+
+analysis-proven = { $side ->
+    [black] Black
+   *[white] White
+  } wins in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  } from here
+analysis-missed = missed a win in { $moves ->
+    [one] {$moves} move
+   *[other] {$moves} moves
+  }: {$win} wins
+analysis-missed-title = Wins let go (proven by the engine):
+analysis-missed-line = {$number}. {$move} by { $side ->
+    [black] Black
+   *[white] White
+  }: {$missed}
+analysis-file-proofs = proven results

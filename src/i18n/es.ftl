@@ -783,3 +783,23 @@ puzzle-error-daily-direct = el problema del día es de un servidor: pídelo en u
 puzzle-error-changed = otra de tus jugadas llegó antes a este problema: mira cómo está con /puzzle
 console-value-daily = diario
 console-bad-puzzle = `{$value}` no es un problema que pedir: escribe un tamaño de tablero como 6x6, o { console-value-daily }
+## Resultados demostrados en el análisis de una partida (/analyze): lo que el motor ha demostrado,
+## contado en jugadas del ganador, como el resto del análisis.
+
+analysis-proven = ganan las { $side ->
+    [black] negras
+   *[white] blancas
+  } en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  } desde aquí
+analysis-missed = dejó escapar una victoria en { $moves ->
+    [one] {$moves} jugada
+   *[other] {$moves} jugadas
+  }: {$win} gana
+analysis-missed-title = Victorias que se escaparon (demostradas por el motor):
+analysis-missed-line = {$number}. {$move} de las { $side ->
+    [black] negras
+   *[white] blancas
+  }: {$missed}
+analysis-file-proofs = resultados demostrados

@@ -10,6 +10,7 @@ mod common;
 
 mod challenge_state;
 mod cli;
+mod cli_prove;
 mod console;
 mod discord;
 mod engine;
@@ -20,6 +21,7 @@ mod perft;
 mod pictures;
 mod postgres;
 mod properties;
+mod prover;
 mod puzzle_pool;
 mod render;
 mod scaling;

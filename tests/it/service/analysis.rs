@@ -191,3 +191,76 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
     drop(slot);
     w.games.analyze(alice().id, PLACE, finished).await.unwrap();
 }
+
+/// A 3x5 game between members in which White, with c2-b3 on its third move, lets go a win in 2
+/// moves (a3-a4, then a4-a5 whatever Black does), and wins later all the same.
+const WHITE_LETS_A_WIN_GO: [&str; 14] = [
+    "a4-a3", "b2xa3", "b4-c3", "b1-b2", "b5-b4", "c2-b3", "a5-a4", "b3xa4", "b4xa3", "c1-c2",
+    "a3xb2", "a2-b3", "c5-b4", "a4-a5",
+];
+
+pub(super) async fn the_analysis_marks_proven_wins_and_the_win_a_player_let_go(b: Backend) {
+    use breakthrough_bot::engine::analysis::{Missed, Proven};
+    let w = world(b).await;
+    let id = started(&w).await;
+    play_all(&w, id, &WHITE_LETS_A_WIN_GO).await;
+    let done = w.games.analyze(carol().id, PLACE, id).await.unwrap();
+    let plies = &done.analysis.plies;
+    // Random play lets wins go often: White's third move is the one looked at here.
+    let let_go: Vec<(u32, u32, String)> = done
+        .analysis
+        .missed()
+        .map(|(p, Missed { moves, win })| (p.ply, moves, win.to_string()))
+        .collect();
+    assert_eq!(
+        let_go,
+        [
+            (6, 2, "a3-a4".to_string()),
+            (7, 2, "c3-c2".to_string()),
+            (12, 1, "a4-a5".to_string()),
+            (13, 1, "b2-b1".to_string()),
+        ]
+    );
+    // After Black's last move, White wins with its next one.
+    assert_eq!(
+        plies[12].proven,
+        Some(Proven {
+            winner: Color::White,
+            moves: 1
+        })
+    );
+
+    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &Plain, &done);
+    assert!(
+        summary.contains(
+            "Wins let go (proven by the engine):\n3. c2-b3 by White: missed a win in 2 moves: a3-a4 wins"
+        ),
+        "{summary}"
+    );
+    let file = breakthrough_bot::game::analysis::export(Lang::En, &done);
+    let line = |ply: &str| {
+        file.lines()
+            .find(|l| l.starts_with(&format!("{ply} · ")))
+            .unwrap_or_else(|| panic!("no line for ply {ply} in {file}"))
+            .to_string()
+    };
+    assert_eq!(
+        line("6"),
+        "6 · White · c2-b3 · wins in 2 → loses in 2 · a3-a4 · missed a win in 2 moves: a3-a4 wins; Black wins in 2 moves from here"
+    );
+    assert_eq!(
+        line("10"),
+        "10 · White · c1-c2 · wins in 1 → wins in 1 · a4-a5 · White wins in 1 move from here"
+    );
+    assert_eq!(line("14"), "14 · White · a4-a5 · wins in 1 → won · a4-a5");
+    let spanish = breakthrough_bot::game::analysis::export(Lang::Es, &done);
+    assert!(
+        spanish
+            .contains("c2-b3 de las blancas: dejó escapar una victoria en 2 jugadas: a3-a4 gana"),
+        "{spanish}"
+    );
+    assert!(
+        spanish.contains("ganan las blancas en 1 jugada desde aquí"),
+        "{spanish}"
+    );
+}

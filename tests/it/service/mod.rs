@@ -262,6 +262,7 @@ on_both_backends! {
     #[tokio::test] a_game_between_members_in_progress_is_not_analysed_and_nothing_changes,
     #[tokio::test] a_game_against_the_ai_is_analysed_while_it_is_played,
     #[tokio::test] one_analysis_per_member_at_a_time_in_the_ais_queue,
+    #[tokio::test] the_analysis_marks_proven_wins_and_the_win_a_player_let_go,
     #[tokio::test] turn_notifications_are_queued_with_the_change_and_lapse_with_it,
     #[tokio::test] each_shard_sweeps_only_its_own_servers,
     #[tokio::test] a_write_transaction_dropped_half_way_keeps_nothing_and_holds_up_no_one,
