@@ -781,3 +781,14 @@ puzzle-error-daily-direct = the daily puzzle belongs to a server: ask for it in 
 puzzle-error-changed = another of your moves got to this puzzle first: see where it stands with /puzzle
 console-value-daily = daily
 console-bad-puzzle = `{$value}` is not a puzzle to ask for: write a board size like 6x6, or { console-value-daily }
+
+## The /puzzle command
+
+cmd-puzzle-name = puzzle
+cmd-puzzle-description = A puzzle to solve, near your puzzle rating; or this server's daily puzzle
+cmd-puzzle-size-name = { -opt-size }
+cmd-puzzle-size-description = Board size (default 8x8), or daily: the server's puzzle of the day
+cmd-puzzle-size-6x6 = 6x6
+cmd-puzzle-size-7x7 = 7x7
+cmd-puzzle-size-8x8 = 8x8
+cmd-puzzle-size-daily = { console-value-daily }

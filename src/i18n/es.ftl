@@ -783,3 +783,14 @@ puzzle-error-daily-direct = el problema del día es de un servidor: pídelo en u
 puzzle-error-changed = otra de tus jugadas llegó antes a este problema: mira cómo está con /puzzle
 console-value-daily = diario
 console-bad-puzzle = `{$value}` no es un problema que pedir: escribe un tamaño de tablero como 6x6, o { console-value-daily }
+
+## El comando /puzzle
+
+cmd-puzzle-name = problema
+cmd-puzzle-description = Un problema que resolver, cerca de tu puntuación de problemas; o el problema del día del servidor
+cmd-puzzle-size-name = { -opt-size }
+cmd-puzzle-size-description = Tamaño del tablero (por defecto 8x8), o diario: el problema del día del servidor
+cmd-puzzle-size-6x6 = 6x6
+cmd-puzzle-size-7x7 = 7x7
+cmd-puzzle-size-8x8 = 8x8
+cmd-puzzle-size-daily = { console-value-daily }
