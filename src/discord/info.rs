@@ -86,9 +86,7 @@ pub async fn rating(
         None => caller(ctx).await,
     };
     let games = &ctx.data().games;
-    let card = games
-        .rating(server(ctx)?, &whom, read_size(size)?)
-        .await?;
+    let card = games.rating(server(ctx)?, &whom, read_size(size)?).await?;
     // The puzzle rating, beside the game rating: the member's own, the same in every server.
     let puzzles = games.puzzle_rating(&whom).await?;
     let lang = public_lang(ctx);

@@ -96,7 +96,9 @@ pub async fn play_move(
         Done::InTime(Moved::Puzzle(step)) => {
             return super::puzzle::answer_move(ctx, &step, false).await
         }
-        Done::Late(Moved::Puzzle(step)) => return super::puzzle::answer_move(ctx, &step, true).await,
+        Done::Late(Moved::Puzzle(step)) => {
+            return super::puzzle::answer_move(ctx, &step, true).await
+        }
         Done::Refused => return Ok(()),
     };
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {

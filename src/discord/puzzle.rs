@@ -105,15 +105,14 @@ async fn daily(ctx: Context<'_>, who: &Member) -> Result<(), BotError> {
 }
 
 /// The server's post of the day in this channel, made the first time anyone asks for it that
-/// day (and recorded); the count of the post made before brought up to date. A failure costs
-/// only the post: it is logged.
+/// day (and recorded); each attempt that ends brings its count up to date after. A failure
+/// costs only the post: it is logged.
 async fn daily_post(ctx: Context<'_>, daily: &DailyPuzzle) {
-    let games = &ctx.data().games;
-    let lang = public_lang(ctx);
     if daily.count.post.is_some() {
-        edit_count(ctx, lang, &daily.count).await;
         return;
     }
+    let games = &ctx.data().games;
+    let lang = public_lang(ctx);
     let count = text::daily_count(lang, &daily.count);
     let post = text::daily_post(lang, daily);
     // The count is the post's content, which each attempt replaces; the rest stays in the embed.
@@ -233,10 +232,7 @@ fn squares(text: &str) -> String {
 
 /// The look of what only `member` sees: their own choice.
 async fn own_style(ctx: Context<'_>, member: MemberId) -> BoardStyle {
-    ctx.data()
-        .games
-        .board_style(place(ctx), Some(member))
-        .await
+    ctx.data().games.board_style(place(ctx), Some(member)).await
 }
 
 /// A puzzle's board as it is shown: the attacker (the side solving) at the bottom, the last move
