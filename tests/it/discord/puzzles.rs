@@ -208,7 +208,7 @@ async fn the_daily_puzzle_is_posted_once_and_its_count_follows_the_attempts() {
     let view = in_progress(&games, &alice()).await;
     assert!(view.daily.is_some());
     // The day's post: the board and the count, for everyone, and never the answer.
-    let post = wait_for(&bot, |bot| posts(bot)).await;
+    let post = wait_for(&bot, posts).await;
     assert_eq!(post.len(), 1, "{post:?}");
     let words = format!("{}\n{}", post[0]["content"], post[0]["embeds"][0]);
     assert!(words.contains("0 members solved today's puzzle"), "{words}");
