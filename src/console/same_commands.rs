@@ -48,10 +48,6 @@ const CONSOLE_ONLY: &[(&str, &str)] = &[
         "quit",
         "leaves the console; there is nothing to leave on Discord",
     ),
-    (
-        "puzzle",
-        "the console has /puzzle ahead of Discord; once Discord has it, this line goes",
-    ),
 ];
 
 /// Console options that no slash command has: (command, option, why).
@@ -126,6 +122,7 @@ fn console_choices(command: &str, option: &str) -> Vec<String> {
         ("settings" | "server-settings", "board") => ["emoji", "image"].map(String::from).to_vec(),
         ("server-settings", "threads") => ["on", "off"].map(String::from).to_vec(),
         ("tournament-create", "format") => ["round-robin", "swiss"].map(String::from).to_vec(),
+        ("puzzle", "size") => ["6x6", "7x7", "8x8", "daily"].map(String::from).to_vec(),
         _ => panic!("/{command} {option}: Discord offers choices; list how the console reads them"),
     }
 }

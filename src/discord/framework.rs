@@ -20,8 +20,8 @@ use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
-    member_id, play, private_lang, rate, settings, startup, tournament, update, user_member, view,
-    BotError, Context, Data,
+    member_id, play, private_lang, puzzle, rate, settings, startup, tournament, update,
+    user_member, view, BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.
@@ -46,6 +46,7 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         settings::server_settings(),
         analyze::analyze(),
         tournament::tournament(),
+        puzzle::puzzle(),
         info::help(),
     ]
 }

@@ -1,4 +1,5 @@
-//! `/games`, `/leaderboard` (paged with buttons), `/rating`, `/history`, `/help`, `/vacation`, `/notify`.
+//! `/games`, `/leaderboard` (paged with buttons), `/rating` (with the puzzle rating), `/history`,
+//! `/help`, `/vacation`, `/notify`.
 
 use poise::serenity_prelude as serenity;
 
@@ -84,15 +85,19 @@ pub async fn rating(
         Some(u) => user_member(u),
         None => caller(ctx).await,
     };
-    let card = ctx
-        .data()
-        .games
-        .rating(server(ctx)?, &whom, read_size(size)?)
-        .await?;
+    let games = &ctx.data().games;
+    let card = games.rating(server(ctx)?, &whom, read_size(size)?).await?;
+    // The puzzle rating, beside the game rating: the member's own, the same in every server.
+    let puzzles = games.puzzle_rating(&whom).await?;
+    let lang = public_lang(ctx);
     let name = Markdown.name(&card.member.name);
     let embed = serenity::CreateEmbed::new()
         .title(format!("{name} · {}", card.size))
-        .description(text::rating_card(public_lang(ctx), &Markdown, &card));
+        .description(format!(
+            "{}\n\n{}",
+            text::rating_card(lang, &Markdown, &card),
+            text::puzzle_card(lang, &Markdown, &puzzles)
+        ));
     ctx.send(poise::CreateReply::default().embed(embed)).await?;
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod locales;
 mod outbox;
 mod pictures;
 mod play;
+mod puzzle;
 mod rate;
 mod refusals;
 mod retry;

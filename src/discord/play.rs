@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
-use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played};
+use crate::game::{text, AiSlot, Game, GameId, GameRef, Member, Played, PuzzleStep};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -34,18 +34,26 @@ async fn legal_moves(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocom
         }
         poise::Context::Prefix(_) => None,
     };
-    let moves = ctx
-        .data()
-        .games
-        .move_suggestions(
-            super::member_id(ctx.author().id),
-            place(ctx),
-            game_ref(game),
-            partial,
-            MAX_CHOICES,
-        )
+    let games = &ctx.data().games;
+    let me = super::member_id(ctx.author().id);
+    let here = place(ctx);
+    let moves = games
+        .move_suggestions(me, here, game_ref(game), partial, MAX_CHOICES)
         .await
         .unwrap_or_default();
+    // No game number and no game here at the member's turn: the move goes to their puzzle, as
+    // `/move` sends it (see `Games::move_goes_to_puzzle`).
+    let at_turn = !moves.is_empty()
+        || game.is_some()
+        || games
+            .move_suggestions(me, here, GameRef::Only, "", 1)
+            .await
+            .is_ok_and(|any| !any.is_empty());
+    let moves = if at_turn {
+        moves
+    } else {
+        super::puzzle::legal_moves(games, me, partial, MAX_CHOICES).await
+    };
     serenity::CreateAutocompleteResponse::new().set_choices(
         moves
             .into_iter()
@@ -68,15 +76,29 @@ pub async fn play_move(
     // The member's own move is quick, so a refusal can still be an ephemeral reply; only the
     // AI's thinking needs the response deferred (or a write that waits, see `window`).
     // Against the AI, the move is only played with a place in the AI's queue for its reply.
+    // With no game number, a move no game here takes at the member's turn goes to the puzzle
+    // they are solving, if any (the rule of every front end, `Games::move_goes_to_puzzle`).
     let who = caller(ctx).await;
     let work = async {
-        Ok(games
+        match games
             .play_with_slot(&who, place(ctx), game_ref(game), &text)
-            .await?)
+            .await
+        {
+            Err(e) if game.is_none() && games.move_goes_to_puzzle(who.id, &e).await? => {
+                Ok(Moved::Puzzle(games.puzzle_move(&who, &text).await?))
+            }
+            played => Ok(Moved::Game(played?)),
+        }
     };
     let (played, slot) = match window::run(ctx, work).await? {
-        Done::InTime(played) => played,
-        Done::Late((played, slot)) => return late_move(ctx, &played, slot).await,
+        Done::InTime(Moved::Game(played)) => played,
+        Done::Late(Moved::Game((played, slot))) => return late_move(ctx, &played, slot).await,
+        Done::InTime(Moved::Puzzle(step)) => {
+            return super::puzzle::answer_move(ctx, &step, false).await
+        }
+        Done::Late(Moved::Puzzle(step)) => {
+            return super::puzzle::answer_move(ctx, &step, true).await
+        }
         Done::Refused => return Ok(()),
     };
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
@@ -84,6 +106,13 @@ pub async fn play_move(
     }
     super::reply_board(ctx, &played.game, played.notified.is_some()).await;
     Ok(())
+}
+
+/// Where a `/move` went: into a game (with the AI's place in its queue, against the AI), or into
+/// the member's puzzle.
+enum Moved {
+    Game((Played, Option<AiSlot>)),
+    Puzzle(PuzzleStep),
 }
 
 /// A move that went through after its response was deferred: the board (after the AI's reply,

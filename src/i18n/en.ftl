@@ -350,6 +350,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+    /{ cmd-puzzle-name } [{ -opt-size } or daily] · a puzzle the engine proved, near your puzzle rating, answered with /{ -cmd-move }: the bot defends as stubbornly as it can; /{ -cmd-rating } shows your puzzle rating and streak
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · boards as emoji or pictures, for you or for the server, and a thread for each game
     /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · tournaments: a member with Manage Server creates one (round-robin: every pair plays once, all games at once; swiss: rounds paired by score, no rematch, colours alternating, a bye worth 1 point); members join with its button. A win scores 1. Tie-breaks: round robin: direct encounter, Sonneborn-Berger, fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encounter
 console-help =
@@ -801,3 +802,14 @@ analysis-missed-line = {$number}. {$move} by { $side ->
    *[white] White
   }: {$missed}
 analysis-file-proofs = proven results
+
+## The /puzzle command
+
+cmd-puzzle-name = puzzle
+cmd-puzzle-description = A puzzle to solve, near your puzzle rating; or this server's daily puzzle
+cmd-puzzle-size-name = { -opt-size }
+cmd-puzzle-size-description = Board size (default 8x8), or daily: the server's puzzle of the day
+cmd-puzzle-size-6x6 = 6x6
+cmd-puzzle-size-7x7 = 7x7
+cmd-puzzle-size-8x8 = 8x8
+cmd-puzzle-size-daily = { console-value-daily }

@@ -369,6 +369,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
     /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
+    /{ cmd-puzzle-name } [{ -opt-size } o diario] · un problema que el motor demostró, cerca de tu puntuación de problemas, que se responde con /{ -cmd-move }: el bot defiende lo más tenaz que puede; /{ -cmd-rating } muestra tu puntuación de problemas y tu racha
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
     /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: quien puede gestionar el servidor crea uno (todos contra todos: cada pareja juega una vez, todas las partidas a la vez; suizo: rondas emparejadas por puntos, sin repetir rival, alternando colores, un descanso vale 1 punto); los miembros se inscriben con su botón. Ganar da 1 punto. Desempates: todos contra todos: encuentro directo, Sonneborn-Berger, menos derrotas por tiempo; suizo: Buchholz menos el peor, Sonneborn-Berger, encuentro directo
 console-help =
@@ -803,3 +804,14 @@ analysis-missed-line = {$number}. {$move} de las { $side ->
    *[white] blancas
   }: {$missed}
 analysis-file-proofs = resultados demostrados
+
+## El comando /puzzle
+
+cmd-puzzle-name = problema
+cmd-puzzle-description = Un problema que resolver, cerca de tu puntuación de problemas; o el problema del día del servidor
+cmd-puzzle-size-name = { -opt-size }
+cmd-puzzle-size-description = Tamaño del tablero (por defecto 8x8), o diario: el problema del día del servidor
+cmd-puzzle-size-6x6 = 6x6
+cmd-puzzle-size-7x7 = 7x7
+cmd-puzzle-size-8x8 = 8x8
+cmd-puzzle-size-daily = { console-value-daily }

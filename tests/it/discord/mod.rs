@@ -16,6 +16,7 @@ mod game;
 mod notifications;
 mod outbox;
 mod pictures;
+mod puzzles;
 mod refusals;
 mod restarts;
 mod settings;

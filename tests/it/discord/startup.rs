@@ -29,6 +29,7 @@ async fn commands_register_in_the_guild_with_their_options() {
             "leaderboard",
             "move",
             "notify",
+            "puzzle",
             "rating",
             "rematch",
             "resign",
@@ -58,6 +59,14 @@ async fn commands_register_in_the_guild_with_their_options() {
     assert_eq!(option(&challenge, "opponent")["type"], 6);
     assert_eq!(option(&challenge, "size")["autocomplete"], true);
     assert_eq!(option(&challenge, "rated")["type"], 5);
+    let puzzle_size = option(&command("puzzle"), "size");
+    let sizes: Vec<&str> = puzzle_size["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(sizes, ["6x6", "7x7", "8x8", "daily"]);
     let time = option(&challenge, "time");
     let times: Vec<&str> = time["choices"]
         .as_array()
@@ -166,7 +175,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 20);
+    assert_eq!(bot.fake.commands(None).len(), 21);
     bot.finish();
 }
 
