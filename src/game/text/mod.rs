@@ -513,6 +513,7 @@ Commands:
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history game:<id> · /help
 /analyze game:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+/puzzle [size or daily] · a puzzle the engine proved, answered with /move
 /settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game
 /tournament create · join · leave · start · standings · pairings · withdraw · cancel · tournaments: \
 a member with Manage Server creates one (round-robin: every pair plays once, all games at once; \
@@ -522,6 +523,7 @@ fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encoun
         assert_eq!(help(Lang::En), before);
         assert!(help(Lang::Es).starts_with("Breakthrough: mueve una pieza"));
         assert!(help(Lang::Es).contains("/torneo crear · unirse · salir · empezar"));
+        assert!(help(Lang::Es).contains("/problema [tamaño o diario]"));
         // It is a message's content, which Discord takes up to 2000 characters.
         for lang in Lang::all() {
             assert!(help(lang).chars().count() <= 2000, "{}", lang.code());
