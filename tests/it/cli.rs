@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-fn run(args: &[&str]) -> Output {
+pub(crate) fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
         .args(args)
         .env_remove("DATABASE_URL")
@@ -10,11 +10,11 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary starts")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 

@@ -1,22 +1,6 @@
 //! `prove` and the proof `bestmove --verbose` prints, through the real binary.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .output()
-        .expect("the binary starts")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use super::cli::{run, stderr, stdout};
 
 /// A 3x5 game after Black's third move: White wins in 3 plies, and only with a3-a4.
 const WHITE_WINS_IN_3: [&str; 7] = ["prove", "--size", "3x5", "a4-a3", "b2xa3", "b4-c3", "b1-b2"];
