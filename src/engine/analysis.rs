@@ -23,6 +23,7 @@ pub const ANALYSIS_BUDGET: Budget = Budget {
     max_depth: 64,
     max_millis: None,
     table: 1 << 18,
+    ceiling: None,
 };
 
 /// How far the prover looks from each position of a game: wins and losses up to 9 plies (5 moves

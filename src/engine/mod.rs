@@ -115,13 +115,19 @@ struct Style {
     noise: i32,
 }
 
-fn style(level: Level) -> Style {
+fn style(level: Level, pacing: Pacing) -> Style {
     let (nodes, min_depth, max_millis, table, noise) = match level.0 {
         1 => (0, 1, 200, 1 << 10, 0),
         2 => (1_500, 2, 500, 1 << 12, 60),
         3 => (15_000, 2, 800, 1 << 14, 15),
         4 => (200_000, 3, 1_200, 1 << 18, 0),
         _ => (2_000_000, 3, 2_000, 1 << 20, 0),
+    };
+    let flexible = level == Level::MAX && pacing == Pacing::Flexible;
+    let (nodes, ceiling) = if flexible {
+        (TOP_BASE, Some(TOP_CEILING))
+    } else {
+        (nodes, None)
     };
     Style {
         budget: Budget {
@@ -130,9 +136,30 @@ fn style(level: Level) -> Style {
             max_depth: 64,
             max_millis: Some(max_millis),
             table,
+            ceiling,
         },
         noise,
     }
+}
+
+/// What the top level spends on a move whose search is neither settled nor in doubt (with a fixed
+/// budget: 2,000,000 positions).
+const TOP_BASE: u64 = 4_000_000;
+
+/// The most positions the top level spends on a move, where its search is most in doubt: about
+/// 1.7 s on the 2-core development machine, within the level's 2 s cap.
+const TOP_CEILING: u64 = 12_000_000;
+
+/// How the top level spreads its budget over a game's moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pacing {
+    /// Less where the search has settled on its move, more where it is in doubt, nothing more
+    /// once at most one move does not lose by force: the bot's.
+    #[default]
+    Flexible,
+    /// The same budget for every move, as the levels below the top spend theirs; for measuring
+    /// what the flexible pace gains (`selfplay`).
+    Fixed,
 }
 
 /// The levels from which the AI first tries to prove a win, and plays its shortest one when it
@@ -148,7 +175,18 @@ const LEVEL_PROOF_NODES: u64 = 20_000;
 
 /// The AI's move with its score and the work it took.
 pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
-    think_within(position, level, seed, Clock::Capped)
+    think_within(position, level, seed, Clock::Capped, Pacing::Flexible)
+}
+
+/// [`think`] with the top level's budget spread as `pacing` says (the levels below the top
+/// always spend a fixed one).
+pub fn think_paced(
+    position: &Position,
+    level: Level,
+    seed: u64,
+    pacing: Pacing,
+) -> Option<Thought> {
+    think_within(position, level, seed, Clock::Capped, pacing)
 }
 
 /// The move [`think`] finds when the level's node budget runs out before its wall-clock cap, as
@@ -166,7 +204,7 @@ pub fn think(position: &Position, level: Level, seed: u64) -> Option<Thought> {
 /// assert_eq!((a.best, a.nodes), (b.best, b.nodes));
 /// ```
 pub fn think_unhurried(position: &Position, level: Level, seed: u64) -> Option<Thought> {
-    think_within(position, level, seed, Clock::Ignored)
+    think_within(position, level, seed, Clock::Ignored, Pacing::Flexible)
 }
 
 /// Whether a search stops at its level's wall-clock cap.
@@ -176,7 +214,13 @@ enum Clock {
     Ignored,
 }
 
-fn think_within(position: &Position, level: Level, seed: u64, clock: Clock) -> Option<Thought> {
+fn think_within(
+    position: &Position,
+    level: Level,
+    seed: u64,
+    clock: Clock,
+    pacing: Pacing,
+) -> Option<Thought> {
     if position.outcome().is_some() {
         return None;
     }
@@ -197,7 +241,7 @@ fn think_within(position: &Position, level: Level, seed: u64, clock: Clock) -> O
     if level.0 == 1 {
         return Some(beginner(&board, geo, &mut rng));
     }
-    let mut style = style(level);
+    let mut style = style(level, pacing);
     if clock == Clock::Ignored {
         style.budget.max_millis = None;
     }

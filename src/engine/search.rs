@@ -32,6 +32,50 @@ pub struct Budget {
     pub max_millis: Option<u64>,
     /// Transposition table entries, a power of two.
     pub table: usize,
+    /// `None`: `nodes` is a fixed budget. `Some(ceiling)`: `nodes` is what a move of a search
+    /// that is neither settled nor in doubt spends; a search whose best move holds from one
+    /// iteration to the next spends less, one whose best move changes or whose score falls spends
+    /// more, up to `ceiling` positions (see [`Pace`]).
+    pub ceiling: Option<u64>,
+}
+
+/// How a search with a ceiling spreads its budget, read after each complete iteration: how
+/// often the best move changed of late, and how far the best score fell.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pace {
+    /// Changes of the best move, each halved at every later iteration (so at most 2).
+    changes: f64,
+    /// How far the best score fell in the last iteration, in hundredths of a piece (0 if it rose).
+    fall: i32,
+}
+
+impl Pace {
+    /// A settled search spends this share of the base budget.
+    const SETTLED: f64 = 0.6;
+    /// Each recent change of the best move adds this share (halved at each later iteration).
+    const PER_CHANGE: f64 = 1.2;
+    /// A score that fell by at least this much (half a piece) is in doubt...
+    pub const FALL: i32 = 50;
+    /// ...and gets this much more.
+    const FALL_FACTOR: f64 = 1.5;
+
+    /// The pace after an iteration whose best move did or did not change, and whose best score
+    /// went from `before` to `after`.
+    pub fn after(self, changed: bool, before: i32, after: i32) -> Pace {
+        Pace {
+            changes: self.changes / 2.0 + if changed { 1.0 } else { 0.0 },
+            fall: before.saturating_sub(after).max(0),
+        }
+    }
+
+    /// The positions a search at this pace may spend, of a base of `base` and at most `ceiling`.
+    pub fn target(self, base: u64, ceiling: u64) -> u64 {
+        let mut share = Self::SETTLED + Self::PER_CHANGE * self.changes;
+        if self.fall >= Self::FALL {
+            share *= Self::FALL_FACTOR;
+        }
+        ((base as f64 * share) as u64).min(ceiling)
+    }
 }
 
 #[derive(Clone, Copy, Default)]
@@ -108,16 +152,37 @@ impl<'g> Searcher<'g> {
             return found;
         }
         self.order_root(root, &mut scored);
+        let mut pace = Pace::default();
+        // The best score of each complete iteration. Scores swing between odd and even depths
+        // (the side that moved last looks better), so a fall is measured two iterations back.
+        let mut bests: Vec<i32> = Vec::new();
         for depth in 1..=budget.max_depth.max(1) {
             if depth > budget.min_depth {
-                if self.nodes >= budget.nodes {
+                // A fixed budget starts no iteration once spent. A flexible one starts none past
+                // half its target: an iteration costs more than all those before it together.
+                let limit = match budget.ceiling {
+                    None => budget.nodes,
+                    Some(ceiling) => pace.target(budget.nodes, ceiling),
+                };
+                let spent = if budget.ceiling.is_some() {
+                    self.nodes.saturating_mul(2)
+                } else {
+                    self.nodes
+                };
+                if spent >= limit {
                     break;
                 }
-                self.limit = budget.nodes;
+                self.limit = limit;
                 self.deadline = budget
                     .max_millis
                     .and_then(|ms| started.checked_add(std::time::Duration::from_millis(ms)));
             }
+            let previous = found
+                .root
+                .first()
+                .map(|&(step, _)| step)
+                .filter(|_| found.depth > 0);
+            let same_parity = bests.len().checked_sub(2).map(|i| bests[i]);
             let mut alpha = -INF;
             let mut done = Vec::with_capacity(scored.len());
             for (i, &(step, _)) in scored.iter().enumerate() {
@@ -137,20 +202,42 @@ impl<'g> Searcher<'g> {
                 if self.stopped {
                     break;
                 }
+                if let (Some(ceiling), Some(before)) = (budget.ceiling, same_parity) {
+                    // The move that was best now looks worse: an answer is worth the ceiling.
+                    if i == 0 && depth > budget.min_depth && before - score >= Pace::FALL {
+                        self.limit = ceiling;
+                    }
+                }
                 alpha = alpha.max(score);
                 done.push((step, score));
             }
-            if self.stopped {
-                break;
-            }
             // Stable sort: among equal scores the earlier (better ordered) move stays first.
             done.sort_by_key(|e| std::cmp::Reverse(e.1));
+            if self.stopped {
+                // A flexible search keeps what its last iteration finished: the move that was
+                // best is searched first, so any move here beat it one ply deeper.
+                if budget.ceiling.is_some() && !exact_root && !done.is_empty() {
+                    found.root = done;
+                }
+                break;
+            }
             scored = done;
+            bests.push(scored[0].1);
             found.root = scored.clone();
             found.depth = depth;
             // A forced result is final.
             if scored[0].1.abs() > DECISIVE {
                 break;
+            }
+            if budget.ceiling.is_some() {
+                // Nothing to choose when at most one move does not lose by force.
+                if scored.iter().filter(|(_, s)| *s > -DECISIVE).count() <= 1 {
+                    break;
+                }
+                if let Some(step) = previous {
+                    let before = same_parity.unwrap_or(scored[0].1);
+                    pace = pace.after(step != scored[0].0, before, scored[0].1);
+                }
             }
         }
         found.nodes = self.nodes;
@@ -348,5 +435,42 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pace;
+
+    const BASE: u64 = 2_000_000;
+    const CEILING: u64 = 5_000_000;
+
+    #[test]
+    fn a_settled_search_spends_less_than_its_base_and_one_in_doubt_more() {
+        let settled = Pace::default().after(false, 40, 45).after(false, 45, 42);
+        assert!(settled.target(BASE, CEILING) < BASE);
+
+        // The best move changed in the last iteration.
+        let changed = settled.after(true, 42, 30);
+        assert!(changed.target(BASE, CEILING) > BASE);
+        // Two iterations later, unchanged since, it is settled again.
+        let calmer = changed.after(false, 30, 31).after(false, 31, 33);
+        assert!(calmer.target(BASE, CEILING) < changed.target(BASE, CEILING));
+        assert!(calmer.target(BASE, CEILING) > settled.target(BASE, CEILING));
+
+        // The same best move whose score fell by half a piece.
+        let fell = settled.after(false, 40, 40 - Pace::FALL);
+        assert!(fell.target(BASE, CEILING) > settled.target(BASE, CEILING));
+        let rose = settled.after(false, 40, 140);
+        assert_eq!(rose.target(BASE, CEILING), settled.target(BASE, CEILING));
+    }
+
+    #[test]
+    fn no_pace_spends_past_the_ceiling() {
+        let mut wild = Pace::default();
+        for _ in 0..10 {
+            wild = wild.after(true, 500, -500);
+        }
+        assert_eq!(wild.target(BASE, CEILING), CEILING);
     }
 }

@@ -114,6 +114,16 @@ fn uct_plays_legal_moves_and_takes_a_win_it_can_see() {
 }
 
 #[test]
+fn the_top_level_stops_once_its_move_is_forced() {
+    // White to move: Black's f2 reaches row 1 next move unless g1 takes it, so every other move
+    // loses. With its budget fixed, the top level would spend its 2,000,000 positions all the same.
+    let p = position("bbbbbbbb/bbbbbb2/8/8/8/3w4/ww3bww/wwww2ww w");
+    let t = engine::think_unhurried(&p, Level::MAX, 0).expect("a move");
+    assert_eq!(t.best.to_string(), "g1xf2");
+    assert!(t.nodes < 20_000, "nodes {}", t.nodes);
+}
+
+#[test]
 fn the_top_level_reports_a_deep_search() {
     // The node budget, not the machine's speed: the bot's `think` stops sooner on a slow machine.
     let t = engine::think_unhurried(&Position::default(), Level::MAX, 0).expect("a move");
