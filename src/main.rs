@@ -164,7 +164,8 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 2)]
         threads: usize,
-        /// Matches to play: `2-1` (level 2 against level 1), `5-uct`; all of them by default.
+        /// Matches to play: `2-1` (level 2 against level 1), `5-5fixed` (the top level against
+        /// itself with a fixed budget per move), `5-uct`; all of them by default.
         #[arg(long, value_delimiter = ',')]
         only: Vec<String>,
     },
@@ -578,6 +579,11 @@ fn selfplay_command(
             matches.push((format!("{n}-{}", n - 1), Player::Ai(a), Player::Ai(b)));
         }
     }
+    matches.push((
+        format!("{}-{}fixed", Level::MAX, Level::MAX),
+        Player::Ai(Level::MAX),
+        Player::AiFixed(Level::MAX),
+    ));
     matches.push((
         format!("{}-uct", Level::MAX),
         Player::Ai(Level::MAX),

@@ -16,6 +16,8 @@ use crate::rules::{BoardSize, Color, Position};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Ai(Level),
+    /// The level with every move given the same budget (see [`engine::Pacing::Fixed`]).
+    AiFixed(Level),
     /// Plain UCT with this many simulations per move.
     Uct(u32),
 }
@@ -24,6 +26,7 @@ impl std::fmt::Display for Player {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Player::Ai(l) => write!(f, "level {l}"),
+            Player::AiFixed(l) => write!(f, "level {l} (fixed budget)"),
             Player::Uct(n) => write!(f, "UCT {n}"),
         }
     }
@@ -33,6 +36,9 @@ impl Player {
     fn choose(self, position: &Position, seed: u64) -> Option<crate::rules::Move> {
         match self {
             Player::Ai(level) => engine::best_move(position, level, seed),
+            Player::AiFixed(level) => {
+                engine::think_paced(position, level, seed, engine::Pacing::Fixed).map(|t| t.best)
+            }
             Player::Uct(n) => engine::uct::uct_move(position, n, seed),
         }
     }
@@ -47,10 +53,8 @@ pub struct MatchReport {
     /// Games won by `first`.
     pub first_wins: usize,
     pub plies: usize,
-    /// Time spent choosing moves, per side.
-    pub think: [Duration; 2],
-    /// Moves made, per side.
-    pub moves: [usize; 2],
+    /// The time each move took to choose, per side.
+    pub think: [Vec<Duration>; 2],
     pub elapsed: Duration,
 }
 
@@ -63,8 +67,7 @@ impl MatchReport {
 struct Game {
     first_won: bool,
     plies: usize,
-    think: [Duration; 2],
-    moves: [usize; 2],
+    think: [Vec<Duration>; 2],
 }
 
 fn mix(seed: u64, i: u64) -> u64 {
@@ -86,8 +89,7 @@ fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: us
             position = next;
         }
     }
-    let mut think = [Duration::ZERO; 2];
-    let mut counts = [0usize; 2];
+    let mut think = [Vec::new(), Vec::new()];
     let mut plies = 2;
     let winner = loop {
         if let Some(outcome) = position.outcome() {
@@ -102,8 +104,7 @@ fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: us
         };
         let t = Instant::now();
         let choice = player.choose(&position, mix(seed ^ 0xabcd, index as u64 * 1000 + plies));
-        think[side] += t.elapsed();
-        counts[side] += 1;
+        think[side].push(t.elapsed());
         plies += 1;
         match choice.and_then(|mv| position.play(mv).ok()) {
             Some(next) => position = next,
@@ -115,7 +116,6 @@ fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: us
         first_won: (winner == Color::Black) == first_is_black,
         plies: plies as usize,
         think,
-        moves: counts,
     }
 }
 
@@ -152,39 +152,46 @@ pub fn play_match(
         games: results.len(),
         first_wins: 0,
         plies: 0,
-        think: [Duration::ZERO; 2],
-        moves: [0; 2],
+        think: [Vec::new(), Vec::new()],
         elapsed: began.elapsed(),
     };
     for g in results {
         report.first_wins += usize::from(g.first_won);
         report.plies += g.plies;
-        for side in 0..2 {
-            report.think[side] += g.think[side];
-            report.moves[side] += g.moves[side];
+        for (all, these) in report.think.iter_mut().zip(g.think) {
+            all.extend(these);
         }
     }
     report
 }
 
 /// The header of the table [`row`] writes.
-pub const HEADER: &str = "| match | games | wins of the first | share | plies per game | ms per move (first / second) | wall time |\n|---|---|---|---|---|---|---|";
+pub const HEADER: &str = "| match | games | wins of the first | share | plies per game | ms per move, first (mean / median / max) | second (mean / median / max) | wall time |\n|---|---|---|---|---|---|---|---|";
+
+/// Mean, median and longest of a side's times per move, in milliseconds.
+fn times(moves: &[Duration]) -> String {
+    let mut ms: Vec<f64> = moves.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+    ms.sort_by(f64::total_cmp);
+    let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
+    let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+    let max = ms.last().copied().unwrap_or(0.0);
+    format!("{mean:.1} / {median:.1} / {max:.1}")
+}
 
 /// One line of the results table, in Markdown.
 pub fn row(r: &MatchReport) -> String {
-    let per_move = |side: usize| r.think[side].as_secs_f64() * 1000.0 / r.moves[side].max(1) as f64;
     let mut line = String::new();
     let _ = write!(
         line,
-        "| {} vs {} | {} | {} | {:.0}% | {:.1} | {:.1} / {:.1} | {:.0} s |",
+        "| {} vs {} | {} | {} | {:.0}% | {:.1} | {} | {} | {:.0} s |",
         r.first,
         r.second,
         r.games,
         r.first_wins,
         r.first_share() * 100.0,
         r.plies as f64 / r.games.max(1) as f64,
-        per_move(0),
-        per_move(1),
+        times(&r.think[0]),
+        times(&r.think[1]),
         r.elapsed.as_secs_f64()
     );
     line
