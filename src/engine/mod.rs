@@ -4,6 +4,8 @@
 //! (`eval`). Levels differ in how many positions they may look at and, below the top, in how
 //! much chance sways their choice among moves that are not decisive: a level above the first
 //! never misses a win on the spot nor the capture that stops an enemy piece one step from home.
+//! The top level paces its budget: less where its search settles on a move, more where it is in
+//! doubt ([`Pacing`]).
 //! `uct` is a plain Monte-Carlo tree search, the yardstick of the self-play harness; `analysis`
 //! judges every position of a finished game, for a look back at it.
 
