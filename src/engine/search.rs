@@ -45,7 +45,8 @@ pub struct Budget {
 pub struct Pace {
     /// Changes of the best move, each halved at every later iteration (so at most 2).
     changes: f64,
-    /// How far the best score fell in the last iteration, in hundredths of a piece (0 if it rose).
+    /// How far the best score fell against the iteration two before (scores swing between odd
+    /// and even depths), in hundredths of a piece (0 if it rose).
     fall: i32,
 }
 
@@ -59,8 +60,8 @@ impl Pace {
     /// ...and gets this much more.
     const FALL_FACTOR: f64 = 1.5;
 
-    /// The pace after an iteration whose best move did or did not change, and whose best score
-    /// went from `before` to `after`.
+    /// The pace after an iteration whose best move did or did not change, and whose best score is
+    /// `after`, against `before` two iterations back.
     pub fn after(self, changed: bool, before: i32, after: i32) -> Pace {
         Pace {
             changes: self.changes / 2.0 + if changed { 1.0 } else { 0.0 },
