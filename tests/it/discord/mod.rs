@@ -1,6 +1,6 @@
 //! The real bot binary against a fake Discord on 127.0.0.1, a module per area. Every request the
-//! bot makes is checked against Discord's OpenAPI description
-//! (`../shared/discord-api-spec/openapi.json`).
+//! bot makes is checked against Discord's OpenAPI description, shipped with the tests
+//! (`tests/it/data/discord-api-spec/`).
 //!
 //! This file holds what the areas share: the `Bot` wrapper and its start, the members, the
 //! messages' flags and words, and the game service and bot processes that outage tests drive

@@ -33,7 +33,7 @@
 //! with op 11, RESUME with RESUMED, and carries the dispatches of [`FakeDiscord::dispatch`] with
 //! increasing `s`; every dispatch is first read with serenity's own `GatewayEvent` and refused
 //! (panic) if serenity would drop it as `Event::Unknown`. REST requests are recorded, checked
-//! against Discord's OpenAPI description (see [`spec_path`]; a body that does not fit is
+//! against Discord's OpenAPI description (shipped at [`SPEC_PATH`]; a body that does not fit is
 //! answered 400 `Invalid Form Body` and listed by [`FakeDiscord::spec_violations`]) and answered
 //! like Discord: interaction callbacks 204 (a second one 400 "already acknowledged", one later than
 //! [`ANSWER_WINDOW`] 404 "Unknown interaction"), webhook and
@@ -107,7 +107,7 @@ pub use interactions::{
 #[allow(unused_imports)]
 pub use recorded::{RecordedRequest, UploadedFile};
 #[allow(unused_imports)]
-pub use spec::{schema_errors, spec_available, spec_path, uncheckable_routes, SpecViolation};
+pub use spec::{schema_errors, uncheckable_routes, SpecViolation, SPEC_PATH};
 use state::Stub;
 #[allow(unused_imports)]
 pub use state::StubAnswer;
@@ -318,7 +318,7 @@ impl FakeDiscord {
             attachments: Mutex::new(BTreeMap::new()),
             attachment_size_limit: AtomicU64::new(ATTACHMENT_SIZE_LIMIT),
         });
-        spec::spec_available();
+        spec::load_spec();
         let task = tokio::spawn(http::serve(listener, Arc::clone(&shared)));
         shared.track_task(task.abort_handle());
         FakeDiscord {

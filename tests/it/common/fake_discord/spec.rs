@@ -1,9 +1,12 @@
 //! Checks requests against Discord's OpenAPI description of API v10.
 //!
-//! The file is found at `$DISCORD_OPENAPI` or else at `../shared/discord-api-spec/openapi.json`
-//! relative to the crate's manifest directory. It is read once per process; each route's request
-//! body schema is compiled on first use (with the `#/components/...` schemas it refers to copied
-//! beside it, so `$ref`s resolve inside one small document) and cached.
+//! The description is Discord's own (`openapi.json` of the `discord/discord-api-spec` repository,
+//! MIT-licensed), shipped with the tests in `tests/it/data/discord-api-spec/` beside its licence,
+//! and built into the test binary: the check runs on every clone, never skipped. To bring it up
+//! to date, replace that `openapi.json` with the repository's newest `specs/openapi.json` and run
+//! the tests. It is parsed once per process; each route's request body schema is compiled on
+//! first use (with the `#/components/...` schemas it refers to copied beside it, so `$ref`s
+//! resolve inside one small document) and cached.
 //!
 //! Tolerance, where the spec is stricter than Discord or than the validator:
 //! - `SnowflakeType` also accepts a non-negative integer. The spec says "string", but Discord
@@ -18,7 +21,6 @@
 //!   query strings are not checked.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{json, Map, Value};
@@ -58,8 +60,6 @@ impl std::fmt::Display for SpecViolation {
 
 /// The result of checking one request.
 pub(crate) enum Check {
-    /// No spec file: nothing was checked.
-    Skipped,
     /// The route is in the spec and the body fits (or its schema could not be compiled).
     Ok { route: String },
     /// No path template of the spec matches this method and path.
@@ -94,51 +94,26 @@ struct Spec {
     compiled: Mutex<Compiled>,
 }
 
-static SPEC: OnceLock<Option<Spec>> = OnceLock::new();
+/// Discord's OpenAPI description of API v10, as shipped with the tests.
+const SPEC_JSON: &str = include_str!("../../data/discord-api-spec/openapi.json");
 
-/// Where the spec is looked for.
-pub fn spec_path() -> PathBuf {
-    if let Some(p) = std::env::var_os("DISCORD_OPENAPI") {
-        return PathBuf::from(p);
-    }
-    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .or_else(|| option_env!("CARGO_MANIFEST_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("."));
-    manifest.join("../shared/discord-api-spec/openapi.json")
+/// Where the shipped description lies in the repository, for messages.
+pub const SPEC_PATH: &str = "tests/it/data/discord-api-spec/openapi.json";
+
+static SPEC: OnceLock<Spec> = OnceLock::new();
+
+/// Parses the description now rather than at the first request (it takes a moment).
+pub fn load_spec() {
+    spec();
 }
 
-/// Whether the spec was found (loads it on first call).
-pub fn spec_available() -> bool {
-    spec().is_some()
+fn spec() -> &'static Spec {
+    SPEC.get_or_init(load)
 }
 
-fn spec() -> Option<&'static Spec> {
-    SPEC.get_or_init(load).as_ref()
-}
-
-fn load() -> Option<Spec> {
-    let path = spec_path();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!(
-                "fake_discord: Discord OpenAPI spec not read at {} ({e}); the spec check of requests is skipped",
-                path.display()
-            );
-            return None;
-        }
-    };
-    let mut doc: Value = match serde_json::from_str(&text) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!(
-                "fake_discord: Discord OpenAPI spec at {} is not JSON ({e}); the spec check of requests is skipped",
-                path.display()
-            );
-            return None;
-        }
-    };
+fn load() -> Spec {
+    let mut doc: Value = serde_json::from_str(SPEC_JSON)
+        .unwrap_or_else(|e| panic!("{SPEC_PATH} is not JSON: {e}"));
     relax(&mut doc);
     let mut routes = Vec::new();
     if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
@@ -173,11 +148,12 @@ fn load() -> Option<Spec> {
     }
     // More literal segments first, so `/messages/@original` wins over `/messages/{message_id}`.
     routes.sort_by_key(|r| std::cmp::Reverse(r.literals));
-    Some(Spec {
+    assert!(!routes.is_empty(), "{SPEC_PATH} has no paths");
+    Spec {
         doc,
         routes,
         compiled: Mutex::new(HashMap::new()),
-    })
+    }
 }
 
 /// The documented tolerances (see the module comment).
@@ -218,9 +194,7 @@ fn match_route<'a>(spec: &'a Spec, method: &str, path: &str) -> Option<&'a Route
 /// Checks one request: `path` is the part under `/api/v10`, `body` the JSON body (or the parsed
 /// `payload_json` of a multipart body).
 pub(crate) fn check(method: &str, path: &str, body: Option<&Value>) -> Check {
-    let Some(spec) = spec() else {
-        return Check::Skipped;
-    };
+    let spec = spec();
     let Some(route) = match_route(spec, method, path) else {
         return Check::UnknownRoute;
     };
@@ -263,9 +237,7 @@ pub(crate) fn check(method: &str, path: &str, body: Option<&Value>) -> Check {
 /// Compiles the body schema of every route of the spec (normally done lazily, route by route)
 /// and returns the `METHOD /template` of those that do not compile and so go unchecked.
 pub fn uncheckable_routes() -> Vec<String> {
-    let Some(spec) = spec() else {
-        return Vec::new();
-    };
+    let spec = spec();
     let mut out = Vec::new();
     for route in &spec.routes {
         for method in &route.methods {
@@ -286,10 +258,10 @@ pub fn uncheckable_routes() -> Vec<String> {
 }
 
 /// Checks a value against one of the spec's component schemas (`MessageResponse`,
-/// `ThreadResponse`, ...), as the fake does with the objects it answers: `None` when the spec
-/// was not found or the schema does not compile, else what does not fit (empty when it fits).
+/// `ThreadResponse`, ...), as the fake does with the objects it answers: `None` when the schema
+/// does not compile, else what does not fit (empty when it fits).
 pub fn schema_errors(schema_name: &str, value: &Value) -> Option<Vec<String>> {
-    let spec = spec()?;
+    let spec = spec();
     let key = ("SCHEMA".to_string(), schema_name.to_string());
     let cached = spec.compiled.lock().unwrap().get(&key).cloned();
     let check = match cached {
