@@ -302,11 +302,16 @@ fn init_logging(refusals: Option<&GatewayRefusals>) {
             filter = filter.add_directive(directive);
         }
     }
-    // What `filter` lets through goes to standard error; beside it, whatever the filter, the
-    // Discord front end watches serenity's gateway for a shard Discord refused.
+    // What `filter` lets through goes to standard error, coloured only on a terminal (a file, a
+    // pipe or journald would keep the escape codes as text) and unless `NO_COLOR` is set; beside
+    // it, whatever the filter, the Discord front end watches serenity's gateway for a shard
+    // Discord refused.
+    use std::io::IsTerminal;
     use tracing_subscriber::prelude::*;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal() && !no_color)
         .with_filter(filter);
     let _ = tracing_subscriber::registry()
         .with(log)

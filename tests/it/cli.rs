@@ -385,3 +385,39 @@ fn a_database_that_cannot_be_migrated_says_why_once() {
         "{err}"
     );
 }
+
+// ----- what `run` tells a newcomer ---------------------------------------------------------------
+
+/// Logs read from a pipe or a file (a service manager's journal, `2> bot.log`) carry no colour
+/// codes: its first warning, that Discord is out of reach, read from a pipe.
+#[test]
+fn logs_through_a_pipe_carry_no_colour_codes() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"));
+    for k in SETTINGS {
+        cmd.env_remove(k);
+    }
+    let base = format!("http://127.0.0.1:{port}");
+    let mut child = cmd
+        .current_dir(dir.path())
+        .arg("run")
+        .envs([("DISCORD_TOKEN", "t"), ("DISCORD_API_BASE", base.as_str())])
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut first = String::new();
+    let read = std::io::BufReader::new(child.stderr.take().expect("stderr")).read_line(&mut first);
+    let _ = child.kill();
+    let _ = child.wait();
+    read.expect("read the log");
+    assert!(first.contains("WARN"), "{first:?}");
+    assert!(!first.contains('\x1b'), "{first:?}");
+}
