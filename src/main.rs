@@ -31,7 +31,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the Discord bot (the default).
+    /// Run the Discord bot (the default), with its token from DISCORD_TOKEN.
+    #[command(after_help = TOKEN_HELP)]
     Run {
         #[command(flatten)]
         config: BotConfig,
@@ -170,6 +171,11 @@ enum Command {
         only: Vec<String>,
     },
 }
+
+/// Where `run` finds the token, under its options (which cannot hold it).
+const TOKEN_HELP: &str = "\
+The bot's token is read from DISCORD_TOKEN, in the environment or in a .env file in the current
+directory (see .env.example); never from a flag, which would show it to every user of the machine.";
 
 /// Every variable a setting is read from: the ones clap knows (on every subcommand), the token,
 /// and the log filter.

@@ -388,6 +388,25 @@ fn a_database_that_cannot_be_migrated_says_why_once() {
 
 // ----- what `run` tells a newcomer ---------------------------------------------------------------
 
+#[test]
+fn the_help_says_the_token_comes_from_discord_token() {
+    let o = run(&["run", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    assert!(
+        help.contains("DISCORD_TOKEN, in the environment or in a .env file"),
+        "{help}"
+    );
+    let o = run(&["--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("run "))
+        .unwrap_or_else(|| panic!("no line for run:\n{help}"));
+    assert!(line.contains("DISCORD_TOKEN"), "{line}");
+}
+
 /// Logs read from a pipe or a file (a service manager's journal, `2> bot.log`) carry no colour
 /// codes: its first warning, that Discord is out of reach, read from a pipe.
 #[test]
