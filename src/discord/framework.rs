@@ -20,7 +20,7 @@ use super::refusals::Refusals;
 use super::tasks::spawn_clock_tasks;
 use super::{
     analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
-    member_id, play, private_lang, puzzle, rate, settings, startup, tournament, update,
+    member_id, play, private_lang, puzzle, rate, reach, settings, startup, tournament, update,
     user_member, view, BotError, Context, Data,
 };
 
@@ -244,7 +244,11 @@ pub async fn run(config: BotConfig, games: Games, refusals: Refusals) -> anyhow:
         }
     };
     tokio::select! {
-        started = started => started?,
+        // A shard's start reads the gateway's address from Discord first.
+        started = started => started.map_err(|e| match reach::unreached(&e) {
+            Some(why) => anyhow::Error::new(why),
+            None => e.into(),
+        })?,
         // Only heard of if `main` set up logging with `refusals`' layer.
         refused = refusals.first() => {
             // The refused shard's runner no longer answers (serenity waits 5 s for it): the

@@ -20,6 +20,7 @@ mod pictures;
 mod play;
 mod puzzle;
 mod rate;
+mod reach;
 mod refusals;
 mod retry;
 mod settings;

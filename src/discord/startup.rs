@@ -1,8 +1,9 @@
 //! Start-up against Discord, before the gateway: the token is checked, the application id read,
 //! and the commands registered. A transient failure (5xx, 429, a dropped or timed-out
-//! connection) is retried with backoff; a permanent one (a rejected token, a server the bot
-//! cannot reach) ends start-up with one sentence that says what to fix. So the bot either serves
-//! or exits: it never sits online answering nothing.
+//! connection, no network) is retried with backoff, and the log says which host could not be
+//! reached and why; a permanent one (a rejected token, a server the bot cannot reach) ends
+//! start-up with one sentence that says what to fix. So the bot either serves or exits: it never
+//! sits online answering nothing.
 
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use poise::serenity_prelude as serenity;
 use serenity::http::{HttpError, StatusCode};
 use tracing::{info, warn};
 
+use super::reach;
 use super::retry::{self, Backoff, Verdict};
 use super::{BotError, Data};
 
@@ -85,7 +87,14 @@ where
                     return Err(StartError(why));
                 }
                 let wait = BACKOFF.pause(failures);
-                warn!(error = %e, retry_in_ms = wait.as_millis() as u64, "{what} failed; trying again");
+                let retry_in_ms = wait.as_millis() as u64;
+                match reach::unreached(&e) {
+                    Some(why) => warn!(retry_in_ms, "{why} while {what}; trying again"),
+                    None => {
+                        let error = reach::with_causes(&e);
+                        warn!(%error, retry_in_ms, "{what} failed; trying again");
+                    }
+                }
                 tokio::time::sleep(wait).await;
                 failures += 1;
             }

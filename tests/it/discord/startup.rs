@@ -1,6 +1,9 @@
 //! Registration and start-up: the commands and their options in the test server, in Spanish
 //! within Discord's rules, and globally; a second bot on one database, a copied `.env.example`,
-//! and a token that never reaches the log.
+//! a token that never reaches the log, and a Discord the bot cannot reach (the host and why in
+//! the log, and trying again).
+
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -290,4 +293,86 @@ async fn the_token_never_reaches_the_log_even_at_trace() {
             "the token is in the log as bytes"
         );
     }
+}
+
+// ----- no way to Discord: the log says which host and why, and start-up goes on trying ---------
+
+/// The bot with `DISCORD_API_BASE` at `base`, on a fresh database in `dir`, logging at the
+/// default level (what a newcomer sees).
+fn spawn_against(base: &str, dir: &tempfile::TempDir) -> BotProcess {
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    BotProcess::spawn_with_env(
+        BOT,
+        &[
+            ("DISCORD_TOKEN", "fake-token"),
+            ("DISCORD_API_BASE", base),
+            ("DATABASE_URL", db.as_str()),
+        ],
+    )
+}
+
+/// Waits for the bot to log `line` a second time (the second try comes half a second after the
+/// first), checks it is still trying, and stops it; its log.
+fn said_twice(bot: &BotProcess, line: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let log = bot.log();
+        if log.matches(line).count() >= 2 {
+            assert!(bot.is_running(), "it gave up:\n{log}");
+            bot.kill();
+            return log;
+        }
+        assert!(bot.is_running(), "it gave up:\n{log}");
+        assert!(Instant::now() < until, "never said {line:?} twice:\n{log}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A port on this machine where nothing listens.
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("address").port()
+}
+
+#[test]
+fn a_refused_connection_is_named_with_its_host_and_tried_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = closed_port();
+    let bot = spawn_against(&format!("http://127.0.0.1:{port}"), &dir);
+    let log = said_twice(
+        &bot,
+        &format!("cannot reach 127.0.0.1:{port} (connection refused) while checking the token; trying again"),
+    );
+    assert!(!log.contains("Error while sending HTTP request"), "{log}");
+}
+
+/// `.invalid` names never resolve (RFC 6761), with a network or without.
+#[test]
+fn a_name_that_does_not_resolve_is_named_and_tried_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = spawn_against("https://nothing.invalid", &dir);
+    said_twice(
+        &bot,
+        "cannot reach nothing.invalid (name not resolved) while checking the token; trying again",
+    );
+}
+
+/// A server that answers TLS with plain HTTP, as a proxy set up without TLS would.
+#[test]
+fn a_failed_tls_handshake_is_named_and_tried_again() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let _ = stream.read(&mut [0; 1024]);
+            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+        }
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = spawn_against(&format!("https://127.0.0.1:{port}"), &dir);
+    said_twice(
+        &bot,
+        &format!("cannot reach 127.0.0.1:{port} (TLS failed: "),
+    );
 }
