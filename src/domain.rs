@@ -421,7 +421,7 @@ pub struct RatingValue {
     pub volatility: f64,
 }
 
-/// Deviation above which a rating is provisional: shown with `?`, left off the leaderboard.
+/// Deviation above which a rating is provisional: shown with `?`, unranked on the leaderboard.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
 impl RatingValue {

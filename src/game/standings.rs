@@ -99,8 +99,10 @@ impl Games {
         })
     }
 
-    /// One page (one-based) of a server's leaderboard on a board size. Provisional ratings
-    /// (deviation above 110, after inactivity decay) are left out and counted.
+    /// One page (one-based) of a server's leaderboard on a board size. Established ratings come
+    /// first, ranked by rating; provisional ones (deviation above 110, after inactivity decay)
+    /// follow them, by rating and without a rank: a new server's first rated players are on it,
+    /// and a rank is only earned with an established rating.
     ///
     /// # Errors
     ///
@@ -112,31 +114,33 @@ impl Games {
         page: usize,
     ) -> Result<Leaderboard> {
         let now = self.now();
-        let mut established = Vec::new();
-        let mut provisional = 0;
-        for (row, name) in self.store.board_ratings(guild, size).await? {
-            let value = rating_now(&row, now);
-            if value.is_provisional() {
-                provisional += 1;
-                continue;
-            }
-            established.push((row, name, value));
-        }
-        established.sort_by(|a, b| {
-            b.2.rating
-                .total_cmp(&a.2.rating)
+        let mut all: Vec<_> = self
+            .store
+            .board_ratings(guild, size)
+            .await?
+            .into_iter()
+            .map(|(row, name)| {
+                let value = rating_now(&row, now);
+                (row, name, value)
+            })
+            .collect();
+        all.sort_by(|a, b| {
+            a.2.is_provisional()
+                .cmp(&b.2.is_provisional())
+                .then(b.2.rating.total_cmp(&a.2.rating))
                 .then(a.0.member_id.cmp(&b.0.member_id))
         });
         let per = self.limits.page_size.max(1);
-        let pages = established.len().div_ceil(per).max(1);
+        let pages = all.len().div_ceil(per).max(1);
         let page = page.clamp(1, pages);
-        let standings = established
+        let standings = all
             .into_iter()
             .enumerate()
             .skip((page - 1) * per)
             .take(per)
             .map(|(i, (row, name, value))| Standing {
-                rank: i + 1,
+                // Established ratings sort first, so their place in the list is their rank.
+                rank: (!value.is_provisional()).then_some(i + 1),
                 member: Member::new(row.member_id, name),
                 value,
                 games: row.games,
@@ -149,7 +153,6 @@ impl Games {
             page,
             pages,
             standings,
-            provisional,
         })
     }
 }

@@ -365,7 +365,9 @@ pub struct RecentResult {
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
-    pub rank: usize,
+    /// Place among the established ratings; `None` while the rating is provisional, listed
+    /// after the ranked ones.
+    pub rank: Option<usize>,
     pub member: Member,
     pub value: RatingValue,
     pub games: i64,
@@ -380,9 +382,8 @@ pub struct Leaderboard {
     /// One-based page number, and how many there are (at least 1).
     pub page: usize,
     pub pages: usize,
+    /// Established ratings first, then provisional ones.
     pub standings: Vec<Standing>,
-    /// Players left out because their rating is still provisional.
-    pub provisional: usize,
 }
 
 /// A game's move list, as shown by `/history`.

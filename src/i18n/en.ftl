@@ -104,11 +104,8 @@ rating-recent = #{$id} { $won ->
    *[no] lost
   } against {$opponent} ({$reason}) {$change}
 leaderboard-title = Leaderboard {$size} · page {$page}/{$pages}
-leaderboard-empty = No established ratings yet.
-leaderboard-provisional = { $count ->
-    [one] {$count} provisional player not shown
-   *[other] {$count} provisional players not shown
-  }
+leaderboard-empty = No rated games yet.
+leaderboard-provisional = Provisional (a few more rated games earn a rank):
 
 ## A game's file (the tags stay as they are: only their values are words)
 

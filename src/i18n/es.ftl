@@ -104,11 +104,8 @@ rating-recent = #{$id} { $won ->
    *[no] perdida
   } contra {$opponent} ({$reason}) {$change}
 leaderboard-title = Clasificación {$size} · página {$page}/{$pages}
-leaderboard-empty = Todavía no hay puntuaciones asentadas.
-leaderboard-provisional = { $count ->
-    [one] {$count} jugador provisional no aparece
-   *[other] {$count} jugadores provisionales no aparecen
-  }
+leaderboard-empty = Todavía no se ha jugado ninguna partida puntuable.
+leaderboard-provisional = Provisionales (unas pocas partidas puntuables más les dan puesto):
 
 ## El archivo de una partida (las etiquetas no cambian: solo sus valores son palabras)
 

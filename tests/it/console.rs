@@ -105,7 +105,7 @@ fn a_console_script_plays_a_whole_game() {
         "bob on 3x5: 1338? (deviation 290) · 1 game, 0 wins, 1 loss",
         "#1 lost against alice (a piece reached the far row) -162",
         "1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1",
-        "Leaderboard 3x5 · page 1/1\nNo established ratings yet.\n2 provisional players not shown",
+        "Leaderboard 3x5 · page 1/1\nProvisional (a few more rated games earn a rank):\n· alice 1662? (1-0)\n· bob 1338? (0-1)",
         "(to @alice only) unknown command /frobnicate: type help",
         "lines look like `@alice /challenge opponent:@bob`; type help",
     ];

@@ -155,13 +155,27 @@ fn every_message_takes_the_same_variables_in_every_language() {
 #[test]
 fn spanish_plurals_agree_with_their_number() {
     let es = |id: &str, args: &[(&str, Arg)]| i18n::lookup(Lang::Es, id, args).unwrap();
+    let card = |games, wins, losses| {
+        es(
+            "rating-card",
+            &[
+                ("name", "ana".into()),
+                ("size", "8x8".into()),
+                ("value", "1500?".into()),
+                ("deviation", "290".into()),
+                ("games", Arg::Number(games)),
+                ("wins", Arg::Number(wins)),
+                ("losses", Arg::Number(losses)),
+            ],
+        )
+    };
     assert_eq!(
-        es("leaderboard-provisional", &[("count", Arg::Number(1))]),
-        "1 jugador provisional no aparece"
+        card(1, 1, 0),
+        "ana en 8x8: 1500? (desviación 290) · 1 partida, 1 victoria, 0 derrotas"
     );
     assert_eq!(
-        es("leaderboard-provisional", &[("count", Arg::Number(2))]),
-        "2 jugadores provisionales no aparecen"
+        card(3, 2, 1),
+        "ana en 8x8: 1500? (desviación 290) · 3 partidas, 2 victorias, 1 derrota"
     );
     let refusal = |n| GameError::TooManyAiGames(n).localized(Lang::Es, &Plain);
     assert!(

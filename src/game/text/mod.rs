@@ -452,7 +452,8 @@ pub fn rating_card(lang: Lang, m: &dyn Markup, card: &RatingCard) -> String {
     out
 }
 
-/// A leaderboard page as lines.
+/// A leaderboard page as lines: the ranked players, then the provisional ones under a heading
+/// that says what a rank takes.
 pub fn leaderboard(lang: Lang, m: &dyn Markup, board: &Leaderboard) -> String {
     let mut out = tr!(
         lang,
@@ -465,23 +466,26 @@ pub fn leaderboard(lang: Lang, m: &dyn Markup, board: &Leaderboard) -> String {
         out.push('\n');
         out.push_str(&tr!(lang, "leaderboard-empty"));
     }
+    let mut headed = false;
     for s in &board.standings {
-        out.push_str(&format!(
-            "\n{}. {} {} ({}-{})",
-            s.rank,
+        let line = format!(
+            "{} {} ({}-{})",
             m.name(&s.member.name),
             s.value,
             s.wins,
             s.losses
-        ));
-    }
-    if board.provisional > 0 {
-        out.push('\n');
-        out.push_str(&tr!(
-            lang,
-            "leaderboard-provisional",
-            count = board.provisional
-        ));
+        );
+        match s.rank {
+            Some(rank) => out.push_str(&format!("\n{rank}. {line}")),
+            None => {
+                if !headed {
+                    out.push('\n');
+                    out.push_str(&tr!(lang, "leaderboard-provisional"));
+                    headed = true;
+                }
+                out.push_str(&format!("\n· {line}"));
+            }
+        }
     }
     out
 }

@@ -1,8 +1,13 @@
 //! The console's commands one by one: `/wait`, lines it cannot read, `/board`, `/rematch`,
-//! `/vacation`, `/analyze` and `/notify`.
+//! `/vacation`, `/analyze`, `/notify` and `/leaderboard`.
 
 use std::io::Write;
 use std::process::Stdio;
+
+use breakthrough_bot::game::{MemberId, RatingValue, Timestamp};
+use breakthrough_bot::rules::BoardSize;
+use breakthrough_bot::store::{RatingRow, Store};
+use breakthrough_bot::LOCAL_SERVER;
 
 use super::{bin, run_script};
 
@@ -274,4 +279,89 @@ fn turn_notifications_show_as_direct_messages_in_the_console() {
         3,
         "{out}"
     );
+}
+
+/// The console's server with three established ratings and nine provisional ones, all rated
+/// just now on the default board: `(name, rating, deviation)`.
+fn seed_leaderboard(db: &str) {
+    let now = Timestamp::from_unix_millis(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis()
+            .try_into()
+            .unwrap(),
+    );
+    let mut players = vec![
+        ("ann".to_string(), 1600.0, 60.0),
+        ("ben".to_string(), 1700.0, 80.0),
+        ("cy".to_string(), 1550.0, 100.0),
+    ];
+    players.extend((1..=9).map(|i| (format!("n{i}"), 2000.0 - 50.0 * f64::from(i), 250.0)));
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store = Store::open(db).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        for (i, (name, rating, deviation)) in (1_000u64..).zip(players) {
+            let id = MemberId::new(i);
+            tx.upsert_member(LOCAL_SERVER, id, &name, false, now)
+                .await
+                .unwrap();
+            tx.upsert_rating(&RatingRow {
+                guild_id: LOCAL_SERVER,
+                member_id: id,
+                size: BoardSize::DEFAULT,
+                value: RatingValue {
+                    rating,
+                    deviation,
+                    volatility: 0.06,
+                },
+                games: 3,
+                wins: 2,
+                losses: 1,
+                last_active: now,
+            })
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        store.close().await;
+    });
+}
+
+/// Ranked players first, then the provisional ones under their heading, ten to a page: the
+/// heading comes again on a page that holds only provisional players.
+#[test]
+fn the_leaderboard_ranks_the_established_then_lists_the_provisional() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("l.db").display());
+    seed_leaderboard(&db);
+    let size = BoardSize::DEFAULT;
+    let out = run_script(
+        &db,
+        "@alice /leaderboard\n@alice /leaderboard page:2\n",
+        true,
+    );
+    let heading = "Provisional (a few more rated games earn a rank):";
+    let page1 = format!(
+        "Leaderboard {size} · page 1/2\n\
+         1. ben 1700 (2-1)\n\
+         2. ann 1600 (2-1)\n\
+         3. cy 1550 (2-1)\n\
+         {heading}\n\
+         · n1 1950? (2-1)\n\
+         · n2 1900? (2-1)\n\
+         · n3 1850? (2-1)\n\
+         · n4 1800? (2-1)\n\
+         · n5 1750? (2-1)\n\
+         · n6 1700? (2-1)\n\
+         · n7 1650? (2-1)\n"
+    );
+    let page2 = format!(
+        "Leaderboard {size} · page 2/2\n\
+         {heading}\n\
+         · n8 1600? (2-1)\n\
+         · n9 1550? (2-1)\n"
+    );
+    assert!(out.contains(&page1), "{out}");
+    assert!(out.contains(&page2), "{out}");
 }

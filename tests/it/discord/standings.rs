@@ -1,10 +1,13 @@
 //! What members look up: history, leaderboard, rating, games and help, in a server and in a
 //! direct message, and a game acted on only in its channel and seen only from its server.
 
-use breakthrough_bot::game::{GameId, GameState};
+use breakthrough_bot::game::{GameId, GameState, GuildId, MemberId, RatingValue, Timestamp};
+use breakthrough_bot::rules::BoardSize;
+use breakthrough_bot::store::RatingRow;
+use serde_json::Value;
 
-use super::{alice, bob, carol, embed_text, is_ephemeral, start, start_with};
-use crate::common::fake_discord::{InteractionBuilder, CHANNEL_ID};
+use super::{alice, bob, carol, embed_text, is_ephemeral, start, start_with, unix_now, Bot};
+use crate::common::fake_discord::{InteractionBuilder, CHANNEL_ID, GUILD_ID};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_leaderboard_rating_games_and_help() {
@@ -43,6 +46,11 @@ async fn history_leaderboard_rating_games_and_help() {
         )
         .await;
     assert!(embed_text(&lb["data"]).contains("page 1/1"), "{lb}");
+    // A game in progress rates no one yet.
+    assert!(
+        embed_text(&lb["data"]).contains("No rated games yet."),
+        "{lb}"
+    );
     let (next, _) = bot.click(&carol(), "leaderboard:3x5:2").await;
     assert_eq!(next["type"], 7);
     let rating = bot
@@ -216,5 +224,157 @@ async fn a_direct_message_shows_only_the_callers_own_games() {
         .await;
     let text = embed_text(&r["data"]);
     assert!(text.contains("alice has no game in progress."), "{text}");
+    bot.finish();
+}
+
+const PROVISIONAL: &str = "Provisional (a few more rated games earn a rank):";
+
+/// The labels of a leaderboard message's buttons, and whether each is disabled.
+fn page_buttons(message: &Value) -> Vec<(String, String, bool)> {
+    message["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["label"].as_str().unwrap().to_string(),
+                b["custom_id"].as_str().unwrap().to_string(),
+                b["disabled"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect()
+}
+
+/// On a new server the first rated game's two players are provisional: the leaderboard lists
+/// them, marked, instead of standing empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_servers_leaderboard_lists_its_provisional_players() {
+    let bot = start().await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    for (mv, by) in [
+        ("a4-a3", alice()),
+        ("c2-c3", bob()),
+        ("a3xb2", alice()),
+        ("c3xb4", bob()),
+        ("b2xa1", alice()),
+    ] {
+        bot.play(&by, mv).await;
+    }
+    let lb = bot
+        .slash(
+            InteractionBuilder::slash("leaderboard")
+                .by(&carol())
+                .string("size", "3x5"),
+        )
+        .await;
+    assert!(!is_ephemeral(&lb), "{lb}");
+    assert_eq!(
+        lb["data"]["embeds"][0]["description"],
+        format!(
+            "Leaderboard 3x5 · page 1/1\n{PROVISIONAL}\n· alice 1662? (1-0)\n· bob 1338? (0-1)"
+        )
+    );
+    assert_eq!(
+        page_buttons(&lb["data"]),
+        [
+            ("Previous".into(), "leaderboard:3x5:1".into(), true),
+            ("Next".into(), "leaderboard:3x5:2".into(), true)
+        ]
+    );
+    bot.finish();
+}
+
+/// Three established ratings and nine provisional ones in the test server, rated just now on
+/// the default board.
+async fn seed_ratings(bot: &Bot) {
+    let now = Timestamp::from_unix_seconds(unix_now());
+    let mut players = vec![
+        ("ann".to_string(), 1600.0, 60.0),
+        ("ben".to_string(), 1700.0, 80.0),
+        ("cy".to_string(), 1550.0, 100.0),
+    ];
+    players.extend((1..=9).map(|i| (format!("n{i}"), 2000.0 - 50.0 * f64::from(i), 250.0)));
+    let store = bot.store().await;
+    let guild = GuildId::new(GUILD_ID);
+    let mut tx = store.begin().await.unwrap();
+    for (id, (name, rating, deviation)) in (1_000u64..).zip(players) {
+        let id = MemberId::new(id);
+        tx.upsert_member(guild, id, &name, false, now)
+            .await
+            .unwrap();
+        tx.upsert_rating(&RatingRow {
+            guild_id: guild,
+            member_id: id,
+            size: BoardSize::DEFAULT,
+            value: RatingValue {
+                rating,
+                deviation,
+                volatility: 0.06,
+            },
+            games: 3,
+            wins: 2,
+            losses: 1,
+            last_active: now,
+        })
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    store.close().await;
+}
+
+/// Ranked players first, then the provisional ones under their heading, ten to a page; Next
+/// turns to a page of provisional players only, headed again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_ranks_the_established_then_pages_through_the_provisional() {
+    let bot = start().await;
+    seed_ratings(&bot).await;
+    let size = BoardSize::DEFAULT;
+    let lb = bot
+        .slash(InteractionBuilder::slash("leaderboard").by(&carol()))
+        .await;
+    assert_eq!(
+        lb["data"]["embeds"][0]["description"],
+        format!(
+            "Leaderboard {size} · page 1/2\n\
+             1. ben 1700 (2-1)\n\
+             2. ann 1600 (2-1)\n\
+             3. cy 1550 (2-1)\n\
+             {PROVISIONAL}\n\
+             · n1 1950? (2-1)\n\
+             · n2 1900? (2-1)\n\
+             · n3 1850? (2-1)\n\
+             · n4 1800? (2-1)\n\
+             · n5 1750? (2-1)\n\
+             · n6 1700? (2-1)\n\
+             · n7 1650? (2-1)"
+        )
+    );
+    let next = format!("leaderboard:{size}:2");
+    assert_eq!(
+        page_buttons(&lb["data"]),
+        [
+            ("Previous".into(), format!("leaderboard:{size}:1"), true),
+            ("Next".into(), next.clone(), false)
+        ]
+    );
+    let (page2, _) = bot.click(&alice(), &next).await;
+    assert_eq!(page2["type"], 7, "{page2}");
+    assert_eq!(
+        page2["data"]["embeds"][0]["description"],
+        format!(
+            "Leaderboard {size} · page 2/2\n\
+             {PROVISIONAL}\n\
+             · n8 1600? (2-1)\n\
+             · n9 1550? (2-1)"
+        )
+    );
+    assert_eq!(
+        page_buttons(&page2["data"]),
+        [
+            ("Previous".into(), format!("leaderboard:{size}:1"), false),
+            ("Next".into(), format!("leaderboard:{size}:3"), true)
+        ]
+    );
     bot.finish();
 }

@@ -2,7 +2,8 @@
 
 use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, GuildId, Limits, Member, MemberId, RatingValue, Timestamp,
+    ChallengeRef, ChallengeRequest, GuildId, Leaderboard, Limits, Member, MemberId, RatingValue,
+    Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -44,11 +45,28 @@ async fn seed_rating(
     tx.commit().await.unwrap();
 }
 
-pub(super) async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(b: Backend) {
+/// Each line of a leaderboard page: its rank (none while provisional) and name.
+fn ranks_and_names(board: &Leaderboard) -> Vec<(Option<usize>, String)> {
+    board
+        .standings
+        .iter()
+        .map(|s| (s.rank, s.member.name.as_str().to_string()))
+        .collect()
+}
+
+fn ranked(rank: usize, name: &str) -> (Option<usize>, String) {
+    (Some(rank), name.to_string())
+}
+
+fn unranked(name: &str) -> (Option<usize>, String) {
+    (None, name.to_string())
+}
+
+pub(super) async fn leaderboard_ranks_established_ratings_then_lists_provisional_ones(b: Backend) {
     let w = world_with(
         b,
         Limits {
-            page_size: 2,
+            page_size: 3,
             ..Limits::default()
         },
     )
@@ -60,34 +78,27 @@ pub(super) async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(
                                                         // Settled once, but idle for two years: the deviation has grown back past 110.
     seed_rating(&w, 5, "idle", 2000.0, 60.0, T0 - secs(2 * 365 * 86_400)).await;
     seed_rating(&w, 6, "p6", 1500.0, 90.0, T0).await;
+    seed_rating(&w, 7, "newer", 1400.0, 300.0, T0).await; // provisional
 
     let size = BoardSize::DEFAULT;
-    let page1 = w.games.leaderboard(PLACE.guild, size, 1).await.unwrap();
-    let names = |b: &breakthrough_bot::game::Leaderboard| {
-        b.standings
-            .iter()
-            .map(|s| (s.rank, s.member.name.as_str().to_string()))
-            .collect::<Vec<_>>()
-    };
+    let page = |n| w.games.leaderboard(PLACE.guild, size, n);
+    // The established by rating, ranked; then the provisional by rating, unranked, even the
+    // higher rated ones.
+    let page1 = page(1).await.unwrap();
     assert_eq!(
-        names(&page1),
-        [(1, "p2".to_string()), (2, "p3".to_string())]
+        ranks_and_names(&page1),
+        [ranked(1, "p2"), ranked(2, "p3"), ranked(3, "p1")]
     );
-    assert_eq!((page1.page, page1.pages, page1.provisional), (1, 2, 2));
-    let page2 = w.games.leaderboard(PLACE.guild, size, 2).await.unwrap();
+    assert_eq!((page1.page, page1.pages), (1, 3));
+    let page2 = page(2).await.unwrap();
     assert_eq!(
-        names(&page2),
-        [(3, "p1".to_string()), (4, "p6".to_string())]
+        ranks_and_names(&page2),
+        [ranked(4, "p6"), unranked("idle"), unranked("new")]
     );
+    let page3 = page(3).await.unwrap();
+    assert_eq!(ranks_and_names(&page3), [unranked("newer")]);
     // Past the end: the last page.
-    assert_eq!(
-        w.games
-            .leaderboard(PLACE.guild, size, 9)
-            .await
-            .unwrap()
-            .page,
-        2
-    );
+    assert_eq!(page(9).await.unwrap().page, 3);
     // Another board or server is empty.
     let other = w
         .games
@@ -96,9 +107,78 @@ pub(super) async fn leaderboard_orders_pages_and_leaves_out_provisional_ratings(
         .unwrap();
     assert!(other.standings.is_empty());
     assert_eq!(other.pages, 1);
-    let text = breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &page1);
-    assert!(text.contains("1. p2 1800"), "{text}");
-    assert!(text.contains("2 provisional players not shown"), "{text}");
+
+    // What a member reads: ranked lines, then the provisional under a heading on every page
+    // that has them.
+    let text = |board| breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, board);
+    assert_eq!(
+        text(&page1),
+        format!(
+            "Leaderboard {size} · page 1/3\n\
+             1. p2 1800 (10-10)\n\
+             2. p3 1700 (10-10)\n\
+             3. p1 1600 (10-10)"
+        )
+    );
+    assert_eq!(
+        text(&page2),
+        format!(
+            "Leaderboard {size} · page 2/3\n\
+             4. p6 1500 (10-10)\n\
+             Provisional (a few more rated games earn a rank):\n\
+             · idle 2000? (10-10)\n\
+             · new 1900? (10-10)"
+        )
+    );
+    assert_eq!(
+        text(&page3),
+        format!(
+            "Leaderboard {size} · page 3/3\n\
+             Provisional (a few more rated games earn a rank):\n\
+             · newer 1400? (10-10)"
+        )
+    );
+    assert_eq!(
+        text(&other),
+        format!("Leaderboard {size} · page 1/1\nNo rated games yet.")
+    );
+    assert_eq!(
+        breakthrough_bot::game::text::leaderboard(Lang::Es, &Plain, &page3),
+        format!(
+            "Clasificación {size} · página 3/3\n\
+             Provisionales (unas pocas partidas puntuables más les dan puesto):\n\
+             · newer 1400? (10-10)"
+        )
+    );
+}
+
+pub(super) async fn a_new_servers_leaderboard_lists_its_provisional_players(b: Backend) {
+    let w = world(b).await;
+    seed_rating(&w, 1, "first", 1662.0, 290.0, T0).await;
+    seed_rating(&w, 2, "second", 1338.0, 290.0, T0).await;
+    seed_rating(&w, 3, "third", 1500.0, 350.0, T0).await;
+
+    let board = w
+        .games
+        .leaderboard(PLACE.guild, BoardSize::DEFAULT, 1)
+        .await
+        .unwrap();
+    assert_eq!(
+        ranks_and_names(&board),
+        [unranked("first"), unranked("third"), unranked("second")]
+    );
+    assert_eq!((board.page, board.pages), (1, 1));
+    assert_eq!(
+        breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &board),
+        format!(
+            "Leaderboard {} · page 1/1\n\
+             Provisional (a few more rated games earn a rank):\n\
+             · first 1662? (10-10)\n\
+             · third 1500? (10-10)\n\
+             · second 1338? (10-10)",
+            BoardSize::DEFAULT
+        )
+    );
 }
 
 pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there(b: Backend) {
