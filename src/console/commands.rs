@@ -27,8 +27,8 @@ use super::{is_ai, member, Console, Reply, AI_NAME, CONSOLE_PLACE};
 pub(super) enum Command {
     /// Challenge a member, anyone here (without opponent), or the AI (`opponent:@bot`).
     Challenge {
-        #[arg(long)]
-        opponent: Option<String>,
+        #[arg(long, value_parser = member_name)]
+        opponent: Option<Member>,
         #[arg(long)]
         size: Option<BoardSize>,
         #[arg(long, value_parser = side)]
@@ -42,13 +42,13 @@ pub(super) enum Command {
     },
     /// Accept a challenge: the one for you here, or the one from `challenger`.
     Accept {
-        #[arg(long)]
-        challenger: Option<String>,
+        #[arg(long, value_parser = member_name)]
+        challenger: Option<Member>,
     },
     /// Decline a challenge made to you.
     Decline {
-        #[arg(long)]
-        challenger: Option<String>,
+        #[arg(long, value_parser = member_name)]
+        challenger: Option<Member>,
     },
     /// Cancel your pending challenges here.
     Cancel,
@@ -85,8 +85,8 @@ pub(super) enum Command {
     },
     /// Games in progress, yours or `user`'s.
     Games {
-        #[arg(long)]
-        user: Option<String>,
+        #[arg(long, value_parser = member_name)]
+        user: Option<Member>,
     },
     /// The server's ratings on one board size.
     Leaderboard {
@@ -97,8 +97,8 @@ pub(super) enum Command {
     },
     /// A rating card, yours or `user`'s.
     Rating {
-        #[arg(long)]
-        user: Option<String>,
+        #[arg(long, value_parser = member_name)]
+        user: Option<Member>,
         #[arg(long)]
         size: Option<BoardSize>,
     },
@@ -201,6 +201,7 @@ pub(super) enum BadValue {
     Number(String),
     StartsIn(String),
     PuzzleSize(String),
+    MemberName(String),
 }
 
 impl BadValue {
@@ -217,6 +218,9 @@ impl BadValue {
             BadValue::Number(v) => tr!(lang, "console-bad-number", value = v),
             BadValue::StartsIn(v) => tr!(lang, "console-bad-starts-in", value = v),
             BadValue::PuzzleSize(v) => tr!(lang, "console-bad-puzzle", value = v),
+            BadValue::MemberName(v) => {
+                tr!(lang, "console-bad-member", value = v, max = MEMBER_NAME_MAX)
+            }
         }
     }
 }
@@ -228,6 +232,18 @@ impl std::fmt::Display for BadValue {
 }
 
 impl std::error::Error for BadValue {}
+
+/// The longest name a member can have, as on Discord.
+pub(super) const MEMBER_NAME_MAX: usize = 32;
+
+/// A member as named in a line, `@bob` or `bob`: a name of 1 to [`MEMBER_NAME_MAX`] characters.
+pub(super) fn member_name(v: &str) -> Result<Member, BadValue> {
+    let name = v.trim().trim_start_matches('@');
+    if name.is_empty() || name.chars().count() > MEMBER_NAME_MAX {
+        return Err(BadValue::MemberName(v.to_string()));
+    }
+    Ok(member(name))
+}
 
 fn game_number(v: &str) -> Result<GameId, BadValue> {
     v.trim()
@@ -290,13 +306,26 @@ impl Console {
         }
     }
 
+    /// The refusal of a command about `whom` when nobody of that name has taken part in
+    /// anything here: on Discord, a member option only takes a member.
+    async fn no_member(&self, who: &Member, whom: &Member) -> Result<Option<Reply>, GameError> {
+        if whom.id == who.id || self.games.is_member(CONSOLE_PLACE.guild, whom.id).await? {
+            return Ok(None);
+        }
+        Ok(Some(Reply::private(tr!(
+            self.lang,
+            "console-no-member",
+            name = Plain.name(&whom.name)
+        ))))
+    }
+
     async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
         let g = &self.games;
         let game_ref = |game: Option<GameId>| game.map_or(GameRef::Only, GameRef::Id);
-        let whom = |user: Option<String>| user.map_or_else(|| who.clone(), |n| member(&n));
+        let whom = |user: Option<Member>| user.unwrap_or_else(|| who.clone());
         let now = g.now();
         Ok(match command {
-            Command::Help => Reply::private(text::help(self.lang)),
+            Command::Help => Reply::private(text::help(self.lang, &Plain)),
             Command::Challenge {
                 opponent,
                 size,
@@ -305,7 +334,7 @@ impl Console {
                 rated,
                 level,
             } => {
-                let opponent = match opponent.map(|n| member(&n)) {
+                let opponent = match opponent {
                     Some(m) if is_ai(&m) => Opponent::Ai(member(AI_NAME)),
                     Some(m) => Opponent::Member(m),
                     None => Opponent::Open,
@@ -356,7 +385,7 @@ impl Console {
                 }
             },
             Command::Accept { challenger } => {
-                let from = challenger.map(|n| member(&n).id);
+                let from = challenger.map(|m| m.id);
                 let started = g
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
@@ -367,7 +396,7 @@ impl Console {
                 ))
             }
             Command::Decline { challenger } => {
-                let from = challenger.map(|n| member(&n).id);
+                let from = challenger.map(|m| m.id);
                 let c = g
                     .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
@@ -416,11 +445,7 @@ impl Console {
                     }
                     None => g.turn_dms(who.id).await?,
                 };
-                Reply::private(if on {
-                    tr!(self.lang, "notify-on")
-                } else {
-                    tr!(self.lang, "notify-off")
-                })
+                Reply::private(text::notify_setting(self.lang, &Plain, on))
             }
             Command::Settings { board } => {
                 let change = MemberSettingsChange { board };
@@ -469,6 +494,9 @@ impl Console {
             }
             Command::Games { user } => {
                 let whom = whom(user);
+                if let Some(refusal) = self.no_member(who, &whom).await? {
+                    return Ok(refusal);
+                }
                 let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
                 let list = text::games_list(self.lang, &Plain, &whom, &games, now);
                 if games.is_empty() {
@@ -488,18 +516,20 @@ impl Console {
                 Reply::public(text::leaderboard(self.lang, &Plain, &board))
             }
             Command::Rating { user, size } => {
-                let size = size.unwrap_or(BoardSize::DEFAULT);
                 let whom = whom(user);
-                let card = g.rating(CONSOLE_PLACE.guild, &whom, size).await?;
+                if let Some(refusal) = self.no_member(who, &whom).await? {
+                    return Ok(refusal);
+                }
+                let ratings = g.ratings(CONSOLE_PLACE.guild, &whom, size).await?;
                 let puzzles = g.puzzle_rating(&whom).await?;
                 Reply::public(format!(
                     "{}\n{}",
-                    text::rating_card(self.lang, &Plain, &card),
+                    text::ratings(self.lang, &Plain, &ratings),
                     text::puzzle_card(self.lang, &Plain, &puzzles)
                 ))
             }
             Command::History { game } => {
-                let game = g.game_meant(CONSOLE_PLACE, game).await?;
+                let game = g.game_meant(who.id, CONSOLE_PLACE, game).await?;
                 let h = g.history(CONSOLE_PLACE, game).await?;
                 let mut reply = Reply::public(text::export(self.lang, &h));
                 reply.public.extend(self.replay_picture(&h));
@@ -508,7 +538,7 @@ impl Console {
             Command::Tournament { command } => self.tournament(who, command).await?,
             Command::Puzzle { size } => self.puzzle(who, size).await?,
             Command::Analyze { game } => {
-                let game = g.game_meant(CONSOLE_PLACE, game).await?;
+                let game = g.game_meant(who.id, CONSOLE_PLACE, game).await?;
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
                 Reply::public(game::analysis::export(self.lang, &done))
             }

@@ -42,6 +42,7 @@ use crate::game::{
 use crate::i18n::Lang;
 use crate::tr;
 
+use commands::member_name;
 use images::Images;
 use parse::{is_word, words};
 
@@ -95,6 +96,22 @@ pub const AI_NAME: &str = "bot";
 
 fn is_ai(m: &Member) -> bool {
     m.name.as_str().eq_ignore_ascii_case(AI_NAME)
+}
+
+/// A text put after a marker such as `(to @alice only)`: on the same line when it is one line,
+/// else from the next line on, so that a board keeps its rows in line.
+fn own_lines(text: String) -> String {
+    if text.contains('\n') {
+        format!("\n{text}")
+    } else {
+        text
+    }
+}
+
+/// A marker and its text as one printed line, or lines: no space is left at the end of the
+/// marker's line when the text starts on the next (see [`own_lines`]).
+fn marked(line: String) -> String {
+    line.replacen(" \n", "\n", 1)
 }
 
 /// What the console prints for one line.
@@ -245,7 +262,7 @@ impl Console {
             "quit" => return None,
             "help" => {
                 out.push(tr!(self.lang, "console-help"));
-                out.push(text::help(self.lang));
+                out.push(text::help(self.lang, &Plain));
             }
             "wait" => match w.get(1).and_then(|d| parse_duration(d)) {
                 Some(span) if span > MAX_WAIT => out.push(tr!(
@@ -268,7 +285,13 @@ impl Console {
                 None => out.push(tr!(self.lang, "console-wait-how")),
             },
             name if name.starts_with('@') && name.len() > 1 => {
-                let who = member(first);
+                let who = match member_name(first) {
+                    Ok(who) => who,
+                    Err(bad) => {
+                        out.push(bad.localized(self.lang));
+                        return Some(out);
+                    }
+                };
                 let reply = match w.get(1).and_then(|c| c.strip_prefix('/')) {
                     Some(_) if is_ai(&who) => {
                         Reply::private(tr!(self.lang, "console-ai-plays-itself", ai = AI_NAME))
@@ -281,12 +304,12 @@ impl Console {
                 };
                 out.extend(reply.public);
                 out.extend(reply.private.into_iter().map(|p| {
-                    tr!(
+                    marked(tr!(
                         self.lang,
                         "console-private",
                         name = Plain.name(&who.name),
-                        text = p
-                    )
+                        text = own_lines(p)
+                    ))
                 }));
                 // What the command told others: turn notifications, vacation notices.
                 out.extend(self.announcements().await);

@@ -2,13 +2,14 @@
 //! console's language, bare values given to the options in order, and clap's refusals said in
 //! one short line.
 
+use std::any::TypeId;
 use std::collections::HashSet;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser};
 
 use crate::engine::LevelError;
-use crate::game::{text::Plain, GameError, TimeControlError};
+use crate::game::{text::Plain, GameError, Member, TimeControlError};
 use crate::i18n::commands::{command_id, option_id, Part};
 use crate::i18n::{self, Lang};
 use crate::rules::SizeError;
@@ -193,10 +194,13 @@ fn named<'w>(options: &[&clap::Arg], word: &'w str) -> Option<(String, &'w str)>
 }
 
 /// The words clap parses for `command`: each `name:value` becomes `--name=value`, and each bare
-/// value goes to the next option not named, in the order [`Command`] declares them, except that a
-/// bare `#12` is the game. An option that takes several values (the move) takes every bare value
-/// left. Bare values no option is left for go after `--`, for clap to refuse. A command with
-/// subcommands takes the first word as the subcommand, and the rest as its options.
+/// value goes to an option not named, as Discord's typed options would take it: a bare `#12` is
+/// the game; any other to the first option left, in the order [`Command`] declares them, whose
+/// value it reads as (a board size to `size`, `black` to `color`), else to the first left that
+/// takes any text (a member, the move, a name), else to the first left, for it to refuse. An
+/// option that takes several values (the move) stays open for more. Bare values no option is
+/// left for go after `--`, for clap to refuse. A command with subcommands takes the first word
+/// as the subcommand, and the rest as its options.
 pub(super) fn clap_words(command: &str, args: &[String]) -> Vec<String> {
     let mut out = vec![command.to_string()];
     let line = CommandLine::command();
@@ -218,6 +222,7 @@ pub(super) fn clap_words(command: &str, args: &[String]) -> Vec<String> {
         }
         args = rest;
     }
+    let leaf = out.clone();
     let options: Vec<&clap::Arg> = sub
         .get_arguments()
         .filter(|a| a.get_long().is_some())
@@ -240,24 +245,55 @@ pub(super) fn clap_words(command: &str, args: &[String]) -> Vec<String> {
             given.insert("game".to_string());
         }
     }
-    let mut free = options
-        .iter()
-        .filter_map(|o| Some((o.get_long()?, o.get_action())))
-        .filter(|(name, _)| !given.contains(*name));
-    let mut bare = bare.into_iter().peekable();
-    while bare.peek().is_some() {
-        let Some((name, action)) = free.next() else {
+    let mut bare = bare.into_iter();
+    while let Some(word) = bare.next() {
+        let free: Vec<&clap::Arg> = options
+            .iter()
+            .copied()
+            .filter(|o| o.get_long().is_some_and(|name| !given.contains(name)))
+            .collect();
+        let typed = free
+            .iter()
+            .find(|o| !takes_any_text(o) && reads(&leaf, o, word));
+        let chosen = typed
+            .or_else(|| free.iter().find(|o| takes_any_text(o)))
+            .or_else(|| free.first());
+        let Some(name) = chosen.and_then(|o| o.get_long()) else {
             out.push("--".to_string());
+            out.push(word.to_string());
             out.extend(bare.map(String::from));
             break;
         };
-        if matches!(action, ArgAction::Append) {
-            out.extend(bare.by_ref().map(|w| format!("--{name}={w}")));
-        } else if let Some(w) = bare.next() {
-            out.push(format!("--{name}={w}"));
+        out.push(format!("--{name}={word}"));
+        if chosen.is_some_and(|o| !matches!(o.get_action(), ArgAction::Append)) {
+            given.insert(name.to_string());
         }
     }
     out
+}
+
+/// Whether an option takes any text (a member's name, the move's words, a tournament's name)
+/// rather than a value of its own kind.
+fn takes_any_text(option: &clap::Arg) -> bool {
+    let kind = option.get_value_parser().type_id();
+    kind == TypeId::of::<String>() || kind == TypeId::of::<Member>()
+}
+
+/// Whether `option` of the command `leaf` (its words so far: the command, and its subcommand)
+/// reads `word` as a value: clap is asked, and only a refusal of the value itself counts.
+fn reads(leaf: &[String], option: &clap::Arg, word: &str) -> bool {
+    let Some(name) = option.get_long() else {
+        return false;
+    };
+    let mut trial = leaf.to_vec();
+    trial.push(format!("--{name}={word}"));
+    match CommandLine::try_parse_from(trial) {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e.kind(),
+            ErrorKind::ValueValidation | ErrorKind::InvalidValue
+        ),
+    }
 }
 
 /// One short line for words clap would not take, in the console's terms (`size:7x7`, not
@@ -379,7 +415,7 @@ mod tests {
         else {
             panic!("{:?}", parse_command("challenge", &w));
         };
-        assert_eq!(opponent.as_deref(), Some("@bob"));
+        assert_eq!(opponent.map(|m| m.name), Some("bob".into()));
         assert_eq!(size, Some(BoardSize::new(7, 7).unwrap()));
         assert_eq!(time, Some(TimeControl::OneHour));
         assert_eq!(
@@ -452,7 +488,7 @@ mod tests {
         assert_eq!(
             parse_command("challenge", &words("@bot 6x6 random 1h no")),
             Ok(Command::Challenge {
-                opponent: Some("@bot".into()),
+                opponent: Some(super::super::member("bot")),
                 size: Some(BoardSize::new(6, 6).unwrap()),
                 color: Some(Side(None)),
                 time: Some(TimeControl::OneHour),

@@ -81,12 +81,13 @@ impl Console {
                     .iter()
                     .find(|e| e.member.id == *member)
                     .map_or_else(|| member.to_string(), |e| Plain.name(&e.member.name));
-                tr!(
+                super::marked(tr!(
                     self.lang,
                     "console-dm",
                     name = name,
-                    text = text::your_games(self.lang, &Plain, round, *member, now)
-                )
+                    text =
+                        super::own_lines(text::your_games(self.lang, &Plain, round, *member, now))
+                ))
             }
             Announced::TournamentEnded(table) => text::final_standings(self.lang, &Plain, table),
             Announced::TournamentCancelled(t) => text::tournament_cancelled(self.lang, t, true),
@@ -102,12 +103,14 @@ impl Console {
                 member,
                 reminder,
                 ..
-            } => tr!(
+            } => super::marked(tr!(
                 self.lang,
                 "console-dm",
                 name = name_in(game, *member),
-                text = text::your_turn(self.lang, &Plain, game, *member, *reminder, now)
-            ),
+                text = super::own_lines(text::your_turn(
+                    self.lang, &Plain, game, *member, *reminder, now
+                ))
+            )),
             Announced::Vacation {
                 game,
                 member,

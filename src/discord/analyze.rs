@@ -17,7 +17,13 @@ pub async fn analyze(
     let games = &ctx.data().games;
     // Refusals (a game not seen from here, one still played between members, the AI's queue
     // full) are quick and private; only the engine's work is deferred.
-    let id = games.game_meant(place(ctx), game.map(GameId::new)).await?;
+    let id = games
+        .game_meant(
+            member_id(ctx.author().id),
+            place(ctx),
+            game.map(GameId::new),
+        )
+        .await?;
     let queued = games
         .queue_analysis(member_id(ctx.author().id), place(ctx), id)
         .await?;

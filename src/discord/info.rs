@@ -5,9 +5,9 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::{read_size, sizes};
 use super::view::Markdown;
-use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
+use super::{caller, member_id, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::game::text::{self, Markup};
-use crate::game::{GameId, GuildId};
+use crate::game::{GameError, GameId, GuildId};
 use crate::rules::BoardSize;
 use crate::tr;
 
@@ -77,7 +77,7 @@ pub async fn leaderboard(
 pub async fn rating(
     ctx: Context<'_>,
     #[description = "Whose rating (default: yours)"] user: Option<serenity::User>,
-    #[description = "Board size (default 8x8)"]
+    #[description = "Board size (default: each size rated on)"]
     #[autocomplete = "sizes"]
     size: Option<String>,
 ) -> Result<(), BotError> {
@@ -86,19 +86,33 @@ pub async fn rating(
         None => caller(ctx).await,
     };
     let games = &ctx.data().games;
-    let card = games.rating(server(ctx)?, &whom, read_size(size)?).await?;
+    let size = size
+        .map(|s| s.parse::<BoardSize>().map_err(GameError::from))
+        .transpose()?;
+    let ratings = games.ratings(server(ctx)?, &whom, size).await?;
     // The puzzle rating, beside the game rating: the member's own, the same in every server.
     let puzzles = games.puzzle_rating(&whom).await?;
     let lang = public_lang(ctx);
-    let name = Markdown.name(&card.member.name);
-    let embed = serenity::CreateEmbed::new()
-        .title(format!("{name} · {}", card.size))
-        .description(format!(
-            "{}\n\n{}",
-            text::rating_card(lang, &Markdown, &card),
-            text::puzzle_card(lang, &Markdown, &puzzles)
-        ));
-    ctx.send(poise::CreateReply::default().embed(embed)).await?;
+    let mut reply = poise::CreateReply::default();
+    let last = ratings.cards.len().saturating_sub(1);
+    for (i, card) in ratings.cards.iter().enumerate() {
+        let name = Markdown.name(&card.member.name);
+        let mut description = text::rating_card(lang, &Markdown, card);
+        if i == last {
+            if let Some(more) = text::rating_more(lang, &ratings.more) {
+                description.push_str("\n\n");
+                description.push_str(&more);
+            }
+            description.push_str("\n\n");
+            description.push_str(&text::puzzle_card(lang, &Markdown, &puzzles));
+        }
+        reply = reply.embed(
+            serenity::CreateEmbed::new()
+                .title(format!("{name} · {}", card.size))
+                .description(description),
+        );
+    }
+    ctx.send(reply).await?;
     Ok(())
 }
 
@@ -109,7 +123,13 @@ pub async fn history(
     #[description = "Game number (in a game's thread: that game)"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let id = games.game_meant(place(ctx), game.map(GameId::new)).await?;
+    let id = games
+        .game_meant(
+            member_id(ctx.author().id),
+            place(ctx),
+            game.map(GameId::new),
+        )
+        .await?;
     let h = games.history(place(ctx), id).await?;
     let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
@@ -150,7 +170,7 @@ pub async fn history(
 /// Rules, notation and commands.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
-    let help = text::help(super::private_lang(ctx));
+    let help = text::help(super::private_lang(ctx), &Markdown);
     ctx.send(view::View::text(help).reply(true)).await?;
     Ok(())
 }
@@ -210,7 +230,7 @@ pub async fn notify(
     #[description = "On or off (leave out to see the setting)"] dm: Option<bool>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let me = super::member_id(ctx.author().id);
+    let me = member_id(ctx.author().id);
     let lang = super::private_lang(ctx);
     let on = match dm {
         Some(on) => {
@@ -219,11 +239,7 @@ pub async fn notify(
         }
         None => games.turn_dms(me).await?,
     };
-    let said = if on {
-        tr!(lang, "notify-on")
-    } else {
-        tr!(lang, "notify-off")
-    };
+    let said = text::notify_setting(lang, &Markdown, on);
     ctx.send(view::View::text(said).reply(true)).await?;
     Ok(())
 }

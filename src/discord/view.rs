@@ -165,6 +165,19 @@ impl Markup for Markdown {
     fn channel(&self, _lang: Lang, channel: ChannelId) -> String {
         format!("<#{channel}>")
     }
+
+    fn strong(&self, text: &str) -> String {
+        format!("**{text}**")
+    }
+
+    /// A boolean option's value as Discord's client offers it: `True` or `False`.
+    fn yes_or_no(&self, _lang: Lang, value: bool) -> String {
+        if value { "True" } else { "False" }.to_string()
+    }
+
+    fn has_buttons(&self) -> bool {
+        true
+    }
 }
 
 const BLACK_COLOUR: u32 = 0x2b_2d_31;

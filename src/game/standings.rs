@@ -5,7 +5,8 @@ use crate::store::RatingRow;
 
 use super::{
     corrupt, ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member,
-    MemberId, Name, Place, RatingCard, RatingValue, RecentResult, Result, Standing, Timestamp,
+    MemberId, Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result, Standing,
+    Timestamp, RATING_CARDS,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
@@ -49,6 +50,44 @@ impl Games {
             .map(|m| m.notation)
             .collect();
         Ok(History { game, moves })
+    }
+
+    /// Whether `member` is known in `guild`: they have challenged or been challenged there,
+    /// played, entered a tournament or tried a puzzle.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn is_member(&self, guild: GuildId, member: MemberId) -> Result<bool> {
+        Ok(self.store.member_name(guild, member).await?.is_some())
+    }
+
+    /// A member's rating cards in a server: on `size` when given, else on the sizes they have a
+    /// rating on (the [`RATING_CARDS`] most played, the others named), or on the default size
+    /// when they have none.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`] when the database fails.
+    pub async fn ratings(
+        &self,
+        guild: GuildId,
+        member: &Member,
+        size: Option<BoardSize>,
+    ) -> Result<Ratings> {
+        let mut sizes = match size {
+            Some(size) => vec![size],
+            None => self.store.rated_sizes(guild, member.id).await?,
+        };
+        if sizes.is_empty() {
+            sizes.push(BoardSize::DEFAULT);
+        }
+        let more = sizes.split_off(sizes.len().min(RATING_CARDS));
+        let mut cards = Vec::with_capacity(sizes.len());
+        for size in sizes {
+            cards.push(self.rating(guild, member, size).await?);
+        }
+        Ok(Ratings { cards, more })
     }
 
     /// A member's rating card on one board of a server.

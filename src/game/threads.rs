@@ -9,8 +9,8 @@
 
 use crate::store::NewOutbox;
 
-use super::types::{ChannelId, Game, GameId, GuildId, Place, Timestamp};
-use super::{Announcement, GameError, Games, Result};
+use super::types::{ChannelId, Game, GameId, GuildId, MemberId, Place, Timestamp};
+use super::{Announcement, GameError, GameRef, Games, Result};
 
 /// Why Discord would not open a thread for a game, as far as a server's admins can help it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,22 +71,37 @@ impl Games {
         Ok(Some(Announcement::OpenThread { game }.row(place, now)?))
     }
 
-    /// The game a command about one game means from `at`: `which` if given, else the game that
-    /// lives in the thread `at`.
+    /// The game a command about one game (`/history`, `/analyze`) from `who` means from `at`:
+    /// `which` if given; else the game that lives in the thread `at`; else `who`'s game in
+    /// progress there, or when they have none, their game there that ended last.
     ///
     /// # Errors
     ///
-    /// [`GameError::WhichGame`] without `which` outside a game's thread,
+    /// [`GameError::WhichGame`] without `which` where `who` has no game,
+    /// [`GameError::AmbiguousGame`] where they have several in progress,
     /// [`GameError::Internal`] when the database fails.
-    pub async fn game_meant(&self, at: Place, which: Option<GameId>) -> Result<GameId> {
-        match which {
-            Some(id) => Ok(id),
-            None if at.is_direct() => Err(GameError::WhichGame),
-            None => self
+    pub async fn game_meant(
+        &self,
+        who: MemberId,
+        at: Place,
+        which: Option<GameId>,
+    ) -> Result<GameId> {
+        if let Some(id) = which {
+            return Ok(id);
+        }
+        if !at.is_direct() {
+            if let Some(id) = self.store.game_in_thread(at.channel).await? {
+                return Ok(id);
+            }
+        }
+        match self.game_row(who, at, GameRef::Only).await {
+            Ok(row) => Ok(row.id),
+            Err(GameError::NoActiveGame) => self
                 .store
-                .game_in_thread(at.channel)
+                .last_ended_game(who, at.channel)
                 .await?
                 .ok_or(GameError::WhichGame),
+            Err(e) => Err(e),
         }
     }
 

@@ -352,6 +352,20 @@ pub struct RatingCard {
     pub recent: Vec<RecentResult>,
 }
 
+/// A member's rating cards in a server, as `/rating` shows them: one size asked for, or the
+/// sizes they have a rating on, the most played first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    /// At most [`RATING_CARDS`]: the size asked for, the most played ones, or the default size
+    /// for a member with no rating yet.
+    pub cards: Vec<RatingCard>,
+    /// The other sizes they have a rating on, for a card of their own.
+    pub more: Vec<BoardSize>,
+}
+
+/// The rating cards `/rating` shows at once without a size.
+pub const RATING_CARDS: usize = 3;
+
 /// One of a member's recent rated results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecentResult {

@@ -37,8 +37,8 @@ dm-your-move = Your move in game #{$id} against {$opponent}: {$opponent} played 
 dm-first-move = Your move in game #{$id} against {$opponent}: the game has begun and you have the first move. {$left} left.
 dm-reminder = Your time is running short in game #{$id} against {$opponent}: {$left} left.
 dm-go-to-game = Go to the game: {$link}
-notify-on = Turn notifications by direct message are on: I will message you each time it is your turn, and when your time runs short. /{ -cmd-notify } { -opt-dm }:False turns them off.
-notify-off = Turn notifications by direct message are off. /{ -cmd-notify } { -opt-dm }:True turns them on.
+notify-on = Turn notifications by direct message are on: I will message you each time it is your turn, and when your time runs short. /{ -cmd-notify } { -opt-dm }:{$off} turns them off.
+notify-off = Turn notifications by direct message are off. /{ -cmd-notify } { -opt-dm }:{$on} turns them on.
 notify-refused = Your turn notifications are off: Discord would not deliver my direct messages to you. Allow direct messages from this server's members, then turn them on again with /{ -cmd-notify } { -opt-dm }:True.
 played-late = Your move {$move} in game #{$id} is played; the board is posted in the channel.
 unrated-early = unrated: it ended before both sides had moved
@@ -103,6 +103,7 @@ rating-recent = #{$id} { $won ->
     [yes] won
    *[no] lost
   } against {$opponent} ({$reason}) {$change}
+rating-more = Also rated on {$sizes}: /{ -cmd-rating } { -opt-size }:{$example} shows a card for each.
 leaderboard-title = Leaderboard {$size} · page {$page}/{$pages}
 leaderboard-empty = No rated games yet.
 leaderboard-provisional = Provisional (a few more rated games earn a rank):
@@ -124,13 +125,25 @@ export-rated = { $rated ->
 
 error-self-challenge = you cannot challenge yourself
 error-declined = {$name} declined your challenge: you can challenge them again in {$wait}
-error-too-many-challenges-to = you have challenged {$name} {$limit} times in the last hour, the most allowed: you can challenge them again in {$wait}
+error-too-many-challenges-to = you have challenged {$name} { $limit ->
+    [one] once
+   *[other] {$limit} times
+  } in the last hour, the most allowed: you can challenge them again in {$wait}
 error-bot-opponent = {$name} is a bot: bots cannot play here
 error-duplicate-challenge = there is already a pending challenge between you and {$name}
 error-duplicate-open-challenge = you already have an open challenge in this channel
-error-too-many-challenges = you have {$count} pending challenges, the most allowed: cancel one or wait for an answer
-error-too-many-games = you already have {$limit} games in progress, the most allowed
-error-opponent-too-many-games = {$name} already has {$limit} games in progress, the most allowed
+error-too-many-challenges = you have { $count ->
+    [one] {$count} pending challenge
+   *[other] {$count} pending challenges
+  }, the most allowed: cancel one or wait for an answer
+error-too-many-games = you already have { $limit ->
+    [one] {$limit} game
+   *[other] {$limit} games
+  } in progress, the most allowed
+error-opponent-too-many-games = {$name} already has { $limit ->
+    [one] {$limit} game
+   *[other] {$limit} games
+  } in progress, the most allowed
 error-not-in-server = challenges between members are made in a server channel; in a direct message you can play the AI (choose me as opponent) and view games and ratings
 error-level-without-ai = level is for games against the AI: choose the bot as opponent, or leave level out
 error-rated-ai = games against the AI are never rated: leave { -opt-rated } out, or set it to no
@@ -160,7 +173,7 @@ error-not-a-player = you are not playing in game #{$id}
 error-rematch-too-early = game #{$id} is still in progress: a rematch can be asked for once it is over
 error-rematch-taken = the rematch of game #{$id} has already been offered
 error-nothing-to-rematch = you have no finished game in this channel to play again
-error-which-game = say which game with its number (game:12); only in a game's own thread can it be left out
+error-which-game = you have no game here: say which game with its number (game:12)
 error-vacation-days = { $left ->
     [0] you have no vacation days left this year (a year is the last 365 days)
     [one] you have 1 vacation day left this year; ask for 1
@@ -343,13 +356,22 @@ help =
     Commands:
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · challenge a member, or anyone here without opponent
     /{ -cmd-challenge } { -opt-opponent }:<the bot> [{ -opt-level }] · play the built-in AI at once (level 1 beginner to 5 strong, default 3; never rated; works in DMs too)
-    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (or the Rematch button under a finished game: colours swapped)
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] { $buttons ->
+        [yes] (or the Rematch button under a finished game: colours swapped)
+       *[no] (colours swapped)
+    }
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
-    /{ -cmd-analyze } { -opt-game }:<id> · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } [{ -opt-game }] · /{ -cmd-help }
+    /{ -cmd-analyze } [{ -opt-game }] · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
     /{ cmd-puzzle-name } [{ -opt-size } or daily] · a puzzle the engine proved, answered with /{ -cmd-move }
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · boards as emoji or pictures, for you or for the server, and a thread for each game
-    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · tournaments: a member with Manage Server creates one (round-robin: every pair plays once, all games at once; swiss: rounds paired by score, no rematch, colours alternating, a bye worth 1 point); members join with its button. A win scores 1. Tie-breaks: round robin: direct encounter, Sonneborn-Berger, fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encounter
+    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · tournaments: { $buttons ->
+        [yes] a member with Manage Server creates one
+       *[no] any member creates one
+    } (round-robin: every pair plays once, all games at once; swiss: rounds paired by score, no rematch, colours alternating, a bye worth 1 point); { $buttons ->
+        [yes] members join with its button.
+       *[no] members join with /{ -cmd-tournament } { cmd-tournament-join-name }.
+    } A win scores 1. Tie-breaks: round robin: direct encounter, Sonneborn-Berger, fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encounter
 console-help =
     Console: each line is `@member /command options`, acting as that member in one local server.
     Options are name:value ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) or plain values in order (/{ -cmd-move } e7-e6).
@@ -487,7 +509,7 @@ cmd-rating-description = A member's rating, record and recent results
 cmd-rating-user-name = { -opt-user }
 cmd-rating-user-description = Whose rating (default: yours)
 cmd-rating-size-name = { -opt-size }
-cmd-rating-size-description = Board size (default 8x8)
+cmd-rating-size-description = Board size (default: each size rated on)
 cmd-history-name = { -cmd-history }
 cmd-history-description = A game's move list, with a text file to keep
 cmd-history-game-name = { -opt-game }
@@ -556,7 +578,10 @@ thread-trouble-other = Games in {$channel} could not get a thread ({$at}): Disco
 # A board picture's alt text.
 alt-last-move = Last move: {$move}
 alt-key = b: Black, w: White, dot: empty; a capital letter is the piece that just moved, * the square it left.
-alt-replay = Replay of game #{$id}: {$plies} moves, one frame each, from the start.
+alt-replay = Replay of game #{$id}: { $plies ->
+    [one] {$plies} move
+   *[other] {$plies} moves
+  }, one frame each, from the start.
 history-replay = Replay
 
 # Tournaments.
@@ -576,7 +601,7 @@ tournament-rounds = { $rounds ->
    *[other] {$rounds} rounds
   }
 tournament-rounds-default = rounds: ⌈log2 n⌉ + 1
-tournament-signup = **{$name}** · {$state}
+tournament-signup = {$title} · {$state}
     {$terms}
     Organized by {$organizer}
 tournament-starts-at = Starts {$at}, or when its organizer starts it.
@@ -614,8 +639,14 @@ tournament-round-title = {$name} · { $format ->
    *[other] round {$round}
   }
 tournament-round-news = { $format ->
-    [round_robin] {$name} has started: {$games} games, all at once. Play them with /move and the game's number; /tournament standings shows the table.
-   *[other] {$name}: round {$round} is paired, {$games} games. Play them with /move and the game's number.
+    [round_robin] {$name} has started: { $games ->
+        [one] {$games} game
+       *[other] {$games} games
+    }, all at once. Play them with /move and the game's number; /tournament standings shows the table.
+   *[other] {$name}: round {$round} is paired, { $games ->
+        [one] {$games} game
+       *[other] {$games} games
+    }. Play them with /move and the game's number.
   }
 tournament-your-games = { $format ->
     [round_robin] Your games in {$name}, in {$channel}:
@@ -635,11 +666,17 @@ tournament-withdrew = {$member} withdrew from {$name}. { $count ->
 tournament-entry = { $joined ->
     [yes] You are in {$name}
    *[other] You left {$name}
-  } ({$count} entrants).
+  } ({ $count ->
+    [one] {$count} entrant
+   *[other] {$count} entrants
+  }).
 tournament-error-direct = tournaments are held in a server: use this command in one
 tournament-error-manage-server = only a member who can manage the server can create a tournament
 tournament-error-not-organizer = only the tournament's organizer, or a member who can manage the server, can do that
-tournament-error-limit = this server already has {$count} tournaments open or under way: finish or cancel one first
+tournament-error-limit = this server already has { $count ->
+    [one] {$count} tournament
+   *[other] {$count} tournaments
+  } open or under way: finish or cancel one first
 tournament-error-players = { $format ->
     [round_robin] a round robin takes 3 to {$max} players
    *[other] a Swiss takes 3 to {$max} players
@@ -779,6 +816,8 @@ puzzle-error-daily-direct = the daily puzzle belongs to a server: ask for it in 
 puzzle-error-changed = another of your moves got to this puzzle first: see where it stands with /puzzle
 console-value-daily = daily
 console-bad-puzzle = `{$value}` is not a puzzle to ask for: write a board size like 6x6, or { console-value-daily }
+console-bad-member = `{$value}` is not a member's name: a name has 1 to {$max} characters
+console-no-member = there is no member called {$name} here: a member is one who has played, challenged or been challenged here
 ## Proven results in the engine's look back at a game (/analyze): what the prover established,
 ## counted in the winner's own moves as the rest of the analysis counts them.
 

@@ -37,8 +37,8 @@ dm-your-move = Te toca mover en la partida #{$id} contra {$opponent}: {$opponent
 dm-first-move = Te toca mover en la partida #{$id} contra {$opponent}: la partida ha empezado y mueves tú primero. Quedan {$left}.
 dm-reminder = Se te acaba el tiempo en la partida #{$id} contra {$opponent}: quedan {$left}.
 dm-go-to-game = Ir a la partida: {$link}
-notify-on = Los avisos de turno por mensaje directo están activados: te escribiré cada vez que te toque mover y cuando se te acabe el tiempo. /{ -cmd-notify } { -opt-dm }:False los desactiva.
-notify-off = Los avisos de turno por mensaje directo están desactivados. /{ -cmd-notify } { -opt-dm }:True los activa.
+notify-on = Los avisos de turno por mensaje directo están activados: te escribiré cada vez que te toque mover y cuando se te acabe el tiempo. /{ -cmd-notify } { -opt-dm }:{$off} los desactiva.
+notify-off = Los avisos de turno por mensaje directo están desactivados. /{ -cmd-notify } { -opt-dm }:{$on} los activa.
 notify-refused = Tus avisos de turno se han desactivado: Discord no me deja enviarte mensajes directos. Permite los mensajes directos de los miembros de este servidor y vuelve a activarlos con /{ -cmd-notify } { -opt-dm }:True.
 played-late = Tu jugada {$move} en la partida #{$id} está hecha; el tablero se ha publicado en el canal.
 unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
@@ -103,6 +103,7 @@ rating-recent = #{$id} { $won ->
     [yes] ganada
    *[no] perdida
   } contra {$opponent} ({$reason}) {$change}
+rating-more = También tiene puntuación en {$sizes}: /{ -cmd-rating } { -opt-size }:{$example} muestra la de cada uno.
 leaderboard-title = Clasificación {$size} · página {$page}/{$pages}
 leaderboard-empty = Todavía no se ha jugado ninguna partida puntuable.
 leaderboard-provisional = Provisionales (unas pocas partidas puntuables más les dan puesto):
@@ -124,13 +125,25 @@ export-rated = { $rated ->
 
 error-self-challenge = no puedes desafiarte a ti mismo
 error-declined = {$name} ha rechazado tu desafío: podrás volver a intentarlo dentro de {$wait}
-error-too-many-challenges-to = has desafiado a {$name} {$limit} veces en la última hora, el máximo permitido: podrás volver a hacerlo dentro de {$wait}
+error-too-many-challenges-to = has desafiado a {$name} { $limit ->
+    [one] una vez
+   *[other] {$limit} veces
+  } en la última hora, el máximo permitido: podrás volver a hacerlo dentro de {$wait}
 error-bot-opponent = {$name} es un bot: los bots no pueden jugar aquí
 error-duplicate-challenge = ya hay un desafío pendiente entre {$name} y tú
 error-duplicate-open-challenge = ya tienes un desafío abierto en este canal
-error-too-many-challenges = tienes {$count} desafíos pendientes, el máximo permitido: cancela alguno o espera una respuesta
-error-too-many-games = ya tienes {$limit} partidas en curso, el máximo permitido
-error-opponent-too-many-games = {$name} ya tiene {$limit} partidas en curso, el máximo permitido
+error-too-many-challenges = tienes { $count ->
+    [one] {$count} desafío pendiente
+   *[other] {$count} desafíos pendientes
+  }, el máximo permitido: cancela alguno o espera una respuesta
+error-too-many-games = ya tienes { $limit ->
+    [one] {$limit} partida
+   *[other] {$limit} partidas
+  } en curso, el máximo permitido
+error-opponent-too-many-games = {$name} ya tiene { $limit ->
+    [one] {$limit} partida
+   *[other] {$limit} partidas
+  } en curso, el máximo permitido
 error-not-in-server = los desafíos entre miembros se hacen en un canal de un servidor; por mensaje directo puedes jugar contra la IA (elígeme como rival) y consultar partidas y puntuaciones
 error-level-without-ai = el nivel es para partidas contra la IA: elige al bot como rival, o no indiques nivel
 error-rated-ai = las partidas contra la IA nunca son puntuables: no indiques { -opt-rated }, o ponlo en no
@@ -160,7 +173,7 @@ error-not-a-player = no juegas en la partida #{$id}
 error-rematch-too-early = la partida #{$id} sigue en curso: la revancha se puede pedir cuando termine
 error-rematch-taken = la revancha de la partida #{$id} ya se ha ofrecido
 error-nothing-to-rematch = no tienes ninguna partida terminada en este canal para jugar la revancha
-error-which-game = di de qué partida se trata con su número (game:12); solo en el hilo de una partida se puede omitir
+error-which-game = no tienes ninguna partida aquí: di de qué partida se trata con su número (game:12)
 error-vacation-days = { $left ->
     [0] no te quedan días de vacaciones este año (un año son los últimos 365 días)
     [one] te queda 1 día de vacaciones este año; pide 1
@@ -362,13 +375,22 @@ help =
     Comandos:
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · desafía a un miembro, o a cualquiera de aquí sin { -opt-opponent }
     /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
-    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
+    /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] { $buttons ->
+        [yes] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
+       *[no] (con los colores cambiados)
+    }
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
-    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } { -opt-game }:<id> · /{ -cmd-help }
-    /{ -cmd-analyze } { -opt-game }:<id> · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
+    /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } [{ -opt-game }] · /{ -cmd-help }
+    /{ -cmd-analyze } [{ -opt-game }] · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
     /{ cmd-puzzle-name } [{ -opt-size } o diario] · un problema demostrado por el motor, con /{ -cmd-move }
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
-    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: quien puede gestionar el servidor crea uno (todos contra todos: cada pareja juega una vez, todas las partidas a la vez; suizo: rondas emparejadas por puntos, sin repetir rival, alternando colores, un descanso vale 1 punto); los miembros se inscriben con su botón. Ganar da 1 punto. Desempates: todos contra todos: encuentro directo, Sonneborn-Berger, menos derrotas por tiempo; suizo: Buchholz menos el peor, Sonneborn-Berger, encuentro directo
+    /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: { $buttons ->
+        [yes] quien puede gestionar el servidor crea uno
+       *[no] cualquier miembro crea uno
+    } (todos contra todos: cada pareja juega una vez, todas las partidas a la vez; suizo: rondas emparejadas por puntos, sin repetir rival, alternando colores, un descanso vale 1 punto); { $buttons ->
+        [yes] los miembros se inscriben con su botón.
+       *[no] los miembros se inscriben con /{ -cmd-tournament } { cmd-tournament-join-name }.
+    } Ganar da 1 punto. Desempates: todos contra todos: encuentro directo, Sonneborn-Berger, menos derrotas por tiempo; suizo: Buchholz menos el peor, Sonneborn-Berger, encuentro directo
 console-help =
     Consola: cada línea es `@miembro /comando opciones`, actuando como ese miembro en un servidor local.
     Las opciones se escriben como nombre:valor ({ -opt-opponent }:@bob { -opt-size }:7x7 { -opt-time }:1h) o como valores sueltos en orden (/{ -cmd-move } e7-e6).
@@ -489,7 +511,7 @@ cmd-rating-description = La puntuación, el historial y los últimos resultados 
 cmd-rating-user-name = { -opt-user }
 cmd-rating-user-description = De quién es la puntuación (por defecto, la tuya)
 cmd-rating-size-name = { -opt-size }
-cmd-rating-size-description = Tamaño del tablero (por defecto 8x8)
+cmd-rating-size-description = Tamaño del tablero (por defecto, cada uno con puntuación)
 cmd-history-name = { -cmd-history }
 cmd-history-description = La lista de jugadas de una partida, con un archivo de texto para guardar
 cmd-history-game-name = { -opt-game }
@@ -558,7 +580,10 @@ thread-trouble-other = Las partidas de {$channel} no pudieron tener un hilo ({$a
 # El texto alternativo de la imagen de un tablero.
 alt-last-move = Última jugada: {$move}
 alt-key = b: negras, w: blancas, punto: vacía; una mayúscula es la pieza que acaba de mover, * la casilla que dejó.
-alt-replay = Repetición de la partida #{$id}: {$plies} jugadas, un fotograma cada una, desde el inicio.
+alt-replay = Repetición de la partida #{$id}: { $plies ->
+    [one] {$plies} jugada, un fotograma
+   *[other] {$plies} jugadas, un fotograma cada una
+  }, desde el inicio.
 history-replay = Repetición
 
 # Torneos.
@@ -578,7 +603,7 @@ tournament-rounds = { $rounds ->
    *[other] {$rounds} rondas
   }
 tournament-rounds-default = rondas: ⌈log2 n⌉ + 1
-tournament-signup = **{$name}** · {$state}
+tournament-signup = {$title} · {$state}
     {$terms}
     Organiza {$organizer}
 tournament-starts-at = Empieza {$at}, o cuando lo empiece quien lo organiza.
@@ -616,8 +641,14 @@ tournament-round-title = {$name} · { $format ->
    *[other] ronda {$round}
   }
 tournament-round-news = { $format ->
-    [round_robin] {$name} ha empezado: {$games} partidas, todas a la vez. Juégalas con /mover y el número de la partida; /torneo clasificación muestra la tabla.
-   *[other] {$name}: la ronda {$round} está emparejada, {$games} partidas. Juégalas con /mover y el número de la partida.
+    [round_robin] {$name} ha empezado: { $games ->
+        [one] {$games} partida
+       *[other] {$games} partidas, todas a la vez
+    }. Juégalas con /mover y el número de la partida; /torneo clasificación muestra la tabla.
+   *[other] {$name}: la ronda {$round} está emparejada, { $games ->
+        [one] {$games} partida. Juégala
+       *[other] {$games} partidas. Juégalas
+    } con /mover y el número de la partida.
   }
 tournament-your-games = { $format ->
     [round_robin] Tus partidas en {$name}, en {$channel}:
@@ -637,11 +668,17 @@ tournament-withdrew = {$member} se retiró de {$name}. { $count ->
 tournament-entry = { $joined ->
     [yes] Estás en {$name}
    *[other] Saliste de {$name}
-  } ({$count} inscritos).
+  } ({ $count ->
+    [one] {$count} inscrito
+   *[other] {$count} inscritos
+  }).
 tournament-error-direct = los torneos se juegan en un servidor: usa este comando en uno
 tournament-error-manage-server = solo quien puede gestionar el servidor puede crear un torneo
 tournament-error-not-organizer = solo quien organiza el torneo, o quien puede gestionar el servidor, puede hacer eso
-tournament-error-limit = este servidor ya tiene {$count} torneos abiertos o en juego: termina o cancela uno antes
+tournament-error-limit = este servidor ya tiene { $count ->
+    [one] {$count} torneo abierto
+   *[other] {$count} torneos abiertos
+  } o en juego: termina o cancela uno antes
 tournament-error-players = { $format ->
     [round_robin] un todos contra todos admite de 3 a {$max} jugadores
    *[other] un suizo admite de 3 a {$max} jugadores
@@ -781,6 +818,8 @@ puzzle-error-daily-direct = el problema del día es de un servidor: pídelo en u
 puzzle-error-changed = otra de tus jugadas llegó antes a este problema: mira cómo está con /puzzle
 console-value-daily = diario
 console-bad-puzzle = `{$value}` no es un problema que pedir: escribe un tamaño de tablero como 6x6, o { console-value-daily }
+console-bad-member = `{$value}` no es el nombre de un miembro: un nombre tiene de 1 a {$max} caracteres
+console-no-member = no hay ningún miembro llamado {$name} aquí: un miembro es quien ha jugado, retado o sido retado aquí
 ## Resultados demostrados en el análisis de una partida (/analyze): lo que el motor ha demostrado,
 ## contado en jugadas del ganador, como el resto del análisis.
 

@@ -25,6 +25,18 @@ impl Store {
         .await?)
     }
 
+    /// The board sizes a member has a rating on in a server, the most played first.
+    pub async fn rated_sizes(&self, guild: GuildId, member: MemberId) -> Result<Vec<BoardSize>> {
+        Ok(sqlx::query_scalar(
+            "SELECT size FROM ratings WHERE guild_id = $1 AND member_id = $2
+             ORDER BY games DESC, size",
+        )
+        .bind(guild)
+        .bind(member)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
     /// Every rating on one board of a server, best first, with the member's name.
     pub async fn board_ratings(
         &self,

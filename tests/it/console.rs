@@ -5,6 +5,7 @@
 //! tournaments in `console/tournaments.rs`, and its puzzles in `console/puzzles.rs`.
 
 mod commands;
+mod first_hour;
 mod images;
 mod puzzles;
 mod settings;

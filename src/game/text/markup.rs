@@ -11,6 +11,12 @@ pub trait Markup {
     fn name(&self, name: &Name) -> String;
     /// A server's channel, as a member is pointed to it.
     fn channel(&self, lang: Lang, channel: ChannelId) -> String;
+    /// A title set apart from the words around it.
+    fn strong(&self, text: &str) -> String;
+    /// A yes-or-no option's value as a member types it.
+    fn yes_or_no(&self, lang: Lang, value: bool) -> String;
+    /// Whether messages carry buttons (Accept, Rematch, Join) that the words may point to.
+    fn has_buttons(&self) -> bool;
 }
 
 /// Plain text, where nothing is markup: names as they are, a channel by its number. For the
@@ -25,5 +31,22 @@ impl Markup for Plain {
 
     fn channel(&self, lang: Lang, channel: ChannelId) -> String {
         tr!(lang, "place-channel", id = channel.to_string())
+    }
+
+    fn strong(&self, text: &str) -> String {
+        text.to_string()
+    }
+
+    /// `yes` or `no`, as the console reads them, in `lang`.
+    fn yes_or_no(&self, lang: Lang, value: bool) -> String {
+        if value {
+            tr!(lang, "console-value-yes")
+        } else {
+            tr!(lang, "console-value-no")
+        }
+    }
+
+    fn has_buttons(&self) -> bool {
+        false
     }
 }

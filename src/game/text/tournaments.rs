@@ -59,7 +59,7 @@ pub fn signup(lang: Lang, m: &dyn Markup, t: &Tournament, organizer: &Member) ->
     let mut out = tr!(
         lang,
         "tournament-signup",
-        name = tournament_name(t),
+        title = m.strong(&tournament_name(t)),
         terms = tournament_terms(lang, t),
         organizer = m.name(&organizer.name),
         state = state(lang, t.state)

@@ -69,9 +69,8 @@ fn unreadable_commands_get_one_private_line_and_change_nothing() {
             // An unknown option.
             "(to @alice only) unknown option `colour` for /challenge: it takes opponent, size, \
              color, time, rated, level",
-            // A game left unsaid, outside a game's thread (the console has none).
-            "(to @alice only) say which game with its number (game:12); only in a game's own \
-             thread can it be left out",
+            // A game left unsaid, where the member has none.
+            "(to @alice only) you have no game here: say which game with its number (game:12)",
             "(to @alice only) /move needs move: write it like /move e7-e6",
             // An unknown command.
             "(to @alice only) unknown command /frobnicate: type help",
@@ -105,7 +104,7 @@ fn a_player_sees_their_own_side_and_onlookers_the_channels() {
     // alice (Black) sees row 1 on top and the columns from c to a, to her alone.
     assert!(
         out.contains(
-            "(to @alice only)  1  w w w\n 2  w w w\n 3  B . .\n 4  b * b\n 5  b b b\n    c b a"
+            "(to @alice only)\n 1  w w w\n 2  w w w\n 3  B . .\n 4  b * b\n 5  b b b\n    c b a"
         ),
         "{out}"
     );
@@ -114,7 +113,7 @@ fn a_player_sees_their_own_side_and_onlookers_the_channels() {
         out.contains("\n 5  b b b\n 4  b * b\n 3  . . B\n 2  w w w\n 1  w w w\n    a b c\nGame #1"),
         "{out}"
     );
-    assert!(out.contains("(to @carol only)  1  w w w"), "{out}");
+    assert!(out.contains("(to @carol only)\n 1  w w w"), "{out}");
 }
 
 /// `/rematch` after a game: a challenge to the other player with the colours swapped, once;

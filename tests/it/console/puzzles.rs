@@ -32,7 +32,8 @@ fn a_puzzle_is_given_failed_with_its_solution_and_the_next_answered() {
         ),
         true,
     );
-    assert!(out.contains("(to @alice only) "), "{out}");
+    // The puzzle's board, to alice alone, from the line after the marker.
+    assert!(out.contains("(to @alice only)\n 6  "), "{out}");
     assert!(
         out.contains(&format!(
             "{} to move and win in {} moves.",

@@ -18,12 +18,12 @@ fn settings_are_shown_saved_and_kept_for_each_member_and_the_server() {
     assert_eq!(replies.len(), 7, "{out}");
     assert_eq!(
         replies[0],
-        "alice only) Your settings, for what only you see (private boards and direct messages):\n\
+        "alice only)\nYour settings, for what only you see (private boards and direct messages):\n\
          board: emoji\n\
          Change them with /settings board:emoji or board:image.\n"
     );
     assert!(
-        replies[1].starts_with("alice only) Saved.\nYour settings,")
+        replies[1].starts_with("alice only)\nSaved.\nYour settings,")
             && replies[1].contains("\nboard: image\n"),
         "{out}"
     );
@@ -31,7 +31,7 @@ fn settings_are_shown_saved_and_kept_for_each_member_and_the_server() {
     assert!(replies[2].contains("\nboard: emoji\n"), "{out}");
     assert_eq!(
         replies[3],
-        "alice only) Saved.\n\
+        "alice only)\nSaved.\n\
          This server's settings, for what everyone here sees:\n\
          board: emoji\n\
          threads: on (a public thread for each game started in a channel)\n\

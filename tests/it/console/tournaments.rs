@@ -29,7 +29,7 @@ fn a_round_robin_is_created_joined_started_played_and_its_winner_posted() {
         true,
     );
     assert!(
-        out.contains("**Spring Cup (#1)** · open for entries\nRound robin · 8x8 · 1 day per move"),
+        out.contains("\nSpring Cup (#1) · open for entries\nRound robin · 8x8 · 1 day per move"),
         "the sign-up is posted: {out}"
     );
     assert!(

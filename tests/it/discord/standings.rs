@@ -378,3 +378,59 @@ async fn the_leaderboard_ranks_the_established_then_pages_through_the_provisiona
     );
     bot.finish();
 }
+
+/// `/rating` without a size shows the sizes the member has a rating on, not 8x8; `/history` and
+/// `/analyze` without a game take the member's game in the channel (the one that ended last
+/// when none is in progress), and without one say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rating_history_and_analyze_find_what_the_member_played() {
+    let bot = start().await;
+    let nothing = bot
+        .slash(InteractionBuilder::slash("history").by(&alice()))
+        .await;
+    assert!(is_ephemeral(&nothing), "{nothing}");
+    assert_eq!(
+        nothing["data"]["content"],
+        "you have no game here: say which game with its number (game:12)"
+    );
+    // A rated game on 3x5 that alice (Black) wins.
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    for (who, mv) in [
+        (alice(), "a4-a3"),
+        (bob(), "c2-c3"),
+        (alice(), "a3xb2"),
+        (bob(), "c3xb4"),
+        (alice(), "b2xa1"),
+    ] {
+        bot.play(&who, mv).await;
+    }
+    let rating = bot
+        .slash(InteractionBuilder::slash("rating").by(&alice()))
+        .await;
+    let embeds = rating["data"]["embeds"].as_array().expect("embeds");
+    assert_eq!(embeds.len(), 1, "{rating}");
+    assert_eq!(embeds[0]["title"], "alice · 3x5", "{rating}");
+    let card = embed_text(&rating["data"]);
+    assert!(card.contains("1 game, 1 win, 0 losses"), "{card}");
+    assert!(card.contains("alice's puzzle rating"), "{card}");
+    // Asked for a size, that size.
+    let rating = bot
+        .slash(
+            InteractionBuilder::slash("rating")
+                .by(&carol())
+                .user("user", &alice())
+                .string("size", "8x8"),
+        )
+        .await;
+    assert_eq!(rating["data"]["embeds"][0]["title"], "alice · 8x8");
+    let sent = bot
+        .fake
+        .send_interaction(InteractionBuilder::slash("history").by(&bob()))
+        .await;
+    let request = bot.fake.callback_request_for(sent.id).await;
+    let file = request
+        .file("breakthrough-game-1.txt")
+        .expect("the move list of bob's game here");
+    assert!(file.text().contains("3. b2xa1"), "{}", file.text());
+    bot.finish();
+}

@@ -80,12 +80,17 @@ async fn with_threads_on_a_game_is_played_in_its_own_thread_and_its_result_told_
         embed_text(&history["data"]).contains("Game #1"),
         "{history}"
     );
-    // Outside the thread, a history needs the game's number.
+    // Outside the thread, where bob has no game of the channel's own, a history needs the
+    // game's number.
     let which = bot
         .slash(InteractionBuilder::slash("history").by(&bob()))
         .await;
     assert!(is_ephemeral(&which), "{which}");
-    assert!(content(&which).starts_with("say which game"), "{which}");
+    assert_eq!(
+        content(&which),
+        "you have no game here: say which game with its number (game:12)",
+        "{which}"
+    );
     let board = slash_in(&bot, &thread, InteractionBuilder::slash("board").by(&bob())).await;
     assert!(embed_text(&board["data"]).contains("Game #1"), "{board}");
     let channel_posts = bot.fake.messages_in(CHANNEL_ID).len();

@@ -81,7 +81,7 @@ fn the_spanish_console_takes_the_settings_by_their_spanish_names() {
          @ana /ajustes-servidor tablero:dibujo\n",
     );
     for want in [
-        "(solo para @ana) Guardado.\nTus ajustes",
+        "(solo para @ana)\nGuardado.\nTus ajustes",
         "\ntablero: imagen\n",
         "\ntablero: emoji\nhilos: sí (un hilo público",
         "(solo para @ana) `dibujo` no es una forma de mostrar los tableros: elige emoji o imagen",

@@ -112,8 +112,8 @@ fn spec() -> &'static Spec {
 }
 
 fn load() -> Spec {
-    let mut doc: Value = serde_json::from_str(SPEC_JSON)
-        .unwrap_or_else(|e| panic!("{SPEC_PATH} is not JSON: {e}"));
+    let mut doc: Value =
+        serde_json::from_str(SPEC_JSON).unwrap_or_else(|e| panic!("{SPEC_PATH} is not JSON: {e}"));
     relax(&mut doc);
     let mut routes = Vec::new();
     if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
