@@ -327,7 +327,7 @@ pub enum ChallengeState {
 }
 
 impl ChallengeState {
-    /// `pending`, `accepted`, …, as stored (`game::text::challenge_state` says it to members).
+    /// `pending`, `accepted`, …, as stored (`text::challenge_state` says it to members).
     pub const fn as_str(self) -> &'static str {
         match self {
             ChallengeState::Pending => "pending",

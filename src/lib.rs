@@ -36,6 +36,10 @@ mod render;
 pub mod store;
 #[cfg(not(feature = "test-support"))]
 mod store;
+#[cfg(feature = "test-support")]
+pub mod text;
+#[cfg(not(feature = "test-support"))]
+mod text;
 
 pub mod engine;
 pub mod rules;

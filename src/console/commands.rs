@@ -5,12 +5,12 @@ use clap::{Parser, Subcommand};
 
 use crate::engine::Level;
 use crate::game::{
-    self, text, text::Markup, text::Plain, BoardStyle, ChallengeAsk, ChallengeRef, Decision,
-    GameError, GameId, GameRef, Member, MemberSettingsChange, Opponent, Rematch,
-    ServerSettingsChange, TimeControl,
+    BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member,
+    MemberSettingsChange, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::Lang;
 use crate::rules::{BoardSize, Color};
+use crate::text::{self, Markup, Plain};
 use crate::tr;
 
 use super::parse::{is_word, parse_command_in};
@@ -540,7 +540,7 @@ impl Console {
             Command::Analyze { game } => {
                 let game = g.game_meant(who.id, CONSOLE_PLACE, game).await?;
                 let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
-                Reply::public(game::analysis::export(self.lang, &done))
+                Reply::public(text::analysis::export(self.lang, &done))
             }
         })
     }

@@ -35,11 +35,10 @@ use crate::game::Timestamp;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::game::{
-    text,
-    text::{Markup, Plain},
     ChannelId, Clock, GameError, GameId, Games, Member, MemberId, Place, SystemClock, LOCAL_SERVER,
 };
 use crate::i18n::Lang;
+use crate::text::{self, Markup, Plain};
 use crate::tr;
 
 use commands::member_name;

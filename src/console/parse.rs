@@ -9,10 +9,11 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser};
 
 use crate::engine::LevelError;
-use crate::game::{text::Plain, GameError, Member, TimeControlError};
+use crate::game::{GameError, Member, TimeControlError};
 use crate::i18n::commands::{command_id, option_id, Part};
 use crate::i18n::{self, Lang};
 use crate::rules::SizeError;
+use crate::text::Plain;
 use crate::tr;
 
 use super::commands::{BadValue, Command, CommandLine};

@@ -1,9 +1,10 @@
 //! The console's puzzles: `/puzzle [size]`, `/puzzle daily`, and `/move` answering the member's
 //! puzzle when no game of theirs here waits for their move.
 
-use crate::game::{text, DailyYours, GameError, Member, PuzzleState};
+use crate::game::{DailyYours, GameError, Member, PuzzleState};
 use crate::render;
 use crate::rules::{BoardSize, Color, Move, Position};
+use crate::text;
 use crate::tr;
 
 use super::commands::BadValue;

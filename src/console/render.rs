@@ -2,13 +2,10 @@
 //! console's words.
 
 use crate::game::Timestamp;
-use crate::game::{
-    self, text,
-    text::{Markup, Plain},
-    Announced, Member, MemberId, Played,
-};
+use crate::game::{self, Announced, Member, MemberId, Played};
 use crate::render;
 use crate::rules::Color;
+use crate::text::{self, Markup, Plain};
 use crate::tr;
 
 use super::{Console, Reply};

@@ -7,10 +7,11 @@ use std::time::Duration;
 use clap::Subcommand;
 
 use crate::game::{
-    self, text, text::Plain, GameError, Member, TimeControl, TournamentFormat, TournamentId,
-    TournamentRef, TournamentRequest,
+    self, GameError, Member, TimeControl, TournamentFormat, TournamentId, TournamentRef,
+    TournamentRequest,
 };
 use crate::rules::BoardSize;
+use crate::text::{self, Plain};
 
 use super::commands::{yes_or_no, BadValue};
 use super::{Console, Reply, CONSOLE_PLACE};

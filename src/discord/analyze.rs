@@ -5,8 +5,9 @@ use poise::serenity_prelude as serenity;
 
 use super::view::Markdown;
 use super::{member_id, place, public_lang, BotError, Context};
-use crate::game::analysis::{export, summary, title};
-use crate::game::{text, GameId};
+use crate::game::GameId;
+use crate::text;
+use crate::text::analysis::{export, summary, title};
 
 /// The engine's look back at a game: the worst moves, where it was decided, and a file.
 #[poise::command(slash_command)]

@@ -5,8 +5,9 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tracing::{error, warn};
 
-use crate::game::{text, GameError};
+use crate::game::GameError;
 use crate::i18n::Lang;
+use crate::text;
 use crate::tr;
 
 use super::{private_lang, view, Data};

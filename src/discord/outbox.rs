@@ -14,8 +14,9 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{text, Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
+use crate::game::{Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
 use crate::i18n::Lang;
+use crate::text;
 
 use super::pictures::{self, DEFAULT_ATTACHMENT_LIMIT};
 use super::retry::{self, Backoff, Verdict};

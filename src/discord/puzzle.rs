@@ -9,12 +9,13 @@ use tracing::warn;
 use super::view::{Attached, View};
 use super::{caller, place, private_lang, public_lang, BotError, Context};
 use crate::game::{
-    text, BoardStyle, DailyCount, DailyPuzzle, DailyYours, Games, Member, MemberId, PuzzleState,
+    BoardStyle, DailyCount, DailyPuzzle, DailyYours, Games, Member, MemberId, PuzzleState,
     PuzzleStep,
 };
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::{BoardSize, Color, Move, Position};
+use crate::text;
 use crate::tr;
 
 const COLOUR: u32 = 0x5b_8a_3c;

@@ -3,7 +3,8 @@
 
 use super::view::Markdown;
 use super::{place, private_lang, view, BotError, Context};
-use crate::game::{text, BoardStyle, MemberSettingsChange, ServerSettingsChange};
+use crate::game::{BoardStyle, MemberSettingsChange, ServerSettingsChange};
+use crate::text;
 
 /// How boards are shown.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]

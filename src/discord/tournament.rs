@@ -10,10 +10,11 @@ use super::challenge::{read_size, sizes, Time};
 use super::view::{mention, Markdown, View};
 use super::{caller, place, private_lang, public_lang, BotError, Context, Data};
 use crate::game::{
-    text, Member, MemberId, RoundGames, Table, TimeControl, Tournament, TournamentFormat,
-    TournamentId, TournamentRef, TournamentRequest, TournamentState,
+    Member, MemberId, RoundGames, Table, TimeControl, Tournament, TournamentFormat, TournamentId,
+    TournamentRef, TournamentRequest, TournamentState,
 };
 use crate::i18n::Lang;
+use crate::text;
 use crate::tr;
 
 /// The longest embed description Discord takes, in characters.

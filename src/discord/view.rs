@@ -6,7 +6,6 @@ use serenity::{
     CreateEmbedFooter, UserId,
 };
 
-use crate::game::text::{self, Markup};
 use crate::game::{
     Announced, BoardStyle, Challenge, ChallengeState, ChannelId, Game, History, Leaderboard,
     MemberId, Name, Place, Played, Timestamp,
@@ -14,6 +13,7 @@ use crate::game::{
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
+use crate::text::{self, Markup};
 use crate::tr;
 
 use super::button::Button;

@@ -39,7 +39,6 @@ mod rematch;
 mod rows;
 mod settings;
 mod standings;
-pub mod text;
 mod threads;
 mod tournaments;
 mod types;

@@ -29,7 +29,7 @@ impl Member {
 
 /// A member's display name, as they chose it: any text at all, markdown and line breaks
 /// included. It has no `Display`, and the catalogues do not take it: the words for members write
-/// it through a front end's [`Markup`](super::text::Markup), which shows it as text.
+/// it through a front end's [`Markup`](crate::text::Markup), which shows it as text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Name(String);
 

@@ -5,12 +5,13 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    text, ChallengeRef, ChallengeRequest, ChallengeState, GameError, Games, Limits, ManualClock,
-    Member, Place, TimeControl, Timestamp,
+    ChallengeRef, ChallengeRequest, ChallengeState, GameError, Games, Limits, ManualClock, Member,
+    Place, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text;
 
 use crate::common::db::{execute_unchecked, on_both_backends, Backend, TestDb};
 

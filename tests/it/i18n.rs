@@ -11,10 +11,10 @@ mod settings_in_spanish;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::GameError;
 use breakthrough_bot::i18n::{self, Arg, Lang};
 use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
+use breakthrough_bot::text::Plain;
 use breakthrough_bot::{discord_commands, locales};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 

@@ -1,10 +1,10 @@
 //! Boards as text, checked against golden files in `tests/it/golden/`.
 //! Set `UPDATE_GOLDEN=1` to rewrite them after a deliberate change, then read the diff.
 
-use breakthrough_bot::game::text::board_legend;
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::render::{emoji_board, emoji_board_facing, text_board, text_board_facing};
 use breakthrough_bot::rules::{self, BoardSize, Color, Position};
+use breakthrough_bot::text::board_legend;
 
 fn golden(name: &str, actual: &str) {
     let path = format!("{}/tests/it/golden/{name}", env!("CARGO_MANIFEST_DIR"));

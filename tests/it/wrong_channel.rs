@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     ChallengeRef, ChallengeRequest, ChannelId, GameError, GameId, GameRef, Games, Limits,
     ManualClock, Member, Place, TimeControl, Timestamp,
@@ -13,6 +12,7 @@ use breakthrough_bot::game::{
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text::Plain;
 
 use crate::common::db::{on_both_backends, Backend, TestDb};
 use crate::common::fake_discord::{InteractionBuilder, TestUser, CHANNEL_ID};

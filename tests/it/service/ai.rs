@@ -34,7 +34,7 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
     );
     let ai = game.ai.expect("an AI game");
     assert_eq!((ai.color, ai.level.number()), (Color::Black, 1));
-    let title = breakthrough_bot::game::text::title(Lang::En, &game);
+    let title = breakthrough_bot::text::title(Lang::En, &game);
     assert!(title.contains("vs AI (level 1)"), "{title}");
     assert!(title.contains("casual"), "{title}");
 

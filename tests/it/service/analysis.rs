@@ -1,10 +1,10 @@
 //! `/analyze`: who may analyse which game and when, and one analysis per member in the AI's
 //! queue.
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{GameError, GameId, GameRef, Limits};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
+use breakthrough_bot::text::Plain;
 
 use super::{
     ai_request, alice, bob, carol, play_all, refused, started, world, world_with, World, A_DM,
@@ -45,13 +45,13 @@ pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its
     let decided = done.analysis.decided.expect("the end is proven");
     assert_eq!(decided.winner, Color::Black);
 
-    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &Plain, &done);
+    let summary = breakthrough_bot::text::analysis::summary(Lang::En, &Plain, &done);
     assert!(
         summary.starts_with("alice (Black) against bob (White) · 3x5 · 3 moves"),
         "{summary}"
     );
     assert!(summary.contains("Black wins in"), "{summary}");
-    let file = breakthrough_bot::game::analysis::export(Lang::En, &done);
+    let file = breakthrough_bot::text::analysis::export(Lang::En, &done);
     let lines: Vec<&str> = file.lines().filter(|l| l.contains(" · ")).collect();
     assert!(
         lines
@@ -230,14 +230,14 @@ pub(super) async fn the_analysis_marks_proven_wins_and_the_win_a_player_let_go(b
         })
     );
 
-    let summary = breakthrough_bot::game::analysis::summary(Lang::En, &Plain, &done);
+    let summary = breakthrough_bot::text::analysis::summary(Lang::En, &Plain, &done);
     assert!(
         summary.contains(
             "Wins let go (proven by the engine):\n3. c2-b3 by White: missed a win in 2 moves: a3-a4 wins"
         ),
         "{summary}"
     );
-    let file = breakthrough_bot::game::analysis::export(Lang::En, &done);
+    let file = breakthrough_bot::text::analysis::export(Lang::En, &done);
     let line = |ply: &str| {
         file.lines()
             .find(|l| l.starts_with(&format!("{ply} · ")))
@@ -253,7 +253,7 @@ pub(super) async fn the_analysis_marks_proven_wins_and_the_win_a_player_let_go(b
         "10 · White · c1-c2 · wins in 1 → wins in 1 · a4-a5 · White wins in 1 move from here"
     );
     assert_eq!(line("14"), "14 · White · a4-a5 · wins in 1 → won · a4-a5");
-    let spanish = breakthrough_bot::game::analysis::export(Lang::Es, &done);
+    let spanish = breakthrough_bot::text::analysis::export(Lang::Es, &done);
     assert!(
         spanish
             .contains("c2-b3 de las blancas: dejó escapar una victoria en 2 jugadas: a3-a4 gana"),

@@ -2,12 +2,12 @@
 //! and turn notifications that lapse with their turn.
 
 use breakthrough_bot::engine::Level;
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     AiRequest, ChallengeState, EndReason, GameRef, Games, Limits, Member, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
+use breakthrough_bot::text::Plain;
 
 use super::{
     alice, bob, carol, carol_and_bob_move, owed, request, result, started, started_between, world,
@@ -162,8 +162,7 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
             game, member, lang, ..
         }) => {
             assert_eq!((game.ply, member, lang), (2, alice().id, Lang::Es));
-            let said =
-                breakthrough_bot::game::text::your_turn(lang, &Plain, &game, member, false, T0);
+            let said = breakthrough_bot::text::your_turn(lang, &Plain, &game, member, false, T0);
             assert_eq!(
                 said,
                 "Te toca mover en la partida #1 contra bob: bob ha jugado c2-c3. Quedan 1 h 0 min."

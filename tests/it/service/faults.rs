@@ -1,10 +1,10 @@
 //! The store failing: writes cut off half way, a full disk, dropped PostgreSQL connections,
 //! row locks and deadlocks with another writer, and a stored value that does not read back.
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{GameError, GameId, GameRef, Games, Limits, Member, MemberId};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text::Plain;
 
 use super::{
     alice, bob, carol, play_all, refused, request, started, started_between, world, PLACE, T0,

@@ -5,11 +5,12 @@
 
 use breakthrough_bot::engine::{prove, Proof, PROOF_NODES};
 use breakthrough_bot::game::{
-    text, DailyYours, GameError, Member, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
+    DailyYours, GameError, Member, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
     PuzzleStep, PuzzleView, RatingValue,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Move, Position};
+use breakthrough_bot::text;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 

@@ -1,12 +1,12 @@
 //! Ratings: Glicko-2 results, two results rated at once, the daily limit of rated games per pair
 //! and the endings that stay unrated.
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     ChallengeRef, ChallengeState, EndReason, GameRef, GameState, Limits, RatingValue,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
+use breakthrough_bot::text::Plain;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
@@ -106,7 +106,7 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
             .map(|(ply, mv)| (ply as u32, *mv))
             .collect::<Vec<_>>()
     );
-    let export = breakthrough_bot::game::text::export(Lang::En, &history);
+    let export = breakthrough_bot::text::export(Lang::En, &history);
     assert!(
         export.contains("1. a4-a3 c2-c3\n2. a3xb2 c3xb4\n3. b2xa1"),
         "{export}"
@@ -213,7 +213,7 @@ pub(super) async fn the_casual_note_says_the_daily_limit_in_force(b: Backend) {
         .await
         .unwrap();
     assert_eq!((c.rated, c.casual_by_limit), (false, Some(1)));
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, T0);
+    let text = breakthrough_bot::text::challenge(Lang::En, &Plain, &c, T0);
     assert!(
         text.contains("casual (you have played your rated game against each other today)"),
         "{text}"
@@ -238,7 +238,7 @@ pub(super) async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
         .unwrap();
     assert!(!c.rated);
     assert_eq!(c.casual_by_limit, Some(3));
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, T0);
+    let text = breakthrough_bot::text::challenge(Lang::En, &Plain, &c, T0);
     assert!(
         text.contains("casual (you have played your 3 rated games"),
         "{text}"
@@ -278,15 +278,15 @@ pub(super) async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Bac
         assert_eq!(game.status.state(), GameState::Finished);
         assert_eq!(result(&game).map(|r| r.1), Some(EndReason::Resignation));
         assert_eq!(game.status.rating_change(), None);
-        let status = breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0);
+        let status = breakthrough_bot::text::status(Lang::En, &Plain, &game, T0);
         assert!(
             status.ends_with("resigned · unrated: it ended before both sides had moved"),
             "{status}"
         );
         assert!(
-            breakthrough_bot::game::text::title(Lang::En, &game).contains(" · unrated · "),
+            breakthrough_bot::text::title(Lang::En, &game).contains(" · unrated · "),
             "{}",
-            breakthrough_bot::game::text::title(Lang::En, &game)
+            breakthrough_bot::text::title(Lang::En, &game)
         );
         assert_eq!(w.store.rating_change(id).await.unwrap(), None);
     }
@@ -308,7 +308,7 @@ pub(super) async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Bac
         .await
         .unwrap();
     assert!(game.status.rating_change().is_some());
-    assert!(!breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0).contains("unrated"));
+    assert!(!breakthrough_bot::text::status(Lang::En, &Plain, &game, T0).contains("unrated"));
     let card = w
         .games
         .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
@@ -326,7 +326,7 @@ pub(super) async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
         .await
         .unwrap();
     assert_eq!(
-        breakthrough_bot::game::text::status(Lang::En, &Plain, &game, T0),
+        breakthrough_bot::text::status(Lang::En, &Plain, &game, T0),
         "Aborted: no result · unrated: it ended before both sides had moved"
     );
     let id = started(&w).await;
@@ -335,7 +335,7 @@ pub(super) async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
     let report = swept(&w.games, w.games.now()).await.unwrap();
     assert_eq!(report.aborted.len(), 1);
     assert!(
-        breakthrough_bot::game::text::status(Lang::En, &Plain, &report.aborted[0], T0)
+        breakthrough_bot::text::status(Lang::En, &Plain, &report.aborted[0], T0)
             .contains("unrated")
     );
     for who in [alice(), bob()] {

@@ -2,13 +2,13 @@
 //! member's or server's choices apart from the others', kept across a restart, and a server's
 //! settings refused in a direct message.
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     BoardStyle, GameError, Games, GuildId, Limits, MemberSettings, MemberSettingsChange,
     ServerSettings, ServerSettingsChange,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text::Plain;
 
 use super::{alice, bob, refused, world, A_DM, OTHER_SERVER, PLACE};
 use crate::common::db::Backend;

@@ -1,6 +1,5 @@
 //! What members look up: the leaderboard, and a member's name in each server.
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{
     ChallengeRef, ChallengeRequest, GuildId, Leaderboard, Limits, Member, MemberId, RatingValue,
     Timestamp,
@@ -8,6 +7,7 @@ use breakthrough_bot::game::{
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
 use breakthrough_bot::store::RatingRow;
+use breakthrough_bot::text::Plain;
 
 use super::{alice, carol, request, started, world, world_with, World, OTHER_SERVER, PLACE, T0};
 use crate::common::db::Backend;
@@ -110,7 +110,7 @@ pub(super) async fn leaderboard_ranks_established_ratings_then_lists_provisional
 
     // What a member reads: ranked lines, then the provisional under a heading on every page
     // that has them.
-    let text = |board| breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, board);
+    let text = |board| breakthrough_bot::text::leaderboard(Lang::En, &Plain, board);
     assert_eq!(
         text(&page1),
         format!(
@@ -143,7 +143,7 @@ pub(super) async fn leaderboard_ranks_established_ratings_then_lists_provisional
         format!("Leaderboard {size} · page 1/1\nNo rated games yet.")
     );
     assert_eq!(
-        breakthrough_bot::game::text::leaderboard(Lang::Es, &Plain, &page3),
+        breakthrough_bot::text::leaderboard(Lang::Es, &Plain, &page3),
         format!(
             "Clasificación {size} · página 3/3\n\
              Provisionales (unas pocas partidas puntuables más les dan puesto):\n\
@@ -169,7 +169,7 @@ pub(super) async fn a_new_servers_leaderboard_lists_its_provisional_players(b: B
     );
     assert_eq!((board.page, board.pages), (1, 1));
     assert_eq!(
-        breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &board),
+        breakthrough_bot::text::leaderboard(Lang::En, &Plain, &board),
         format!(
             "Leaderboard {} · page 1/1\n\
              Provisional (a few more rated games earn a rank):\n\
@@ -270,7 +270,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
             .map(|s| s.member.name.as_str())
             .collect();
         assert_eq!(names, [name], "server {guild}");
-        let text = breakthrough_bot::game::text::leaderboard(Lang::En, &Plain, &board);
+        let text = breakthrough_bot::text::leaderboard(Lang::En, &Plain, &board);
         let other = if name == "alice" {
             "Secret Agent"
         } else {

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use breakthrough_bot::game::text::Plain;
 use breakthrough_bot::game::{GameError, GameId, GameRef, Games, Limits, Member};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text::Plain;
 
 use super::{alice, bob, carol, deadline, request, started, started_between, world, PLACE, T0};
 use crate::common::db::Backend;
@@ -35,10 +35,10 @@ pub(super) async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it
     let g = w.games.game(first).await.unwrap();
     assert_eq!(deadline(&g), before + 3 * DAY);
     assert!(
-        breakthrough_bot::game::text::status(Lang::En, &Plain, &g, w.games.now())
+        breakthrough_bot::text::status(Lang::En, &Plain, &g, w.games.now())
             .ends_with("alice is on vacation until 2027-01-18 08:10 UTC"),
         "{}",
-        breakthrough_bot::game::text::status(Lang::En, &Plain, &g, w.games.now())
+        breakthrough_bot::text::status(Lang::En, &Plain, &g, w.games.now())
     );
     // carol's clock runs as usual: two hours on, she has lost on time; alice has not.
     w.clock.advance(2 * HOUR);
@@ -186,6 +186,6 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
         .challenge(request(&carol(), Some(&alice()), "3x5"))
         .await
         .unwrap();
-    let text = breakthrough_bot::game::text::challenge(Lang::En, &Plain, &c, w.games.now());
+    let text = breakthrough_bot::text::challenge(Lang::En, &Plain, &c, w.games.now());
     assert!(text.contains(" · alice is on vacation until "), "{text}");
 }

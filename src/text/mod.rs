@@ -7,12 +7,16 @@
 //! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
 //! for logs and for the tests that hold the English words as they are.
 //!
-//! Beside this file: `alt` (a board picture's alt text), `markup` ([`Markup`] and [`Plain`]),
-//! `times` (spans of time, time controls and dates in words), `export` (a game's history as a
-//! text file), `settings` (members' and servers' settings), `threads` (games in threads) and
-//! `puzzles` (puzzles and the daily puzzle).
+//! Beside this file: `alt` (a board picture's alt text), `analysis` (`/analyze`'s summary and
+//! file), `errors` (every refusal of the game service, and the rules' refusals of a move or a
+//! size), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls and dates in
+//! words), `export` (a game's history as a text file), `settings` (members' and servers'
+//! settings), `threads` (games in threads), `tournaments` (tournaments' posts and refusals) and
+//! `puzzles` (puzzles and the daily puzzle). The game service itself holds no words.
 
 mod alt;
+pub mod analysis;
+mod errors;
 mod export;
 mod markup;
 mod puzzles;
@@ -45,7 +49,7 @@ pub use tournaments::{
 #[cfg(feature = "test-support")]
 pub use tournaments::{round_game, tournament_name, tournament_terms};
 
-use super::types::{
+use crate::game::{
     Challenge, ChallengeState, EndReason, Game, GameId, GameStatus, Leaderboard, Member, MemberId,
     Name, Place, Played, RatingCard, RatingChange, RatingValue, Ratings,
 };

@@ -55,7 +55,7 @@ pub fn utc_time(at: Timestamp) -> String {
 mod tests {
     use super::*;
 
-    use crate::game::text::slow_down;
+    use crate::text::slow_down;
 
     #[test]
     fn moments_read_as_utc_dates() {
