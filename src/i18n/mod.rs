@@ -1,7 +1,7 @@
 //! The words players read, in their language: one Project Fluent catalogue per language
 //! (`en.ftl`, `es.ftl` beside this file), built into the binary and parsed once.
 //!
-//! Every sentence is looked up through [`tr!`](crate::tr) with its message id as a string literal, so a test
+//! Every sentence is looked up through [`tr!`](crate::i18n::tr) with its message id as a string literal, so a test
 //! can find every id the code uses and check it against every catalogue. A message missing from a
 //! catalogue, or one that fails to format, falls back to English, then to its id: a gap in a
 //! translation never stops the bot, and the tests catch it first.
@@ -173,7 +173,6 @@ impl From<usize> for Arg {
 
 /// The message `id` in `lang`, with `args` put in: `tr!(lang, "challenge-expired", id = 3,
 /// challenger = name)`. The id must be a string literal, so the catalogue tests find it.
-#[macro_export]
 macro_rules! tr {
     ($lang:expr, $id:literal $(,)?) => {
         $crate::i18n::message($lang, $id, &[])
@@ -186,6 +185,7 @@ macro_rules! tr {
         )
     };
 }
+pub(crate) use tr;
 
 type Bundle = FluentBundle<FluentResource>;
 
@@ -274,7 +274,7 @@ pub fn lookup(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Result<String, Stri
 }
 
 /// The message `id` in `lang`, falling back to English and then to the id itself (logged): use
-/// [`tr!`](crate::tr), which checks the id is a literal.
+/// [`tr!`](crate::i18n::tr), which checks the id is a literal.
 pub fn message(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     match lookup(lang, id, args) {
         Ok(text) => text,
