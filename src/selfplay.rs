@@ -64,7 +64,7 @@ impl MatchReport {
     }
 }
 
-struct Game {
+struct SelfplayGame {
     first_won: bool,
     plies: usize,
     think: [Vec<Duration>; 2],
@@ -77,7 +77,13 @@ fn mix(seed: u64, i: u64) -> u64 {
 }
 
 /// Plays game `index` of a match: pair `index / 2`'s opening, `first` with Black on even indexes.
-fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: usize) -> Game {
+fn play_one(
+    first: Player,
+    second: Player,
+    size: BoardSize,
+    seed: u64,
+    index: usize,
+) -> SelfplayGame {
     let pair = (index / 2) as u64;
     let first_is_black = index.is_multiple_of(2);
     let mut position = Position::new(size);
@@ -112,7 +118,7 @@ fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: us
             None => break position.turn().opposite(),
         }
     };
-    Game {
+    SelfplayGame {
         first_won: (winner == Color::Black) == first_is_black,
         plies: plies as usize,
         think,

@@ -7,7 +7,7 @@ use crate::game::{
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tournament::TieBreak;
+use crate::pairing::TieBreak;
 
 use super::{time_control, utc_time, Markup};
 
