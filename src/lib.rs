@@ -53,5 +53,5 @@ pub use discord::{
 };
 pub use game::{Games, Limits, SystemClock, LOCAL_SERVER};
 pub use i18n::Lang;
-pub use selfplay::{play_match, row as selfplay_row, Player, HEADER as SELFPLAY_HEADER};
+pub use selfplay::run as selfplay;
 pub use store::{holder_name, is_postgres, InstanceLock, Store, StoreError};
