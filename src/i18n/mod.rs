@@ -6,8 +6,10 @@
 //! catalogue, or one that fails to format, falls back to English, then to its id: a gap in a
 //! translation never stops the bot, and the tests catch it first.
 //!
-//! Adding a language is one new `.ftl` file and one line in [`CATALOGUES`] (with its variant of
-//! [`Lang`]).
+//! Adding a language touches three places: a new `.ftl` file beside this one, its variant of
+//! [`Lang`] and its line in [`CATALOGUES`] (its code, which the console's `--lang` and `LANG`
+//! read), and the Discord locales it answers to in `LOCALES` (`src/discord/framework.rs`), under
+//! which the slash commands are registered in it and an interaction's locale is read as it.
 //!
 //! Pure: no I/O and nothing of the rest of the project, so every layer above may use it.
 
