@@ -20,7 +20,7 @@
 //! threads of their own), `tournaments` (round robins and Swiss events), `puzzles` (positions
 //! the engine proved, solved by members, and the daily puzzle), `rows` (store rows read into
 //! the values above), `announce` (the outbox's announcements and who hears each), `error` (every
-//! refusal), `policy` (who may challenge whom, and on what terms), `ratings` (Glicko-2), `types`
+//! refusal), `policy` (what a challenge means: against the AI at once, rated or not), `ratings` (Glicko-2), `types`
 //! (the values the service hands out), and `manual_clock` (a clock the tests move by hand).
 
 #![warn(clippy::missing_errors_doc)]
