@@ -4,7 +4,7 @@
 use crate::common::naive::{Naive, NaiveMove};
 use breakthrough_bot::rules::{BoardSize, Color, Position, Setup};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// Rows of `tests/it/data/perft.txt`: (size, depth, count).
 fn table() -> Vec<(BoardSize, u32, u64)> {

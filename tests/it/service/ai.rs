@@ -19,7 +19,7 @@ use crate::common::db::{Backend, TestDb};
 use crate::common::secs;
 
 pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unrated(b: Backend) {
-    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    use rand::{rngs::SmallRng, RngExt, SeedableRng};
     let w = world(b).await;
     let game = w
         .games
