@@ -9,14 +9,15 @@ use crate::game::{
     MemberSettingsChange, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::tr;
-use crate::i18n::Lang;
-use crate::rules::{BoardSize, Color};
+use crate::rules::BoardSize;
 use crate::text::{self, Markup, Plain};
 
-use super::parse::{is_word, parse_command_in};
-use super::puzzles::{puzzle_ask, PuzzleAsk};
 use super::tournaments::TournamentCommand;
-use super::{is_ai, member, Console, Reply, AI_NAME, CONSOLE_PLACE};
+use super::values::{
+    board_style, game_number, member, member_name, on_or_off, page_number, puzzle_ask, side,
+    yes_or_no, PuzzleAsk, Side,
+};
+use super::{is_ai, Console, Reply, AI_NAME, CONSOLE_PLACE};
 
 /// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
 ///
@@ -166,146 +167,7 @@ pub(super) struct CommandLine {
     pub(super) command: Command,
 }
 
-/// The challenger's side as typed: `random` draws it, like leaving it out.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Side(pub(super) Option<Color>);
-
-fn side(v: &str) -> Result<Side, BadValue> {
-    let v = v.trim();
-    if is_word(v, |l| tr!(l, "console-value-random")) {
-        Ok(Side(None))
-    } else if is_word(v, |l| tr!(l, "console-value-black")) {
-        Ok(Side(Some(Color::Black)))
-    } else if is_word(v, |l| tr!(l, "console-value-white")) {
-        Ok(Side(Some(Color::White)))
-    } else {
-        v.to_ascii_lowercase()
-            .parse::<Color>()
-            .map(|c| Side(Some(c)))
-            .map_err(|_| BadValue::Side(v.to_string()))
-    }
-}
-
-/// An option's value the console cannot read, as typed. Said in the console's language by
-/// [`BadValue::localized`]; `Display` (what clap keeps) is English.
-#[derive(Debug)]
-pub(super) enum BadValue {
-    Side(String),
-    GameNumber(String),
-    Page(String),
-    YesOrNo(String),
-    Board(String),
-    OnOrOff(String),
-    Format(String),
-    TournamentNumber(String),
-    Number(String),
-    StartsIn(String),
-    PuzzleSize(String),
-    MemberName(String),
-}
-
-impl BadValue {
-    pub(super) fn localized(&self, lang: Lang) -> String {
-        match self {
-            BadValue::Side(v) => tr!(lang, "console-bad-side", value = v),
-            BadValue::GameNumber(v) => tr!(lang, "console-bad-game-number", value = v),
-            BadValue::Page(v) => tr!(lang, "console-bad-page", value = v),
-            BadValue::YesOrNo(v) => tr!(lang, "console-bad-yes-or-no", value = v),
-            BadValue::Board(v) => tr!(lang, "console-bad-board", value = v),
-            BadValue::OnOrOff(v) => tr!(lang, "console-bad-on-or-off", value = v),
-            BadValue::Format(v) => tr!(lang, "console-bad-format", value = v),
-            BadValue::TournamentNumber(v) => tr!(lang, "console-bad-tournament-number", value = v),
-            BadValue::Number(v) => tr!(lang, "console-bad-number", value = v),
-            BadValue::StartsIn(v) => tr!(lang, "console-bad-starts-in", value = v),
-            BadValue::PuzzleSize(v) => tr!(lang, "console-bad-puzzle", value = v),
-            BadValue::MemberName(v) => {
-                tr!(lang, "console-bad-member", value = v, max = MEMBER_NAME_MAX)
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for BadValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.localized(Lang::En))
-    }
-}
-
-impl std::error::Error for BadValue {}
-
-/// The longest name a member can have, as on Discord.
-pub(super) const MEMBER_NAME_MAX: usize = 32;
-
-/// A member as named in a line, `@bob` or `bob`: a name of 1 to [`MEMBER_NAME_MAX`] characters.
-pub(super) fn member_name(v: &str) -> Result<Member, BadValue> {
-    let name = v.trim().trim_start_matches('@');
-    if name.is_empty() || name.chars().count() > MEMBER_NAME_MAX {
-        return Err(BadValue::MemberName(v.to_string()));
-    }
-    Ok(member(name))
-}
-
-fn game_number(v: &str) -> Result<GameId, BadValue> {
-    v.trim()
-        .trim_start_matches('#')
-        .parse::<GameId>()
-        .map_err(|_| BadValue::GameNumber(v.to_string()))
-}
-
-fn page_number(v: &str) -> Result<usize, BadValue> {
-    v.trim()
-        .parse::<usize>()
-        .map_err(|_| BadValue::Page(v.to_string()))
-}
-
-pub(super) fn yes_or_no(v: &str) -> Result<bool, BadValue> {
-    if is_word(v, |l| tr!(l, "console-value-yes")) {
-        return Ok(true);
-    }
-    if is_word(v, |l| tr!(l, "console-value-no")) {
-        return Ok(false);
-    }
-    match v.trim().to_ascii_lowercase().as_str() {
-        "true" | "y" | "1" | "on" => Ok(true),
-        "false" | "n" | "0" | "off" => Ok(false),
-        _ => Err(BadValue::YesOrNo(v.to_string())),
-    }
-}
-
-/// How boards are shown, as Discord offers it in any language (`emoji`, `imagen`).
-fn board_style(v: &str) -> Result<BoardStyle, BadValue> {
-    if is_word(v, |l| tr!(l, "cmd-settings-board-emoji")) {
-        Ok(BoardStyle::Emoji)
-    } else if is_word(v, |l| tr!(l, "cmd-settings-board-image")) {
-        Ok(BoardStyle::Image)
-    } else {
-        Err(BadValue::Board(v.to_string()))
-    }
-}
-
-/// A setting on or off, as Discord offers it in any language (`on`, `sí`), or as a yes or no.
-fn on_or_off(v: &str) -> Result<bool, BadValue> {
-    if is_word(v, |l| tr!(l, "cmd-server-settings-threads-on")) {
-        Ok(true)
-    } else if is_word(v, |l| tr!(l, "cmd-server-settings-threads-off")) {
-        Ok(false)
-    } else {
-        yes_or_no(v).map_err(|_| BadValue::OnOrOff(v.to_string()))
-    }
-}
-
 impl Console {
-    pub(super) async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
-        let command = match parse_command_in(self.lang, command, args) {
-            Ok(command) => command,
-            Err(msg) => return Reply::private(msg),
-        };
-        match self.run(who, command).await {
-            Ok(reply) => reply,
-            Err(e) => Reply::private(self.apology(&e)),
-        }
-    }
-
     /// The refusal of a command about `whom` when nobody of that name has taken part in
     /// anything here: on Discord, a member option only takes a member.
     async fn no_member(&self, who: &Member, whom: &Member) -> Result<Option<Reply>, GameError> {
@@ -319,7 +181,7 @@ impl Console {
         ))))
     }
 
-    async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
+    pub(super) async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
         let g = &self.games;
         let game_ref = |game: Option<GameId>| game.map_or(GameRef::Only, GameRef::Id);
         let whom = |user: Option<Member>| user.unwrap_or_else(|| who.clone());

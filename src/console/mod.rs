@@ -24,6 +24,7 @@ mod parse;
 mod puzzles;
 mod render;
 mod tournaments;
+mod values;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,15 +36,16 @@ use crate::game::Timestamp;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::game::{
-    ChannelId, Clock, GameError, GameId, Games, Member, MemberId, Place, SystemClock, LOCAL_SERVER,
+    ChannelId, Clock, GameError, GameId, Games, Member, Place, SystemClock, LOCAL_SERVER,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text::{self, Markup, Plain};
 
-use commands::member_name;
 use images::Images;
-use parse::{is_word, words};
+use parse::words;
+use values::is_word;
+use values::member_name;
 
 /// The one local server and channel the console plays in.
 pub const CONSOLE_PLACE: Place = Place {
@@ -72,22 +74,6 @@ impl ConsoleClock {
             .offset
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, moved);
     }
-}
-
-/// A stable id for a console member's name (FNV-1a of the lower-cased name, kept positive and
-/// clear of small numbers).
-pub fn member_id(name: &str) -> MemberId {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.to_lowercase().bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    MemberId::new((h >> 2) | (1 << 60))
-}
-
-fn member(name: &str) -> Member {
-    let name = name.trim_start_matches('@');
-    Member::new(member_id(name), name)
 }
 
 /// The name the built-in AI goes by in the console: `/challenge opponent:@bot level:2`.
@@ -373,6 +359,7 @@ mod same_commands;
 
 #[cfg(test)]
 mod tests {
+    use super::values::member_id;
     use super::*;
 
     #[test]

@@ -16,30 +16,10 @@ use crate::i18n::{self, Lang};
 use crate::rules::SizeError;
 use crate::text::Plain;
 
-use super::commands::{BadValue, Command, CommandLine};
-
-/// Whether `typed` is the console word `word` gives in some language (`negras`, `black`):
-/// a member may use their own language's or English, with or without accents.
-pub(super) fn is_word(typed: &str, word: impl Fn(Lang) -> String) -> bool {
-    let typed = fold(typed);
-    Lang::all().any(|lang| fold(&word(lang)) == typed)
-}
-
-/// A word as compared: lower case, without the accents a keyboard may not have (`Sí` → `si`).
-fn fold(word: &str) -> String {
-    word.trim()
-        .to_lowercase()
-        .chars()
-        .map(|c| match c {
-            'á' | 'à' => 'a',
-            'é' | 'è' => 'e',
-            'í' | 'ì' => 'i',
-            'ó' | 'ò' => 'o',
-            'ú' | 'ù' | 'ü' => 'u',
-            c => c,
-        })
-        .collect()
-}
+use super::commands::{Command, CommandLine};
+use super::values::fold;
+use super::values::BadValue;
+use super::{Console, Reply};
 
 /// Why clap refused a value, in `lang`: the console's own refusals and the game's.
 fn value_error(lang: Lang, why: &(dyn std::error::Error + 'static)) -> String {
@@ -397,9 +377,23 @@ fn usage_error(lang: Lang, command: &str, args: &[String], e: &clap::Error) -> S
     }
 }
 
+impl Console {
+    /// Reads a member's command line and runs it: its answer, or why it cannot be read.
+    pub(super) async fn command(&self, who: &Member, command: &str, args: &[String]) -> Reply {
+        let command = match parse_command_in(self.lang, command, args) {
+            Ok(command) => command,
+            Err(msg) => return Reply::private(msg),
+        };
+        match self.run(who, command).await {
+            Ok(reply) => reply,
+            Err(e) => Reply::private(self.apology(&e)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::commands::Side;
+    use super::super::values::Side;
     use super::*;
     use crate::game::{GameId, TimeControl};
     use crate::rules::BoardSize;
@@ -489,7 +483,7 @@ mod tests {
         assert_eq!(
             parse_command("challenge", &words("@bot 6x6 random 1h no")),
             Ok(Command::Challenge {
-                opponent: Some(super::super::member("bot")),
+                opponent: Some(super::super::values::member("bot")),
                 size: Some(BoardSize::new(6, 6).unwrap()),
                 color: Some(Side(None)),
                 time: Some(TimeControl::OneHour),

@@ -2,32 +2,12 @@
 //! puzzle when no game of theirs here waits for their move.
 
 use crate::game::{DailyYours, GameError, Member, PuzzleState};
-use crate::i18n::tr;
 use crate::render;
-use crate::rules::{BoardSize, Color, Move, Position};
+use crate::rules::{Color, Move, Position};
 use crate::text;
 
-use super::commands::BadValue;
-use super::parse::is_word;
+use super::values::PuzzleAsk;
 use super::{Console, Reply, CONSOLE_PLACE};
-
-/// What `/puzzle` asks for: a puzzle of a size (or the default), or the server's daily one.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum PuzzleAsk {
-    Size(BoardSize),
-    Daily,
-}
-
-/// `daily` (in any language the console speaks) or a board size.
-pub(super) fn puzzle_ask(v: &str) -> Result<PuzzleAsk, BadValue> {
-    if is_word(v, |l| tr!(l, "console-value-daily")) {
-        return Ok(PuzzleAsk::Daily);
-    }
-    v.trim()
-        .parse::<BoardSize>()
-        .map(PuzzleAsk::Size)
-        .map_err(|_| BadValue::PuzzleSize(v.to_string()))
-}
 
 impl Console {
     /// A puzzle's board, the attacker at the bottom, with the bot's last move marked.

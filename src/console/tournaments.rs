@@ -7,13 +7,13 @@ use std::time::Duration;
 use clap::Subcommand;
 
 use crate::game::{
-    self, GameError, Member, TimeControl, TournamentFormat, TournamentId, TournamentRef,
+    GameError, Member, TimeControl, TournamentFormat, TournamentId, TournamentRef,
     TournamentRequest,
 };
 use crate::rules::BoardSize;
 use crate::text::{self, Plain};
 
-use super::commands::{yes_or_no, BadValue};
+use super::values::{format_of, number, starts_in, tournament_number, yes_or_no};
 use super::{Console, Reply, CONSOLE_PLACE};
 
 /// The subcommands of `/tournament`: `@alice /tournament create "Spring Cup" swiss rounds:3`.
@@ -76,41 +76,6 @@ pub(super) enum TournamentCommand {
         #[arg(long, value_parser = tournament_number)]
         tournament: Option<TournamentId>,
     },
-}
-
-/// `round-robin` or `swiss` (also `round_robin`, `rr`), or the format's name in any language.
-fn format_of(v: &str) -> Result<TournamentFormat, BadValue> {
-    TournamentFormat::from_option(v)
-        .or_else(|| {
-            TournamentFormat::ALL.into_iter().find(|&f| {
-                super::parse::is_word(&v.replace(['-', '_'], " "), |l| {
-                    text::tournament_format(l, f)
-                })
-            })
-        })
-        .ok_or_else(|| BadValue::Format(v.to_string()))
-}
-
-/// A tournament's number: `3` or `#3`.
-fn tournament_number(v: &str) -> Result<TournamentId, BadValue> {
-    v.trim()
-        .trim_start_matches('#')
-        .parse::<i64>()
-        .ok()
-        .filter(|&n| n > 0)
-        .map(TournamentId::new)
-        .ok_or_else(|| BadValue::TournamentNumber(v.to_string()))
-}
-
-/// A count: rounds, players, a round's number. Whether it is in bounds is the game's to say.
-fn number(v: &str) -> Result<u32, BadValue> {
-    v.trim()
-        .parse::<u32>()
-        .map_err(|_| BadValue::Number(v.to_string()))
-}
-
-fn starts_in(v: &str) -> Result<Duration, BadValue> {
-    game::parse_starts_in(v).ok_or_else(|| BadValue::StartsIn(v.to_string()))
 }
 
 impl Console {
