@@ -130,6 +130,10 @@ row_id!(
     /// A puzzle, by its row id.
     PuzzleId
 );
+row_id!(
+    /// An announcement waiting in the outbox, by its row id.
+    OutboxId
+);
 
 impl GuildId {
     /// Direct messages, which are in no server: server 0.
