@@ -14,7 +14,9 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
+use crate::game::{
+    Announced, ChannelId, Game, Games, MessageId, Owed, Place, ThreadRefusal, Timestamp,
+};
 use crate::i18n::Lang;
 use crate::text;
 
@@ -153,7 +155,10 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     {
         Ok(message_id) => {
             if let Some(game) = board_of {
-                if let Err(e) = games.board_posted(game, message_id.get()).await {
+                if let Err(e) = games
+                    .board_posted(game, super::ids::message_id(message_id))
+                    .await
+                {
                     warn!(outbox = %owed.id, error = ?e, "could not record a board's message");
                 }
             }
@@ -231,9 +236,9 @@ async fn open_thread(
     games: &Games,
     owed: &Owed,
     game: &Game,
-    message: Option<u64>,
+    message: Option<MessageId>,
 ) {
-    let Some(message) = message.and_then(NonZeroU64::new) else {
+    let Some(message) = message.and_then(|m| NonZeroU64::new(m.get())) else {
         if owed.attempts < THREAD_WAITS {
             later(games, owed).await;
         } else {

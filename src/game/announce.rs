@@ -13,7 +13,7 @@ use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
 use super::types::{
-    Challenge, ChallengeId, Game, GameId, MemberId, OutboxId, Place, Played, Timestamp,
+    Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played, Timestamp,
     TournamentId,
 };
 use super::{Games, Result, RoundGames, Table, Tournament};
@@ -156,7 +156,7 @@ pub enum Announced {
         member: MemberId,
         reminder: bool,
         lang: Lang,
-        message: Option<u64>,
+        message: Option<MessageId>,
     },
     /// A player of the game, on vacation until `until`.
     Vacation {
@@ -170,7 +170,7 @@ pub enum Announced {
     /// for it on `message`, the latest message known to show its board (`None`: not known yet).
     OpenThread {
         game: Game,
-        message: Option<u64>,
+        message: Option<MessageId>,
     },
     /// The game, over, in its thread (`place`), for the channel it started in (`thread_of`).
     ThreadEnded(Game),
@@ -547,7 +547,7 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn board_posted(&self, game: GameId, message: u64) -> Result<()> {
+    pub async fn board_posted(&self, game: GameId, message: MessageId) -> Result<()> {
         Ok(self.store.set_game_message(game, message).await?)
     }
 }

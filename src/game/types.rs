@@ -7,7 +7,7 @@ use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 pub use crate::domain::PROVISIONAL_DEVIATION;
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    OutboxId, PuzzleId, RatingChange, RatingValue, Shards, ShardsError, TimeControl,
+    MessageId, OutboxId, PuzzleId, RatingChange, RatingValue, Shards, ShardsError, TimeControl,
     TimeControlError, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 
