@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+use breakthrough_bot::pairing::{swiss_round, Bye, Entrant, PlayedGame, SwissState};
 use breakthrough_bot::rules::Color;
-use breakthrough_bot::tournament::{swiss_round, Bye, Entrant, Game, SwissState};
 
 /// A 64-bit linear congruential generator: the same results on every run and machine.
 struct Lcg(u64);
@@ -40,7 +40,7 @@ fn before_round(round: u32) -> SwissState {
             } else {
                 Color::Black
             };
-            let game = Game {
+            let game = PlayedGame {
                 round: paired.number,
                 white: p.white,
                 black: p.black,

@@ -1,11 +1,11 @@
 //! Breakthrough on Discord: the rules, the boards, the game service on SQLite or PostgreSQL, and
 //! its front ends.
 //!
-//! The library's API is the game and what it stands on: [`rules`], [`engine`] and [`tournament`]
-//! (pure), the values of [`domain`], the [`store`], the [`game`] service, its words ([`i18n`],
-//! [`render`]).
-//! The front ends, the benchmarks and the AI's matches are private; the binary in `main.rs`, a
-//! thin command line, reaches them through the few items re-exported below.
+//! The library's API is the game and what it stands on: [`rules`], [`engine`] and [`pairing`]
+//! (pure), the values of [`domain`], the [`store`], the [`game`] service, and what is shown of it
+//! ([`text`], [`i18n`], [`render`]).
+//! The front ends, the benchmarks and the AI's matches are private; the binary in `main.rs` parses
+//! its command line and reaches them through the few items re-exported below.
 
 mod bench;
 mod config;
@@ -42,8 +42,8 @@ pub mod text;
 mod text;
 
 pub mod engine;
+pub mod pairing;
 pub mod rules;
-pub mod tournament;
 
 pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};
@@ -53,5 +53,5 @@ pub use discord::{
 };
 pub use game::{Games, Limits, SystemClock, LOCAL_SERVER};
 pub use i18n::Lang;
-pub use selfplay::{play_match, row as selfplay_row, Player, HEADER as SELFPLAY_HEADER};
+pub use selfplay::run as selfplay;
 pub use store::{holder_name, is_postgres, InstanceLock, Store, StoreError};

@@ -280,7 +280,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             only,
-        } => selfplay_command(games, size, uct_simulations, seed, threads, &only),
+        } => breakthrough_bot::selfplay(games, size, uct_simulations, seed, threads, &only),
     }
 }
 
@@ -571,49 +571,6 @@ fn puzzles_command(
     if let Err(e) = std::fs::write(out, text) {
         eprintln!("cannot write {}: {e}", out.display());
         return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
-}
-
-fn selfplay_command(
-    games: usize,
-    size: BoardSize,
-    uct_simulations: u32,
-    seed: u64,
-    threads: usize,
-    only: &[String],
-) -> ExitCode {
-    use breakthrough_bot::{play_match, selfplay_row, Player, SELFPLAY_HEADER};
-    let mut matches = Vec::new();
-    for n in 2..=Level::MAX.number() {
-        if let (Some(a), Some(b)) = (Level::new(n), Level::new(n - 1)) {
-            matches.push((format!("{n}-{}", n - 1), Player::Ai(a), Player::Ai(b)));
-        }
-    }
-    matches.push((
-        format!("{}-{}fixed", Level::MAX, Level::MAX),
-        Player::Ai(Level::MAX),
-        Player::AiFixed(Level::MAX),
-    ));
-    matches.push((
-        format!("{}-uct", Level::MAX),
-        Player::Ai(Level::MAX),
-        Player::Uct(uct_simulations),
-    ));
-    for name in only {
-        if !matches.iter().any(|(m, _, _)| m == name) {
-            let known: Vec<_> = matches.iter().map(|(m, _, _)| m.as_str()).collect();
-            eprintln!("unknown match {name:?}; known: {}", known.join(", "));
-            return ExitCode::from(2);
-        }
-    }
-    println!("{}", SELFPLAY_HEADER);
-    for (name, first, second) in matches {
-        if !only.is_empty() && !only.contains(&name) {
-            continue;
-        }
-        let report = play_match(first, second, games, size, seed, threads);
-        println!("{}", selfplay_row(&report));
     }
     ExitCode::SUCCESS
 }

@@ -5,6 +5,7 @@
 //! first. Games run on worker threads; each game's result depends only on its seed.
 
 use std::fmt::Write as _;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -64,7 +65,7 @@ impl MatchReport {
     }
 }
 
-struct Game {
+struct SelfplayGame {
     first_won: bool,
     plies: usize,
     think: [Vec<Duration>; 2],
@@ -77,7 +78,13 @@ fn mix(seed: u64, i: u64) -> u64 {
 }
 
 /// Plays game `index` of a match: pair `index / 2`'s opening, `first` with Black on even indexes.
-fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: usize) -> Game {
+fn play_one(
+    first: Player,
+    second: Player,
+    size: BoardSize,
+    seed: u64,
+    index: usize,
+) -> SelfplayGame {
     let pair = (index / 2) as u64;
     let first_is_black = index.is_multiple_of(2);
     let mut position = Position::new(size);
@@ -112,7 +119,7 @@ fn play_one(first: Player, second: Player, size: BoardSize, seed: u64, index: us
             None => break position.turn().opposite(),
         }
     };
-    Game {
+    SelfplayGame {
         first_won: (winner == Color::Black) == first_is_black,
         plies: plies as usize,
         think,
@@ -195,4 +202,48 @@ pub fn row(r: &MatchReport) -> String {
         r.elapsed.as_secs_f64()
     );
     line
+}
+
+/// `breakthrough-bot selfplay`: each level against the one below, the top level against itself
+/// with a fixed budget and against plain UCT (or only the matches named in `only`), a row each.
+pub fn run(
+    games: usize,
+    size: BoardSize,
+    uct_simulations: u32,
+    seed: u64,
+    threads: usize,
+    only: &[String],
+) -> ExitCode {
+    let mut matches = Vec::new();
+    for n in 2..=Level::MAX.number() {
+        if let (Some(a), Some(b)) = (Level::new(n), Level::new(n - 1)) {
+            matches.push((format!("{n}-{}", n - 1), Player::Ai(a), Player::Ai(b)));
+        }
+    }
+    matches.push((
+        format!("{}-{}fixed", Level::MAX, Level::MAX),
+        Player::Ai(Level::MAX),
+        Player::AiFixed(Level::MAX),
+    ));
+    matches.push((
+        format!("{}-uct", Level::MAX),
+        Player::Ai(Level::MAX),
+        Player::Uct(uct_simulations),
+    ));
+    for name in only {
+        if !matches.iter().any(|(m, _, _)| m == name) {
+            let known: Vec<_> = matches.iter().map(|(m, _, _)| m.as_str()).collect();
+            eprintln!("unknown match {name:?}; known: {}", known.join(", "));
+            return ExitCode::from(2);
+        }
+    }
+    println!("{}", HEADER);
+    for (name, first, second) in matches {
+        if !only.is_empty() && !only.contains(&name) {
+            continue;
+        }
+        let report = play_match(first, second, games, size, seed, threads);
+        println!("{}", row(&report));
+    }
+    ExitCode::SUCCESS
 }

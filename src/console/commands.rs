@@ -8,10 +8,10 @@ use crate::game::{
     BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member,
     MemberSettingsChange, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::{BoardSize, Color};
 use crate::text::{self, Markup, Plain};
-use crate::tr;
 
 use super::parse::{is_word, parse_command_in};
 use super::puzzles::{puzzle_ask, PuzzleAsk};

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::{Game, History};
+use crate::i18n::tr;
 use crate::render::{self, PictureError};
 use crate::rules::Color;
-use crate::tr;
 
 use super::Console;
 

@@ -37,9 +37,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use crate::game::{
     ChannelId, Clock, GameError, GameId, Games, Member, MemberId, Place, SystemClock, LOCAL_SERVER,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text::{self, Markup, Plain};
-use crate::tr;
 
 use commands::member_name;
 use images::Images;

@@ -11,10 +11,10 @@ use clap::{ArgAction, CommandFactory, Parser};
 use crate::engine::LevelError;
 use crate::game::{GameError, Member, TimeControlError};
 use crate::i18n::commands::{command_id, option_id, Part};
+use crate::i18n::tr;
 use crate::i18n::{self, Lang};
 use crate::rules::SizeError;
 use crate::text::Plain;
-use crate::tr;
 
 use super::commands::{BadValue, Command, CommandLine};
 

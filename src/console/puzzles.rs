@@ -2,10 +2,10 @@
 //! puzzle when no game of theirs here waits for their move.
 
 use crate::game::{DailyYours, GameError, Member, PuzzleState};
+use crate::i18n::tr;
 use crate::render;
 use crate::rules::{BoardSize, Color, Move, Position};
 use crate::text;
-use crate::tr;
 
 use super::commands::BadValue;
 use super::parse::is_word;

@@ -3,10 +3,10 @@
 
 use crate::game::Timestamp;
 use crate::game::{self, Announced, Member, MemberId, Played};
+use crate::i18n::tr;
 use crate::render;
 use crate::rules::Color;
 use crate::text::{self, Markup, Plain};
-use crate::tr;
 
 use super::{Console, Reply};
 

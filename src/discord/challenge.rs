@@ -9,8 +9,8 @@ use crate::game::{
     AiRequest, AiSlot, ChallengeAsk, ChallengeRef, Decision, Game, GameError, GameId, GameRef,
     Member, Opponent, Rematch, TimeControl,
 };
+use crate::i18n::tr;
 use crate::rules::{BoardSize, Color};
-use crate::tr;
 
 /// The challenger's side.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]

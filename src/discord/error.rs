@@ -6,9 +6,9 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, warn};
 
 use crate::game::GameError;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text;
-use crate::tr;
 
 use super::{private_lang, view, Data};
 

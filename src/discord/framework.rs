@@ -10,8 +10,8 @@ use tracing::{info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{ChannelId, Games, Member, Place};
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 use super::button::Button;
 use super::error::on_error;

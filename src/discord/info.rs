@@ -7,9 +7,9 @@ use super::challenge::{read_size, sizes};
 use super::view::Markdown;
 use super::{caller, member_id, place, public_lang, user_member, view, BotError, Context, Data};
 use crate::game::{GameError, GameId, GuildId};
+use crate::i18n::tr;
 use crate::rules::BoardSize;
 use crate::text::{self, Markup};
-use crate::tr;
 
 /// A member's games in progress, with whose turn it is and the time left.
 #[poise::command(slash_command)]

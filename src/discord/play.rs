@@ -5,9 +5,9 @@ use poise::serenity_prelude as serenity;
 use super::window::{self, Done};
 use super::{caller, place, private_lang, public_lang, view, BotError, Context, Data};
 use crate::game::{AiSlot, Game, GameId, GameRef, Member, Played, PuzzleStep};
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text;
-use crate::tr;
 
 /// Discord shows at most 25 autocomplete choices.
 const MAX_CHOICES: usize = 25;

@@ -12,11 +12,11 @@ use crate::game::{
     BoardStyle, DailyCount, DailyPuzzle, DailyYours, Games, Member, MemberId, PuzzleState,
     PuzzleStep,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::{BoardSize, Color, Move, Position};
 use crate::text;
-use crate::tr;
 
 const COLOUR: u32 = 0x5b_8a_3c;
 /// The longest description of an attachment Discord takes, in characters.

@@ -13,9 +13,9 @@ use crate::game::{
     Member, MemberId, RoundGames, Table, TimeControl, Tournament, TournamentFormat, TournamentId,
     TournamentRef, TournamentRequest, TournamentState,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text;
-use crate::tr;
 
 /// The longest embed description Discord takes, in characters.
 const EMBED_DESCRIPTION: usize = 4096;

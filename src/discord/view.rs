@@ -10,11 +10,11 @@ use crate::game::{
     Announced, BoardStyle, Challenge, ChallengeState, ChannelId, Game, History, Leaderboard,
     MemberId, MessageId, Name, Place, Played, Timestamp,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
 use crate::text::{self, Markup};
-use crate::tr;
 
 use super::button::Button;
 use super::tournament;

@@ -1,5 +1,5 @@
 //! A tournament's stored values: its format and its state. What a tournament is on paper (who
-//! plays whom, the table) is [`crate::tournament`]'s business.
+//! plays whom, the table) is [`crate::pairing`]'s business.
 
 /// How a tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

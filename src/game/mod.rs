@@ -1,8 +1,10 @@
 //! The life of a game, from challenge to rated result, shared by every front end.
 //!
-//! Talks to [`crate::store`], knows nothing of Discord or terminals. Every operation returns a
-//! domain value or a [`GameError`] whose message speaks to the member. Time comes from a [`Clock`],
-//! so tests control it.
+//! Talks to [`crate::store`]. Every operation returns a domain value or a [`GameError`]; what a
+//! member is told of either is in [`crate::text`], so the service holds no words. It knows of no
+//! terminal; of Discord it knows only what a front end hands it as plain values (ids, and in
+//! `threads` the codes Discord gives when it refuses a thread). Time comes from a [`Clock`], so
+//! tests control it.
 //!
 //! What a change tells anyone beyond the reply to the command that made it (a turn by direct
 //! message, a time-out, a reminder, an expiry, a vacation, the AI's move after a restart) is an
@@ -16,8 +18,10 @@
 //! (which game a command means, and whether its member may act on it from where they are),
 //! `settings` (members' and servers' choices of how games are shown), `threads` (games in
 //! threads of their own), `tournaments` (round robins and Swiss events), `puzzles` (positions
-//! the engine proved, solved by members, and the daily puzzle), and `rows` (store rows read into
-//! the values above).
+//! the engine proved, solved by members, and the daily puzzle), `rows` (store rows read into
+//! the values above), `announce` (the outbox's announcements and who hears each), `error` (every
+//! refusal), `policy` (what a challenge means: against the AI at once, rated or not), `ratings` (Glicko-2), `types`
+//! (the values the service hands out), and `manual_clock` (a clock the tests move by hand).
 
 #![warn(clippy::missing_errors_doc)]
 

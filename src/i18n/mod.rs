@@ -1,13 +1,15 @@
 //! The words players read, in their language: one Project Fluent catalogue per language
 //! (`en.ftl`, `es.ftl` beside this file), built into the binary and parsed once.
 //!
-//! Every sentence is looked up through [`tr!`](crate::tr) with its message id as a string literal, so a test
+//! Every sentence is looked up through [`tr!`](crate::i18n::tr) with its message id as a string literal, so a test
 //! can find every id the code uses and check it against every catalogue. A message missing from a
 //! catalogue, or one that fails to format, falls back to English, then to its id: a gap in a
 //! translation never stops the bot, and the tests catch it first.
 //!
-//! Adding a language is one new `.ftl` file and one line in [`CATALOGUES`] (with its variant of
-//! [`Lang`]).
+//! Adding a language touches three places: a new `.ftl` file beside this one, its variant of
+//! [`Lang`] and its line in [`CATALOGUES`] (its code, which the console's `--lang` and `LANG`
+//! read), and the Discord locales it answers to in `LOCALES` (`src/discord/framework.rs`), under
+//! which the slash commands are registered in it and an interaction's locale is read as it.
 //!
 //! Pure: no I/O and nothing of the rest of the project, so every layer above may use it.
 
@@ -173,7 +175,6 @@ impl From<usize> for Arg {
 
 /// The message `id` in `lang`, with `args` put in: `tr!(lang, "challenge-expired", id = 3,
 /// challenger = name)`. The id must be a string literal, so the catalogue tests find it.
-#[macro_export]
 macro_rules! tr {
     ($lang:expr, $id:literal $(,)?) => {
         $crate::i18n::message($lang, $id, &[])
@@ -186,6 +187,7 @@ macro_rules! tr {
         )
     };
 }
+pub(crate) use tr;
 
 type Bundle = FluentBundle<FluentResource>;
 
@@ -274,7 +276,7 @@ pub fn lookup(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Result<String, Stri
 }
 
 /// The message `id` in `lang`, falling back to English and then to the id itself (logged): use
-/// [`tr!`](crate::tr), which checks the id is a literal.
+/// [`tr!`](crate::i18n::tr), which checks the id is a literal.
 pub fn message(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     match lookup(lang, id, args) {
         Ok(text) => text,

@@ -12,9 +12,13 @@
 //! One file per concern, each adding its queries to [`Store`] (reads) and [`WriteTx`] (writes
 //! inside a transaction): `members`, `challenges`, `channels`, `games`, `moves`, `ratings`,
 //! `outbox`, `puzzles`, `settings`, `threads`, `tournaments`, `vacations`. This file opens the
-//! database and holds what they share;
-//! `error` what the store fails with, `servers` which servers a process looks after, and
-//! `sqlite` how a SQLite file is opened.
+//! database and holds what they share; beside it, `error` what the store fails with, `servers`
+//! which servers a process looks after, `sqlite` how a SQLite file is opened, `instance` the
+//! one-process-per-database (or per-shard) lock files on SQLite, `leases` the shard leases on
+//! PostgreSQL, `writer` and `batch` SQLite's one writing connection (PostgreSQL's set of them)
+//! and the queues that group moves into statements, `cache` the active games kept in memory,
+//! `rows` the rows as their types, `codec` each type as a column, and `sql` statements built in
+//! parts (the filter by servers and shards).
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not

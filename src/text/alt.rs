@@ -1,10 +1,10 @@
 //! The words a board's picture carries for those who cannot see it (its alt text).
 
 use crate::game::{Game, Timestamp};
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::render;
 use crate::rules::Color;
-use crate::tr;
 
 use super::{status, Plain};
 

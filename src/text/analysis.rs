@@ -3,9 +3,9 @@
 
 use crate::engine::analysis::{self, Analysis, Decided, Eval, Missed, PlyReview, Proven};
 use crate::game::analysis::GameAnalysis;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::Color;
-use crate::tr;
 
 use super::{Markup, Plain};
 

@@ -5,9 +5,9 @@ use std::fmt;
 
 use crate::engine::LevelError;
 use crate::game::{Action, GameError, TimeControlError};
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::{IllegalMove, MoveError, SizeError, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
-use crate::tr;
 
 use super::{self as text, Markup, Plain};
 

@@ -1,8 +1,8 @@
 //! A game's history as a text file: PGN-like headers, then the numbered move list.
 
 use crate::game::{GameStatus, History};
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 use super::{end_reason, time_control, Markup, Plain};
 

@@ -1,8 +1,8 @@
 //! How a front end writes what is more than words: [`Markup`], and [`Plain`] text.
 
 use crate::game::{ChannelId, Name};
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 /// How a front end writes what is more than words: a member's name, which must show exactly as
 /// they chose it whatever it holds, and a channel to point a member to.

@@ -28,9 +28,9 @@ mod tournaments;
 use std::time::Duration;
 
 use crate::game::Timestamp;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::{BoardSize, Color, Move};
-use crate::tr;
 
 pub use alt::board_alt;
 pub use export::{export, move_list};

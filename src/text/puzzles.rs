@@ -5,9 +5,9 @@ use crate::game::{
     DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleRefusal, PuzzleResult, PuzzleState,
     PuzzleStep, PuzzleView,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::Move;
-use crate::tr;
 
 use super::Markup;
 

@@ -1,8 +1,8 @@
 //! Members' and servers' settings in words: what `/settings` and `/server-settings` show.
 
 use crate::game::{BoardStyle, MemberSettings, ServerSettings, ThreadTrouble};
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 use super::{thread_trouble, Markup};
 

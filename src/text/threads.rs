@@ -2,8 +2,8 @@
 //! and why a server's games could not get threads.
 
 use crate::game::{Game, ThreadRefusal, ThreadTrouble, Timestamp};
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 use super::{status, utc_time, Markup};
 

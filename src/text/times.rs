@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use crate::game::TimeControl;
 use crate::game::Timestamp;
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tr;
 
 /// A span of time for people: `2d 3h`, `23h 59m`, `9m`, `less than a minute`.
 pub fn duration(lang: Lang, span: Duration) -> String {

@@ -5,9 +5,9 @@ use crate::game::{
     Game, GameStatus, Member, RoundGames, Table, Timestamp, Tournament, TournamentFormat,
     TournamentRefusal, TournamentState, TournamentTag,
 };
+use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::tournament::TieBreak;
-use crate::tr;
+use crate::pairing::TieBreak;
 
 use super::{time_control, utc_time, Markup};
 

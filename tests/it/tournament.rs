@@ -4,11 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use breakthrough_bot::rules::Color;
-use breakthrough_bot::tournament::{
-    default_rounds, round_robin, standings, swiss_round, Bye, Entrant, Format, Game, PairingError,
-    Round, Standing, SwissState, TieBreak,
+use breakthrough_bot::pairing::{
+    default_rounds, round_robin, standings, swiss_round, Bye, Entrant, Format, PairingError,
+    PlayedGame, Round, Standing, SwissState, TieBreak,
 };
+use breakthrough_bot::rules::Color;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -25,8 +25,8 @@ impl Lcg {
     }
 }
 
-fn won(round: u32, winner: u64, loser: u64) -> Game {
-    Game {
+fn won(round: u32, winner: u64, loser: u64) -> PlayedGame {
+    PlayedGame {
         round,
         white: Entrant(winner),
         black: Entrant(loser),
@@ -108,7 +108,7 @@ fn met(state: &SwissState, a: Entrant, b: Entrant) -> bool {
 
 /// A player's colours so far, oldest first.
 fn colours(state: &SwissState, e: Entrant) -> Vec<Color> {
-    let mut games: Vec<&Game> = state
+    let mut games: Vec<&PlayedGame> = state
         .games()
         .iter()
         .filter(|g| g.color_of(e).is_some())
@@ -276,7 +276,7 @@ proptest! {
             for p in &round.pairings {
                 let winner = if rng.next(2) == 0 { Color::White } else { Color::Black };
                 state
-                    .record(Game { round: round.number, white: p.white, black: p.black, winner, on_time: false })
+                    .record(PlayedGame { round: round.number, white: p.white, black: p.black, winner, on_time: false })
                     .unwrap();
             }
             if let Some(entrant) = round.bye {
@@ -289,7 +289,7 @@ proptest! {
 #[test]
 fn a_score_group_pairs_within_itself_around_a_rematch() {
     let mut state = SwissState::new((1..=8).map(Entrant)).unwrap();
-    let game = |round, white, black, white_wins: bool| Game {
+    let game = |round, white, black, white_wins: bool| PlayedGame {
         round,
         white: Entrant(white),
         black: Entrant(black),
@@ -341,7 +341,7 @@ fn five_players_each_get_a_bye_before_anyone_gets_a_second() {
             } else {
                 Color::Black
             };
-            let game = Game {
+            let game = PlayedGame {
                 round: round.number,
                 white: p.white,
                 black: p.black,
@@ -522,7 +522,7 @@ fn swiss_ties_go_to_buchholz_cut_1_then_sonneborn_berger_then_the_direct_encount
         [(10, 14), (17, 11), (12, 15), (13, 16)],
         [(10, 13), (15, 11), (12, 14), (16, 17)],
     ];
-    let games: Vec<Game> = rounds
+    let games: Vec<PlayedGame> = rounds
         .iter()
         .zip(1..)
         .flat_map(|(games, r)| games.iter().map(move |&(w, l)| won(r, w, l)))

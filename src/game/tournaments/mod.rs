@@ -1,6 +1,6 @@
 //! Tournaments in a server: created by a member who manages it, entered with a click, started by
 //! their organizer (or at the time set), played as ordinary games in the tournament's channel,
-//! and ranked as [`crate::tournament`] says.
+//! and ranked as [`crate::pairing`] says.
 //!
 //! This file has what members ask for (create, join, leave, start, withdraw, cancel, the
 //! standings and a round's games); `steps` what happens by itself: the games of a round made,
@@ -12,9 +12,9 @@ mod steps;
 
 use std::time::Duration;
 
+use crate::pairing::{self as pairing, Entrant as PairingEntrant, TieBreak};
 use crate::rules::BoardSize;
 use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
-use crate::tournament::{self as paper, Entrant as PaperEntrant, TieBreak};
 
 use super::rows::game_of;
 use super::{
@@ -231,20 +231,20 @@ fn tournament_of(read: &TournamentRead) -> Tournament {
 }
 
 /// A member as the pairing module knows them.
-fn paper_entrant(member: MemberId) -> PaperEntrant {
-    PaperEntrant(member.get())
+fn pairing_entrant(member: MemberId) -> PairingEntrant {
+    PairingEntrant(member.get())
 }
 
 /// The games of a stored read that ended with a winner, as the pairing module counts them.
-fn paper_games(read: &TournamentRead) -> Vec<paper::Game> {
+fn pairing_games(read: &TournamentRead) -> Vec<pairing::PlayedGame> {
     read.games
         .iter()
         .filter_map(|g| {
             let winner = g.winner.filter(|_| g.state == GameState::Finished)?;
-            Some(paper::Game {
+            Some(pairing::PlayedGame {
                 round: g.tournament_round.map_or(0, count),
-                white: paper_entrant(g.players.white.id),
-                black: paper_entrant(g.players.black.id),
+                white: pairing_entrant(g.players.white.id),
+                black: pairing_entrant(g.players.black.id),
                 winner,
                 on_time: g.end_reason == Some(super::EndReason::Timeout),
             })
@@ -252,43 +252,43 @@ fn paper_games(read: &TournamentRead) -> Vec<paper::Game> {
         .collect()
 }
 
-fn paper_byes(read: &TournamentRead) -> Vec<paper::Bye> {
+fn pairing_byes(read: &TournamentRead) -> Vec<pairing::Bye> {
     read.byes
         .iter()
-        .map(|b| paper::Bye {
+        .map(|b| pairing::Bye {
             round: count(b.round),
-            entrant: paper_entrant(b.member_id),
+            entrant: pairing_entrant(b.member_id),
         })
         .collect()
 }
 
-fn paper_format(format: TournamentFormat) -> paper::Format {
+fn pairing_format(format: TournamentFormat) -> pairing::Format {
     match format {
-        TournamentFormat::RoundRobin => paper::Format::RoundRobin,
-        TournamentFormat::Swiss => paper::Format::Swiss,
+        TournamentFormat::RoundRobin => pairing::Format::RoundRobin,
+        TournamentFormat::Swiss => pairing::Format::Swiss,
     }
 }
 
 /// The table of a stored read.
 fn table_of(read: &TournamentRead) -> Table {
     let tournament = tournament_of(read);
-    let entrants: Vec<PaperEntrant> = read
+    let entrants: Vec<PairingEntrant> = read
         .entrants
         .iter()
-        .map(|e| paper_entrant(e.member_id))
+        .map(|e| pairing_entrant(e.member_id))
         .collect();
-    let mut lines: Vec<TableLine> = paper::standings(
-        paper_format(tournament.format),
+    let mut lines: Vec<TableLine> = pairing::standings(
+        pairing_format(tournament.format),
         &entrants,
-        &paper_games(read),
-        &paper_byes(read),
+        &pairing_games(read),
+        &pairing_byes(read),
     )
     .into_iter()
     .filter_map(|s| {
         let entrant = tournament
             .entrants
             .iter()
-            .find(|e| paper_entrant(e.member.id) == s.entrant)?;
+            .find(|e| pairing_entrant(e.member.id) == s.entrant)?;
         Some(TableLine {
             rank: s.rank,
             member: entrant.member.clone(),

@@ -8,16 +8,16 @@
 //! the other; and moves the tournament's round on only from the round it read, so no round is
 //! paired twice.
 
+use crate::pairing::{self as pairing, SwissState};
 use crate::rules::{ByColor, Color, Position};
 use crate::store::{GameEnding, GameRow, NewGame, TournamentRead, WriteTx};
-use crate::tournament::{self as paper, SwissState};
 
 use super::super::vacation::turn_deadline;
 use super::super::{
     Announcement, EndReason, GameError, Games, MemberId, Place, Result, Timestamp,
     TournamentFormat, TournamentId, TournamentState,
 };
-use super::{count, paper_byes, paper_entrant, paper_games};
+use super::{count, pairing_byes, pairing_entrant, pairing_games};
 
 /// Tournaments open or running at once in a server.
 pub const TOURNAMENTS_PER_SERVER: u32 = 3;
@@ -54,7 +54,7 @@ impl Games {
         let rounds = match t.format {
             TournamentFormat::Swiss => Some(
                 t.rounds
-                    .map_or_else(|| paper::default_rounds(order.len()), count),
+                    .map_or_else(|| pairing::default_rounds(order.len()), count),
             ),
             TournamentFormat::RoundRobin => None,
         };
@@ -64,12 +64,12 @@ impl Games {
         {
             return Err(GameError::PositionChanged);
         }
-        let entrants: Vec<paper::Entrant> = order.iter().map(|&m| paper_entrant(m)).collect();
+        let entrants: Vec<pairing::Entrant> = order.iter().map(|&m| pairing_entrant(m)).collect();
         let (pairings, bye) = match t.format {
-            TournamentFormat::RoundRobin => (paper::round_robin(&entrants), None),
+            TournamentFormat::RoundRobin => (pairing::round_robin(&entrants), None),
             TournamentFormat::Swiss => {
                 let state = SwissState::new(entrants).map_err(pairing_fault)?;
-                let round = paper::swiss_round(&state).map_err(pairing_fault)?;
+                let round = pairing::swiss_round(&state).map_err(pairing_fault)?;
                 (round.pairings, round.bye)
             }
         };
@@ -83,8 +83,8 @@ impl Games {
         tx: &mut WriteTx,
         read: &TournamentRead,
         round: u32,
-        pairings: &[paper::Pairing],
-        bye: Option<paper::Entrant>,
+        pairings: &[pairing::Pairing],
+        bye: Option<pairing::Entrant>,
         now: Timestamp,
     ) -> Result<()> {
         let t = &read.tournament;
@@ -92,7 +92,7 @@ impl Games {
             guild: t.guild_id,
             channel: t.channel_id,
         };
-        let member = |e: paper::Entrant| MemberId::new(e.0);
+        let member = |e: pairing::Entrant| MemberId::new(e.0);
         let threads = self.store.server_settings(t.guild_id).await?.threads;
         let mut players = Vec::new();
         for p in pairings {
@@ -173,20 +173,20 @@ impl Games {
         };
         if t.format == TournamentFormat::Swiss && round < t.rounds.map_or(0, count) {
             let mut state =
-                SwissState::new(read.entrants.iter().map(|e| paper_entrant(e.member_id)))
+                SwissState::new(read.entrants.iter().map(|e| pairing_entrant(e.member_id)))
                     .map_err(pairing_fault)?;
             for e in read.entrants.iter().filter(|e| e.withdrawn_at.is_some()) {
                 state
-                    .withdraw(paper_entrant(e.member_id))
+                    .withdraw(pairing_entrant(e.member_id))
                     .map_err(pairing_fault)?;
             }
-            for g in paper_games(&read) {
+            for g in pairing_games(&read) {
                 state.record(g).map_err(pairing_fault)?;
             }
-            for b in paper_byes(&read) {
+            for b in pairing_byes(&read) {
                 state.record_bye(b).map_err(pairing_fault)?;
             }
-            match paper::swiss_round(&state) {
+            match pairing::swiss_round(&state) {
                 Ok(next) => {
                     let number = round + 1;
                     if !tx
@@ -207,7 +207,7 @@ impl Games {
                     return Ok(true);
                 }
                 // Fewer than two players left in it: it ends here.
-                Err(paper::PairingError::TooFewPlayers(_)) => {}
+                Err(pairing::PairingError::TooFewPlayers(_)) => {}
                 Err(e) => return Err(pairing_fault(e)),
             }
         }
@@ -323,6 +323,6 @@ impl Games {
 }
 
 /// The pairing module refused what the database holds: the stored tournament is inconsistent.
-fn pairing_fault(e: paper::PairingError) -> GameError {
+fn pairing_fault(e: pairing::PairingError) -> GameError {
     super::super::error::corrupt(format!("tournament pairing: {e}"))
 }

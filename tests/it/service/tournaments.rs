@@ -6,8 +6,8 @@ use breakthrough_bot::game::{
     TimeControl, TournamentFormat, TournamentId, TournamentRef, TournamentRefusal,
     TournamentRequest, TournamentState,
 };
+use breakthrough_bot::pairing::TieBreak;
 use breakthrough_bot::rules::Color;
-use breakthrough_bot::tournament::TieBreak;
 
 use super::{alice, bob, carol, refused, world, World, A_DM, OTHER_SERVER, PLACE};
 use crate::common::db::Backend;

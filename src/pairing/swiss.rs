@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::matching::Graph;
-use super::{Bye, Entrant, Game, Pairing, PairingError, Round};
+use super::{Bye, Entrant, Pairing, PairingError, PlayedGame, Round};
 use crate::rules::Color;
 
 /// What a Swiss round is paired from: the entrants in their seeding order (their initial rank,
@@ -17,7 +17,7 @@ pub struct SwissState {
     entrants: Vec<Entrant>,
     index: BTreeMap<Entrant, usize>,
     withdrawn: BTreeSet<Entrant>,
-    games: Vec<Game>,
+    games: Vec<PlayedGame>,
     byes: Vec<Bye>,
 }
 
@@ -62,7 +62,7 @@ impl SwissState {
     ///
     /// [`PairingError::UnknownEntrant`] when a player is not in the tournament,
     /// [`PairingError::SamePlayer`] when both sides are the same entrant.
-    pub fn record(&mut self, game: Game) -> Result<(), PairingError> {
+    pub fn record(&mut self, game: PlayedGame) -> Result<(), PairingError> {
         self.check(game.white)?;
         self.check(game.black)?;
         if game.white == game.black {
@@ -92,7 +92,7 @@ impl SwissState {
         self.withdrawn.contains(&entrant)
     }
 
-    pub fn games(&self) -> &[Game] {
+    pub fn games(&self) -> &[PlayedGame] {
         &self.games
     }
 

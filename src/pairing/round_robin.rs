@@ -14,7 +14,7 @@ use super::{Entrant, Pairing};
 /// An entrant listed twice is counted once; fewer than two entrants have no games.
 ///
 /// ```
-/// use breakthrough_bot::tournament::{round_robin, Entrant};
+/// use breakthrough_bot::pairing::{round_robin, Entrant};
 ///
 /// let games = round_robin(&[Entrant(1), Entrant(2), Entrant(3)]);
 /// assert_eq!(games.len(), 3);

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Bye, Entrant, Game};
+use super::{Bye, Entrant, PlayedGame};
 
 /// How a tournament is played, which decides its tie-breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +68,7 @@ struct Line {
 pub fn standings(
     format: Format,
     entrants: &[Entrant],
-    games: &[Game],
+    games: &[PlayedGame],
     byes: &[Bye],
 ) -> Vec<Standing> {
     let mut index = BTreeMap::new();

@@ -1,4 +1,4 @@
-//! Tournaments on paper: who plays whom, with which colour, and how the table is ranked.
+//! Tournaments on paper, pure like the rules: who plays whom, with which colour, and how the table is ranked.
 //!
 //! Pure and synchronous like [`crate::rules`]: values in, values out, no I/O, no clock, no
 //! randomness. The same entrants and games always give the same pairings and the same table.
@@ -77,7 +77,7 @@ impl Pairing {
 /// A game that has ended: who played which colour, who won, whether the loser lost on time, and
 /// the round it belonged to (any number in a round robin, where all games are played at once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+pub struct PlayedGame {
     pub round: u32,
     pub white: Entrant,
     pub black: Entrant,
@@ -86,7 +86,7 @@ pub struct Game {
     pub on_time: bool,
 }
 
-impl Game {
+impl PlayedGame {
     /// The entrant who played `color`.
     pub fn player(&self, color: Color) -> Entrant {
         match color {
@@ -154,7 +154,7 @@ pub enum PairingError {
 /// player to stand alone at the top (1 for fewer than two players).
 ///
 /// ```
-/// use breakthrough_bot::tournament::default_rounds;
+/// use breakthrough_bot::pairing::default_rounds;
 ///
 /// assert_eq!(default_rounds(8), 4);
 /// assert_eq!(default_rounds(9), 5);
