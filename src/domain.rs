@@ -114,6 +114,10 @@ snowflake!(
     /// A channel, by Discord id (a direct message is a channel too).
     ChannelId
 );
+snowflake!(
+    /// A message, by Discord id: the post that shows a game's board.
+    MessageId
+);
 row_id!(
     /// A game, by its row id.
     GameId
@@ -129,6 +133,10 @@ row_id!(
 row_id!(
     /// A puzzle, by its row id.
     PuzzleId
+);
+row_id!(
+    /// An announcement waiting in the outbox, by its row id.
+    OutboxId
 );
 
 impl GuildId {

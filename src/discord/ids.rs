@@ -21,6 +21,11 @@ pub(super) fn guild_id(id: serenity::GuildId) -> game::GuildId {
     game::GuildId::new(id.get())
 }
 
+/// A message as the game knows it: the same snowflake.
+pub(super) fn message_id(id: serenity::MessageId) -> game::MessageId {
+    game::MessageId::new(id.get())
+}
+
 /// The server of an interaction; none is a direct message ([`game::GuildId::DIRECT`]).
 fn guild_or_direct(id: Option<serenity::GuildId>) -> game::GuildId {
     id.map_or(game::GuildId::DIRECT, guild_id)

@@ -61,7 +61,11 @@ pub type Context<'a> = poise::Context<'a, Data, BotError>;
 /// outbox, which may be waiting for it.
 async fn board_shown(data: &Data, game: game::GameId, message: Option<serenity::MessageId>) {
     if let Some(message) = message {
-        if let Err(e) = data.games.board_posted(game, message.get()).await {
+        if let Err(e) = data
+            .games
+            .board_posted(game, ids::message_id(message))
+            .await
+        {
             warn!(error = ?e, "could not record a board's message");
         }
     }

@@ -14,7 +14,9 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 use tracing::{error, warn};
 
-use crate::game::{Announced, ChannelId, Game, Games, Owed, Place, ThreadRefusal, Timestamp};
+use crate::game::{
+    Announced, ChannelId, Game, Games, MessageId, Owed, Place, ThreadRefusal, Timestamp,
+};
 use crate::i18n::Lang;
 use crate::text;
 
@@ -112,7 +114,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             return;
         }
         Err(e) => {
-            error!(outbox = owed.id, error = ?e, "could not prepare an announcement");
+            error!(outbox = %owed.id, error = ?e, "could not prepare an announcement");
             later(games, &owed).await;
             return;
         }
@@ -153,8 +155,11 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     {
         Ok(message_id) => {
             if let Some(game) = board_of {
-                if let Err(e) = games.board_posted(game, message_id.get()).await {
-                    warn!(outbox = owed.id, error = ?e, "could not record a board's message");
+                if let Err(e) = games
+                    .board_posted(game, super::ids::message_id(message_id))
+                    .await
+                {
+                    warn!(outbox = %owed.id, error = ?e, "could not record a board's message");
                 }
             }
             if let Announced::ThreadEnded(game) = &what {
@@ -171,7 +176,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         match games.thread_deleted(owed.place).await {
             Ok(Some(parent)) => {
                 warn!(
-                    outbox = owed.id,
+                    outbox = %owed.id,
                     thread = channel,
                     parent = parent.channel.get(),
                     "a game's thread is gone; its games are back in their channel"
@@ -181,7 +186,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
             }
             Ok(None) => {}
             Err(e) => {
-                error!(outbox = owed.id, error = ?e, "could not move games out of a deleted thread");
+                error!(outbox = %owed.id, error = ?e, "could not move games out of a deleted thread");
                 later(games, &owed).await;
                 return;
             }
@@ -189,17 +194,17 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     }
     match why.verdict() {
         Verdict::DmClosed => {
-            warn!(outbox = owed.id, %why, "a member's direct messages are closed; their turn notifications are off");
+            warn!(outbox = %owed.id, %why, "a member's direct messages are closed; their turn notifications are off");
             if let Some(member) = dm_to {
                 if let Err(e) = games.turn_dms_refused(member).await {
-                    error!(outbox = owed.id, error = ?e, "could not turn off refused notifications");
+                    error!(outbox = %owed.id, error = ?e, "could not turn off refused notifications");
                 }
             }
             forget(games, &owed).await;
         }
         Verdict::Never => {
             warn!(
-                outbox = owed.id,
+                outbox = %owed.id,
                 channel,
                 %why,
                 "dropping an announcement Discord will not accept"
@@ -208,7 +213,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         }
         Verdict::Later => {
             warn!(
-                outbox = owed.id,
+                outbox = %owed.id,
                 channel,
                 %why,
                 attempts = owed.attempts + 1,
@@ -231,14 +236,14 @@ async fn open_thread(
     games: &Games,
     owed: &Owed,
     game: &Game,
-    message: Option<u64>,
+    message: Option<MessageId>,
 ) {
-    let Some(message) = message.and_then(NonZeroU64::new) else {
+    let Some(message) = message.and_then(|m| NonZeroU64::new(m.get())) else {
         if owed.attempts < THREAD_WAITS {
             later(games, owed).await;
         } else {
             warn!(
-                outbox = owed.id,
+                outbox = %owed.id,
                 game = game.id.get(),
                 "no message shows the game's board; it stays in its channel"
             );
@@ -266,29 +271,29 @@ async fn open_thread(
             match games.thread_opened(game, thread).await {
                 Ok(true) => {}
                 Ok(false) => warn!(
-                    outbox = owed.id,
+                    outbox = %owed.id,
                     game = game.id.get(),
                     "the game ended or moved while its thread opened"
                 ),
                 Err(e) => {
                     // Opening again would be refused (160004): the game stays in its channel.
-                    error!(outbox = owed.id, error = ?e, "could not move a game into its thread");
+                    error!(outbox = %owed.id, error = ?e, "could not move a game into its thread");
                 }
             }
             forget(games, owed).await;
         }
         Err(why) => match why.verdict() {
             Verdict::Later => {
-                warn!(outbox = owed.id, %why, attempts = owed.attempts + 1, "could not open a game's thread; will try again");
+                warn!(outbox = %owed.id, %why, attempts = owed.attempts + 1, "could not open a game's thread; will try again");
                 later(games, owed).await;
             }
             Verdict::Never | Verdict::DmClosed => {
                 let code = why.code().map_or(0, |code| code as i64);
-                warn!(outbox = owed.id, game = game.id.get(), %why, "Discord would not open a game's thread; it stays in its channel");
+                warn!(outbox = %owed.id, game = game.id.get(), %why, "Discord would not open a game's thread; it stays in its channel");
                 let refusal = ThreadRefusal::from_code(code);
                 if refusal != ThreadRefusal::Other(0) {
                     if let Err(e) = games.thread_refused(game.place, refusal).await {
-                        error!(outbox = owed.id, error = ?e, "could not record why a thread was refused");
+                        error!(outbox = %owed.id, error = ?e, "could not record why a thread was refused");
                     }
                 }
                 forget(games, owed).await;
@@ -302,7 +307,7 @@ async fn open_thread(
 async fn forget(games: &Games, owed: &Owed) {
     let mut failures = 0;
     while let Err(e) = games.announced(owed.id).await {
-        error!(outbox = owed.id, error = ?e, "could not remove an announcement from the outbox");
+        error!(outbox = %owed.id, error = ?e, "could not remove an announcement from the outbox");
         tokio::time::sleep(BACKOFF.pause(failures)).await;
         failures = failures.saturating_add(1);
     }
@@ -314,7 +319,7 @@ async fn later(games: &Games, owed: &Owed) {
     let wait = BACKOFF.pause(earlier);
     let at = wall_clock() + wait;
     if let Err(e) = games.announce_later(owed, at).await {
-        error!(outbox = owed.id, error = ?e, "could not put an announcement off");
+        error!(outbox = %owed.id, error = ?e, "could not put an announcement off");
     }
 }
 

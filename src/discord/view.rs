@@ -8,7 +8,7 @@ use serenity::{
 
 use crate::game::{
     Announced, BoardStyle, Challenge, ChallengeState, ChannelId, Game, History, Leaderboard,
-    MemberId, Name, Place, Played, Timestamp,
+    MemberId, MessageId, Name, Place, Played, Timestamp,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
@@ -397,7 +397,7 @@ pub fn turn_dm(
     game: &Game,
     member: MemberId,
     reminder: bool,
-    message: Option<u64>,
+    message: Option<MessageId>,
     now: Timestamp,
     style: BoardStyle,
 ) -> View {
@@ -414,7 +414,7 @@ pub fn turn_dm(
 }
 
 /// The address of a game's message (or of its channel, with no message known).
-pub fn game_link(place: Place, message: Option<u64>) -> String {
+pub fn game_link(place: Place, message: Option<MessageId>) -> String {
     let server = if place.is_direct() {
         "@me".to_string()
     } else {

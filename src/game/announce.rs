@@ -13,7 +13,8 @@ use crate::store::{NewOutbox, OutboxRow};
 
 use super::error::corrupt;
 use super::types::{
-    Challenge, ChallengeId, Game, GameId, MemberId, Place, Played, Timestamp, TournamentId,
+    Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played, Timestamp,
+    TournamentId,
 };
 use super::{Games, Result, RoundGames, Table, Tournament};
 
@@ -113,7 +114,7 @@ impl Announcement {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Owed {
     /// The outbox row's id: what [`Games::announced`] and [`Games::announce_later`] take.
-    pub id: i64,
+    pub id: OutboxId,
     pub place: Place,
     /// What it says; `Err` with the stored text when that cannot be read (to be dropped).
     pub announcement: std::result::Result<Announcement, String>,
@@ -155,7 +156,7 @@ pub enum Announced {
         member: MemberId,
         reminder: bool,
         lang: Lang,
-        message: Option<u64>,
+        message: Option<MessageId>,
     },
     /// A player of the game, on vacation until `until`.
     Vacation {
@@ -169,7 +170,7 @@ pub enum Announced {
     /// for it on `message`, the latest message known to show its board (`None`: not known yet).
     OpenThread {
         game: Game,
-        message: Option<u64>,
+        message: Option<MessageId>,
     },
     /// The game, over, in its thread (`place`), for the channel it started in (`thread_of`).
     ThreadEnded(Game),
@@ -259,7 +260,7 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn announced(&self, id: i64) -> Result<()> {
+    pub async fn announced(&self, id: OutboxId) -> Result<()> {
         Ok(self.store.delete_outbox(id).await?)
     }
 
@@ -288,13 +289,13 @@ impl Games {
         let announcement = match &owed.announcement {
             Ok(a) => a,
             Err(text) => {
-                tracing::warn!(outbox = owed.id, %text, "dropping an announcement that cannot be read");
+                tracing::warn!(outbox = %owed.id, %text, "dropping an announcement that cannot be read");
                 return Ok(None);
             }
         };
         match self.announcement(announcement).await {
             Err(e) if !e.is_internal() => {
-                tracing::warn!(outbox = owed.id, error = %e, "dropping an announcement about something gone");
+                tracing::warn!(outbox = %owed.id, error = %e, "dropping an announcement about something gone");
                 Ok(None)
             }
             said => said,
@@ -546,7 +547,7 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn board_posted(&self, game: GameId, message: u64) -> Result<()> {
+    pub async fn board_posted(&self, game: GameId, message: MessageId) -> Result<()> {
         Ok(self.store.set_game_message(game, message).await?)
     }
 }

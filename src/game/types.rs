@@ -7,8 +7,8 @@ use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 pub use crate::domain::PROVISIONAL_DEVIATION;
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    PuzzleId, RatingChange, RatingValue, Shards, ShardsError, TimeControl, TimeControlError,
-    Timestamp, TournamentFormat, TournamentId, TournamentState,
+    MessageId, OutboxId, PuzzleId, RatingChange, RatingValue, Shards, ShardsError, TimeControl,
+    TimeControlError, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.

@@ -31,8 +31,8 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, PuzzleId,
-    TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
+    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, OutboxId,
+    PuzzleId, TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -89,6 +89,7 @@ integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));
 integer!(ChallengeId, |id| id.get(), |n| Ok(ChallengeId::new(n)));
 integer!(TournamentId, |id| id.get(), |n| Ok(TournamentId::new(n)));
 integer!(PuzzleId, |id| id.get(), |n| Ok(PuzzleId::new(n)));
+integer!(OutboxId, |id| id.get(), |n| Ok(OutboxId::new(n)));
 integer!(TimeControl, |t| seconds(t.duration()), |n| {
     u64::try_from(n)
         .ok()

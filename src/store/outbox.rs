@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::domain::Timestamp;
+use crate::domain::{OutboxId, Timestamp};
 
 use super::codec::{Millis, Seconds};
 use super::writer::Conn;
@@ -54,7 +54,7 @@ impl Store {
     }
 
     /// Removes an announcement: sent, or never to be.
-    pub async fn delete_outbox(&self, id: i64) -> Result<()> {
+    pub async fn delete_outbox(&self, id: OutboxId) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query("DELETE FROM outbox WHERE id = $1")
             .bind(id)
@@ -64,7 +64,7 @@ impl Store {
     }
 
     /// Records a failed post of an announcement, to be tried again at `at`.
-    pub async fn postpone_outbox(&self, id: i64, attempts: i64, at: Timestamp) -> Result<()> {
+    pub async fn postpone_outbox(&self, id: OutboxId, attempts: i64, at: Timestamp) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE id = $3")
             .bind(attempts)

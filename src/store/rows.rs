@@ -5,7 +5,7 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    RatingChange, RatingValue, TimeControl, Timestamp, TournamentId,
+    OutboxId, RatingChange, RatingValue, TimeControl, Timestamp, TournamentId,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, ByColor, Color, Position};
@@ -265,7 +265,7 @@ pub struct NewOutbox {
 /// An announcement waiting in the outbox.
 #[derive(Clone, Debug, PartialEq, FromRow)]
 pub struct OutboxRow {
-    pub id: i64,
+    pub id: OutboxId,
     pub guild_id: GuildId,
     pub channel_id: ChannelId,
     pub announcement: String,

@@ -2,8 +2,8 @@
 //! servers' settings, and the messages that show each game's board.
 
 use crate::domain::{
-    BoardStyle, GameId, GuildId, MemberId, MemberSettings, MemberSettingsChange, ServerSettings,
-    ServerSettingsChange, Timestamp,
+    BoardStyle, GameId, GuildId, MemberId, MemberSettings, MemberSettingsChange, MessageId,
+    ServerSettings, ServerSettingsChange, Timestamp,
 };
 
 use super::codec::Flag;
@@ -162,18 +162,18 @@ impl Store {
     }
 
     /// The latest message known to show game `game`'s board.
-    pub async fn game_message(&self, game: GameId) -> Result<Option<u64>> {
+    pub async fn game_message(&self, game: GameId) -> Result<Option<MessageId>> {
         let id: Option<i64> =
             sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.read)
                 .await?;
-        Ok(id.and_then(|n| u64::try_from(n).ok()))
+        Ok(id.and_then(|n| u64::try_from(n).ok()).map(MessageId::new))
     }
 
     /// Records `message` as the latest to show game `game`'s board.
-    pub async fn set_game_message(&self, game: GameId, message: u64) -> Result<()> {
-        let Ok(message) = i64::try_from(message) else {
+    pub async fn set_game_message(&self, game: GameId, message: MessageId) -> Result<()> {
+        let Ok(message) = i64::try_from(message.get()) else {
             return Ok(());
         };
         let mut held = self.write.lock().await?;
