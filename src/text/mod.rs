@@ -10,9 +10,10 @@
 //! Beside this file: `alt` (a board picture's alt text), `analysis` (`/analyze`'s summary and
 //! file), `errors` (every refusal of the game service, and the rules' refusals of a move or a
 //! size), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls and dates in
-//! words), `export` (a game's history as a text file), `help` (the help, the legend, the notification setting), `settings` (members' and servers'
-//! settings), `threads` (games in threads), `tournaments` (tournaments' posts and refusals) and
-//! `puzzles` (puzzles and the daily puzzle). The game service itself holds no words.
+//! words), `export` (a game's history as a text file), `help` (the help, the board's legend, the
+//! notification setting), `settings` (members' and servers' settings), `threads` (games in
+//! threads), `tournaments` (tournaments' posts and refusals) and `puzzles` (puzzles and the daily
+//! puzzle). The game service itself holds no words.
 
 mod alt;
 pub mod analysis;
