@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::process::Stdio;
 
-use breakthrough_bot::game::{MemberId, RatingValue, Timestamp};
+use breakthrough_bot::game::Timestamp;
 use breakthrough_bot::rules::BoardSize;
-use breakthrough_bot::store::{RatingRow, Store};
+use breakthrough_bot::store::Store;
 use breakthrough_bot::LOCAL_SERVER;
 
 use super::{bin, run_script};
@@ -291,38 +291,9 @@ fn seed_leaderboard(db: &str) {
             .try_into()
             .unwrap(),
     );
-    let mut players = vec![
-        ("ann".to_string(), 1600.0, 60.0),
-        ("ben".to_string(), 1700.0, 80.0),
-        ("cy".to_string(), 1550.0, 100.0),
-    ];
-    players.extend((1..=9).map(|i| (format!("n{i}"), 2000.0 - 50.0 * f64::from(i), 250.0)));
     tokio::runtime::Runtime::new().unwrap().block_on(async {
         let store = Store::open(db).await.unwrap();
-        let mut tx = store.begin().await.unwrap();
-        for (i, (name, rating, deviation)) in (1_000u64..).zip(players) {
-            let id = MemberId::new(i);
-            tx.upsert_member(LOCAL_SERVER, id, &name, false, now)
-                .await
-                .unwrap();
-            tx.upsert_rating(&RatingRow {
-                guild_id: LOCAL_SERVER,
-                member_id: id,
-                size: BoardSize::DEFAULT,
-                value: RatingValue {
-                    rating,
-                    deviation,
-                    volatility: 0.06,
-                },
-                games: 3,
-                wins: 2,
-                losses: 1,
-                last_active: now,
-            })
-            .await
-            .unwrap();
-        }
-        tx.commit().await.unwrap();
+        crate::common::seeded::seed_leaderboard(&store, LOCAL_SERVER, now).await;
         store.close().await;
     });
 }

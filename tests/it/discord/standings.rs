@@ -1,9 +1,8 @@
 //! What members look up: history, leaderboard, rating, games and help, in a server and in a
 //! direct message, and a game acted on only in its channel and seen only from its server.
 
-use breakthrough_bot::game::{GameId, GameState, GuildId, MemberId, RatingValue, Timestamp};
+use breakthrough_bot::game::{GameId, GameState, GuildId, Timestamp};
 use breakthrough_bot::rules::BoardSize;
-use breakthrough_bot::store::RatingRow;
 use serde_json::Value;
 
 use super::{alice, bob, carol, embed_text, is_ephemeral, start, start_with, unix_now, Bot};
@@ -288,38 +287,8 @@ async fn a_new_servers_leaderboard_lists_its_provisional_players() {
 /// the default board.
 async fn seed_ratings(bot: &Bot) {
     let now = Timestamp::from_unix_seconds(unix_now());
-    let mut players = vec![
-        ("ann".to_string(), 1600.0, 60.0),
-        ("ben".to_string(), 1700.0, 80.0),
-        ("cy".to_string(), 1550.0, 100.0),
-    ];
-    players.extend((1..=9).map(|i| (format!("n{i}"), 2000.0 - 50.0 * f64::from(i), 250.0)));
     let store = bot.store().await;
-    let guild = GuildId::new(GUILD_ID);
-    let mut tx = store.begin().await.unwrap();
-    for (id, (name, rating, deviation)) in (1_000u64..).zip(players) {
-        let id = MemberId::new(id);
-        tx.upsert_member(guild, id, &name, false, now)
-            .await
-            .unwrap();
-        tx.upsert_rating(&RatingRow {
-            guild_id: guild,
-            member_id: id,
-            size: BoardSize::DEFAULT,
-            value: RatingValue {
-                rating,
-                deviation,
-                volatility: 0.06,
-            },
-            games: 3,
-            wins: 2,
-            losses: 1,
-            last_active: now,
-        })
-        .await
-        .unwrap();
-    }
-    tx.commit().await.unwrap();
+    crate::common::seeded::seed_leaderboard(&store, GuildId::new(GUILD_ID), now).await;
     store.close().await;
 }
 
