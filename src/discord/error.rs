@@ -10,7 +10,8 @@ use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text;
 
-use super::{private_lang, view, Data};
+use super::views as view;
+use super::{private_lang, Data};
 
 /// Why a command or a click did not go through.
 #[derive(Debug, thiserror::Error)]

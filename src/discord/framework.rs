@@ -14,14 +14,16 @@ use crate::i18n::tr;
 use crate::i18n::Lang;
 
 use super::button::Button;
+use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
 use super::error::on_error;
 use super::lang::remember_language;
 use super::refusals::Refusals;
+use super::reply::update;
 use super::tasks::spawn_clock_tasks;
+use super::views as view;
 use super::{
-    analyze, challenge, click_lang, click_place, click_public_lang, guild_id, info, locales,
-    member_id, play, private_lang, puzzle, rate, reach, settings, startup, tournament, update,
-    user_member, view, BotError, Context, Data,
+    click_lang, click_place, click_public_lang, guild_id, locales, member_id, private_lang, rate,
+    reach, startup, user_member, BotError, Context, Data,
 };
 
 /// Every slash command the bot offers.

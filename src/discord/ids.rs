@@ -46,3 +46,12 @@ pub(super) fn click_place(click: &serenity::ComponentInteraction) -> Place {
         channel: game::ChannelId::new(click.channel_id.get()),
     }
 }
+
+/// The member who sent a command, with the name they show in this server.
+pub(super) async fn caller(ctx: Context<'_>) -> Member {
+    let name = match ctx.author_member().await {
+        Some(m) => m.display_name().to_string(),
+        None => ctx.author().display_name().to_string(),
+    };
+    Member::new(member_id(ctx.author().id), name)
+}

@@ -20,9 +20,9 @@ use crate::game::{
 use crate::i18n::Lang;
 use crate::text;
 
-use super::pictures::{self, DEFAULT_ATTACHMENT_LIMIT};
+use super::reply::pictures::{self, DEFAULT_ATTACHMENT_LIMIT};
 use super::retry::{self, Backoff, Verdict};
-use super::view;
+use super::views as view;
 
 /// Announcements taken from the outbox at a time.
 const BATCH: i64 = 50;

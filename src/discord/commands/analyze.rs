@@ -3,8 +3,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::view::Markdown;
-use super::{member_id, place, public_lang, BotError, Context};
+use crate::discord::views::Markdown;
+use crate::discord::{member_id, place, public_lang, BotError, Context};
 use crate::game::GameId;
 use crate::text;
 use crate::text::analysis::{export, summary, title};

@@ -1,8 +1,8 @@
 //! `/settings` (a member's own choices) and `/server-settings` (a server's), each showing the
 //! choices without options and saving them with.
 
-use super::view::Markdown;
-use super::{place, private_lang, view, BotError, Context};
+use crate::discord::views::Markdown;
+use crate::discord::{place, private_lang, views, BotError, Context};
 use crate::game::{BoardStyle, MemberSettingsChange, ServerSettingsChange};
 use crate::text;
 
@@ -47,7 +47,7 @@ pub async fn settings(
     board: Option<Board>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let me = super::member_id(ctx.author().id);
+    let me = crate::discord::member_id(ctx.author().id);
     let lang = private_lang(ctx);
     let change = MemberSettingsChange {
         board: board.map(BoardStyle::from),
@@ -55,7 +55,7 @@ pub async fn settings(
     let now = games.set_member_settings(me, change).await?;
     let shown = text::member_settings(lang, &now);
     let said = text::settings_answer(lang, shown, !change.is_empty());
-    ctx.send(view::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(true)).await?;
     Ok(())
 }
 
@@ -85,6 +85,6 @@ pub async fn server_settings(
     let trouble = games.thread_trouble(guild).await?;
     let shown = text::server_settings(lang, &Markdown, &now, trouble.as_ref());
     let said = text::settings_answer(lang, shown, !change.is_empty());
-    ctx.send(view::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(true)).await?;
     Ok(())
 }

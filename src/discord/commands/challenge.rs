@@ -2,76 +2,17 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::button::Button;
-use super::{caller, place, public_lang, user_member, view, BotError, Context, Data};
+use crate::discord::button::Button;
+use crate::discord::params::{read_size, sizes, Side, Time};
+use crate::discord::reply;
+use crate::discord::{caller, place, public_lang, user_member, views, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
     AiRequest, AiSlot, ChallengeAsk, ChallengeRef, Decision, Game, GameError, GameId, GameRef,
     Member, Opponent, Rematch, TimeControl,
 };
 use crate::i18n::tr;
-use crate::rules::{BoardSize, Color};
-
-/// The challenger's side.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Side {
-    #[name = "black (moves first)"]
-    Black,
-    #[name = "white"]
-    White,
-    #[name = "random"]
-    Random,
-}
-
-/// Time per move.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Time {
-    #[name = "10 minutes"]
-    TenMinutes,
-    #[name = "1 hour"]
-    OneHour,
-    #[name = "1 day"]
-    OneDay,
-    #[name = "3 days"]
-    ThreeDays,
-    #[name = "7 days"]
-    SevenDays,
-}
-
-impl From<Time> for TimeControl {
-    fn from(t: Time) -> Self {
-        match t {
-            Time::TenMinutes => TimeControl::TenMinutes,
-            Time::OneHour => TimeControl::OneHour,
-            Time::OneDay => TimeControl::OneDay,
-            Time::ThreeDays => TimeControl::ThreeDays,
-            Time::SevenDays => TimeControl::SevenDays,
-        }
-    }
-}
-
-/// Board sizes matching what is typed: the common ones first, then any supported size.
-pub async fn sizes(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let typed = partial.trim().to_ascii_lowercase();
-    let mut choices: Vec<String> = BoardSize::COMMON.iter().map(BoardSize::to_string).collect();
-    choices.extend(BoardSize::all().map(|s| s.to_string()));
-    let mut seen = std::collections::HashSet::new();
-    let list = choices
-        .into_iter()
-        .filter(|s| s.starts_with(&typed) && seen.insert(s.clone()))
-        .take(25)
-        .map(serenity::AutocompleteChoice::from)
-        .collect();
-    serenity::CreateAutocompleteResponse::new().set_choices(list)
-}
-
-/// Reads a size option (autocompleted, but any text can arrive).
-pub fn read_size(size: Option<String>) -> Result<BoardSize, BotError> {
-    match size {
-        Some(s) => Ok(s.parse::<BoardSize>().map_err(GameError::from)?),
-        None => Ok(BoardSize::DEFAULT),
-    }
-}
+use crate::rules::Color;
 
 /// Challenge a member to a game of Breakthrough (or, without opponent, anyone in this channel).
 #[poise::command(slash_command)]
@@ -130,7 +71,7 @@ pub async fn challenge(
     };
     let games = &ctx.data().games;
     let c = games.challenge(request).await?;
-    ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
+    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -146,14 +87,17 @@ async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
 /// (`slot`: its place in the queue).
 async fn show_ai_game(ctx: Context<'_>, game: &Game, slot: Option<AiSlot>) -> Result<(), BotError> {
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
-        return super::play::answer_ai(ctx, game, slot).await;
+        return reply::answer_ai(ctx, game, slot).await;
     }
-    super::reply_board(ctx, game, true).await;
+    reply::reply_board(ctx, game, true).await;
     Ok(())
 }
 
 async fn find(ctx: Context<'_>, challenger: Option<serenity::User>) -> ChallengeRef {
-    ChallengeRef::Find(place(ctx), challenger.map(|u| super::member_id(u.id)))
+    ChallengeRef::Find(
+        place(ctx),
+        challenger.map(|u| crate::discord::member_id(u.id)),
+    )
 }
 
 /// Accept a challenge (the one for you here, or the one from `challenger`).
@@ -166,7 +110,7 @@ pub async fn accept(
     let which = find(ctx, challenger).await;
     let me = caller(ctx).await;
     let started = games.accept(&me, which).await?;
-    super::reply_board(ctx, &started.game, true).await;
+    reply::reply_board(ctx, &started.game, true).await;
     Ok(())
 }
 
@@ -179,7 +123,7 @@ pub async fn decline(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let c = games.decline(&caller(ctx).await, which).await?;
-    ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
+    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
 }
@@ -193,12 +137,12 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
         .await?;
     let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
     let text = tr!(
-        super::private_lang(ctx),
+        crate::discord::private_lang(ctx),
         "cancel-done",
         count = ids.len(),
         ids = ids.join(", ")
     );
-    ctx.send(view::View::text(text).reply(true)).await?;
+    ctx.send(views::View::text(text).reply(true)).await?;
     Ok(())
 }
 
@@ -209,10 +153,10 @@ pub async fn rematch(
     #[description = "Game number (default: your game here that ended last)"] game: Option<i64>,
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let which = super::play::game_ref(game);
+    let which = crate::discord::params::game_ref(game);
     match games.rematch(&caller(ctx).await, place(ctx), which).await? {
         Rematch::Challenge(c) => {
-            ctx.send(view::challenge(public_lang(ctx), &c, games.now()).reply(false))
+            ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
                 .await?;
             Ok(())
         }
@@ -230,26 +174,26 @@ pub async fn on_rematch(
     id: GameId,
 ) -> Result<(), BotError> {
     let games = &data.games;
-    let lang = super::click_public_lang(click);
+    let lang = crate::discord::click_public_lang(click);
     let (v, started) = match games
-        .rematch(who, super::click_place(click), GameRef::Id(id))
+        .rematch(who, crate::discord::click_place(click), GameRef::Id(id))
         .await?
     {
-        Rematch::Challenge(c) => (view::challenge(lang, &c, games.now()), None),
+        Rematch::Challenge(c) => (views::challenge(lang, &c, games.now()), None),
         Rematch::AiGame(game, Some(slot)) if game.ai_to_move() => {
             let defer = serenity::CreateInteractionResponse::Defer(
                 serenity::CreateInteractionResponseMessage::new(),
             );
             click.create_response(&ctx.http, defer).await?;
-            let limit = super::pictures::click_attachment_limit(click);
-            let v = super::play::after_ai(data, lang, &game, slot, limit).await?;
+            let limit = reply::pictures::click_attachment_limit(click);
+            let v = reply::after_ai(data, lang, &game, slot, limit).await?;
             let posted = click.edit_response(&ctx.http, v.edit()).await?;
-            super::board_shown(data, game.id, Some(posted.id)).await;
+            reply::board_shown(data, game.id, Some(posted.id)).await;
             return Ok(());
         }
         Rematch::AiGame(game, _) => {
-            let limit = super::pictures::click_attachment_limit(click);
-            let v = super::pictures::public_board(&data.games, lang, &game, limit).await;
+            let limit = reply::pictures::click_attachment_limit(click);
+            let v = reply::pictures::public_board(&data.games, lang, &game, limit).await;
             (v, Some(game.id))
         }
     };
@@ -258,7 +202,7 @@ pub async fn on_rematch(
     // A new game's board: its thread may open on it.
     if let Some(game) = started {
         match click.get_response(&ctx.http).await {
-            Ok(posted) => super::board_shown(data, game, Some(posted.id)).await,
+            Ok(posted) => reply::board_shown(data, game, Some(posted.id)).await,
             Err(e) => tracing::warn!(error = %e, "could not read back a board's message"),
         }
     }
@@ -275,47 +219,51 @@ pub async fn on_button(
 ) -> Result<(), BotError> {
     let games = &data.games;
     let now = games.now();
-    let at = super::click_place(click);
-    let lang = super::click_public_lang(click);
+    let at = crate::discord::click_place(click);
+    let lang = crate::discord::click_public_lang(click);
     match button {
         Button::Accept(id) => {
             let started = games.accept(who, ChallengeRef::Id(at, id)).await?;
             // The game has begun: whatever Discord does from here, nobody is told otherwise.
             let closed = match games.challenge_view(id).await {
-                Ok(closed) => super::update(ctx, click, view::challenge(lang, &closed, now), false)
-                    .await
-                    .err(),
+                Ok(closed) => {
+                    reply::update(ctx, click, views::challenge(lang, &closed, now), false)
+                        .await
+                        .err()
+                }
                 Err(e) => Some(e.into()),
             };
             if let Some(e) = closed {
                 tracing::warn!(error = %e, "could not close an accepted challenge's message");
             }
-            let limit = super::pictures::click_attachment_limit(click);
-            let board = super::pictures::public_board(&data.games, lang, &started.game, limit)
+            let limit = reply::pictures::click_attachment_limit(click);
+            let board = reply::pictures::public_board(&data.games, lang, &started.game, limit)
                 .await
                 .followup();
             match click.create_followup(&ctx.http, board).await {
                 Ok(posted) => {
-                    super::board_shown(data, started.game.id, Some(posted.id)).await;
+                    reply::board_shown(data, started.game.id, Some(posted.id)).await;
                 }
-                Err(e) => super::board_owed(data, &started.game, &e).await,
+                Err(e) => reply::board_owed(data, &started.game, &e).await,
             }
         }
         Button::Decline(id) => {
             let c = games.decline(who, ChallengeRef::Id(at, id)).await?;
-            super::update(ctx, click, view::challenge(lang, &c, now), false).await?;
+            reply::update(ctx, click, views::challenge(lang, &c, now), false).await?;
         }
         Button::Cancel(id) => {
             let c = games
                 .cancel(who, ChallengeRef::Id(at, id))
                 .await?
                 .pop()
-                .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "challenge-gone")))?;
-            super::update(ctx, click, view::challenge(lang, &c, now), false).await?;
+                .ok_or_else(|| {
+                    BotError::Input(tr!(crate::discord::click_lang(click), "challenge-gone"))
+                })?;
+            reply::update(ctx, click, views::challenge(lang, &c, now), false).await?;
         }
         _ => {
             return Err(BotError::Input(tr!(
-                super::click_lang(click),
+                crate::discord::click_lang(click),
                 "discord-dead-button"
             )))
         }

@@ -3,9 +3,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::challenge::{read_size, sizes};
-use super::view::Markdown;
-use super::{caller, member_id, place, public_lang, user_member, view, BotError, Context, Data};
+use crate::discord::params::{read_size, sizes};
+use crate::discord::reply;
+use crate::discord::views::Markdown;
+use crate::discord::{
+    caller, member_id, place, public_lang, user_member, views, BotError, Context, Data,
+};
 use crate::game::{GameError, GameId, GuildId};
 use crate::i18n::tr;
 use crate::rules::BoardSize;
@@ -22,7 +25,7 @@ pub async fn games(
         // A direct message is private to its member: it shows their own games only.
         Some(u) if ctx.guild_id().is_none() && u.id != ctx.author().id => {
             return Err(BotError::Input(tr!(
-                super::private_lang(ctx),
+                crate::discord::private_lang(ctx),
                 "games-direct-own-only"
             )))
         }
@@ -31,7 +34,7 @@ pub async fn games(
     };
     let list = data
         .games
-        .games_of(whom.id, ctx.guild_id().map(super::guild_id))
+        .games_of(whom.id, ctx.guild_id().map(crate::discord::guild_id))
         .await?;
     let now = data.games.now();
     let body = text::games_list(public_lang(ctx), &Markdown, &whom, &list, now);
@@ -44,9 +47,12 @@ pub async fn games(
 }
 
 fn server(ctx: Context<'_>) -> Result<GuildId, BotError> {
-    ctx.guild_id()
-        .map(super::guild_id)
-        .ok_or_else(|| BotError::Input(tr!(super::private_lang(ctx), "ratings-need-server")))
+    ctx.guild_id().map(crate::discord::guild_id).ok_or_else(|| {
+        BotError::Input(tr!(
+            crate::discord::private_lang(ctx),
+            "ratings-need-server"
+        ))
+    })
 }
 
 /// This server's ratings on a board size.
@@ -67,7 +73,7 @@ pub async fn leaderboard(
         .games
         .leaderboard(server(ctx)?, size, page)
         .await?;
-    ctx.send(view::leaderboard(public_lang(ctx), &board).reply(false))
+    ctx.send(views::leaderboard(public_lang(ctx), &board).reply(false))
         .await?;
     Ok(())
 }
@@ -153,8 +159,8 @@ pub async fn history(
         serenity::CreateAttachment::bytes(export, format!("breakthrough-game-{}.txt", h.game.id));
     let mut reply = poise::CreateReply::default().embed(embed).attachment(file);
     // The replay, when it fits in what Discord takes here.
-    let limit = super::pictures::attachment_limit(ctx);
-    if let Some(replay) = super::pictures::replay_within(lang, h, exported, limit).await {
+    let limit = reply::pictures::attachment_limit(ctx);
+    if let Some(replay) = reply::pictures::replay_within(lang, h, exported, limit).await {
         reply = reply
             .embed(
                 serenity::CreateEmbed::new()
@@ -170,8 +176,8 @@ pub async fn history(
 /// Rules, notation and commands.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
-    let help = text::help(super::private_lang(ctx), &Markdown);
-    ctx.send(view::View::text(help).reply(true)).await?;
+    let help = text::help(crate::discord::private_lang(ctx), &Markdown);
+    ctx.send(views::View::text(help).reply(true)).await?;
     Ok(())
 }
 
@@ -185,11 +191,16 @@ pub async fn on_page(
 ) -> Result<(), BotError> {
     let guild = click
         .guild_id
-        .map(super::guild_id)
-        .ok_or_else(|| BotError::Input(tr!(super::click_lang(click), "ratings-server-only")))?;
+        .map(crate::discord::guild_id)
+        .ok_or_else(|| {
+            BotError::Input(tr!(
+                crate::discord::click_lang(click),
+                "ratings-server-only"
+            ))
+        })?;
     let board = data.games.leaderboard(guild, size, page).await?;
-    let lang = super::click_public_lang(click);
-    super::update(ctx, click, view::leaderboard(lang, &board), false).await?;
+    let lang = crate::discord::click_public_lang(click);
+    reply::update(ctx, click, views::leaderboard(lang, &board), false).await?;
     Ok(())
 }
 
@@ -203,7 +214,7 @@ pub async fn vacation(
     days: i64,
 ) -> Result<(), BotError> {
     let change = ctx.data().games.vacation(&caller(ctx).await, days).await?;
-    let lang = super::private_lang(ctx);
+    let lang = crate::discord::private_lang(ctx);
     let said = if change.started {
         tr!(
             lang,
@@ -219,7 +230,7 @@ pub async fn vacation(
     if change.started {
         ctx.data().outbox.notify_one();
     }
-    ctx.send(view::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(true)).await?;
     Ok(())
 }
 
@@ -231,7 +242,7 @@ pub async fn notify(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let me = member_id(ctx.author().id);
-    let lang = super::private_lang(ctx);
+    let lang = crate::discord::private_lang(ctx);
     let on = match dm {
         Some(on) => {
             games.set_turn_dms(me, on, lang).await?;
@@ -240,6 +251,6 @@ pub async fn notify(
         None => games.turn_dms(me).await?,
     };
     let said = text::notify_setting(lang, &Markdown, on);
-    ctx.send(view::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(true)).await?;
     Ok(())
 }

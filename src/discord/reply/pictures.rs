@@ -6,21 +6,25 @@ use poise::serenity_prelude as serenity;
 use crate::game::{BoardStyle, Game, Games, History, MemberId};
 use crate::i18n::Lang;
 
-use super::view::{self, Attached, View};
-use super::Context;
+use crate::discord::views::{self as view, Attached, View};
+use crate::discord::Context;
 
 /// What Discord takes in files on a message when no interaction says (its smallest limit).
-pub(super) const DEFAULT_ATTACHMENT_LIMIT: u64 = 10 * 1024 * 1024;
+pub(in crate::discord) const DEFAULT_ATTACHMENT_LIMIT: u64 = 10 * 1024 * 1024;
 
 /// The look of a post of `game` that everyone in its channel sees: the server's choice; in a
 /// direct message, that of the member playing there, the only one who sees it.
-pub(super) async fn public_style(games: &Games, game: &Game) -> BoardStyle {
+pub(in crate::discord) async fn public_style(games: &Games, game: &Game) -> BoardStyle {
     let only_for = game.place.is_direct().then(|| player(game));
     games.board_style(game.place, only_for).await
 }
 
 /// The look of what only `member` sees: their own choice.
-pub(super) async fn private_style(games: &Games, game: &Game, member: MemberId) -> BoardStyle {
+pub(in crate::discord) async fn private_style(
+    games: &Games,
+    game: &Game,
+    member: MemberId,
+) -> BoardStyle {
     games.board_style(game.place, Some(member)).await
 }
 
@@ -34,7 +38,12 @@ fn player(game: &Game) -> MemberId {
 
 /// `game`'s board as a post everyone sees, in the look chosen for it; over, with pictures, it
 /// carries the game's replay too when that fits in `limit` bytes with the rest.
-pub(super) async fn public_board(games: &Games, lang: Lang, game: &Game, limit: u64) -> View {
+pub(in crate::discord) async fn public_board(
+    games: &Games,
+    lang: Lang,
+    game: &Game,
+    limit: u64,
+) -> View {
     let style = public_style(games, game).await;
     let v = view::game(lang, game, games.now(), style);
     at_the_end(games, lang, v, game, style, limit).await
@@ -43,7 +52,7 @@ pub(super) async fn public_board(games: &Games, lang: Lang, game: &Game, limit: 
 /// `v`, a board of `game` drawn in `style`: once the game is over and drawn as pictures, with
 /// the game's replay as an animated GIF too (drawn off the async runtime), if that fits in
 /// `limit` bytes with what `v` carries already; else `v` as it is.
-pub(super) async fn at_the_end(
+pub(in crate::discord) async fn at_the_end(
     games: &Games,
     lang: Lang,
     mut v: View,
@@ -70,7 +79,7 @@ pub(super) async fn at_the_end(
 /// The replay of `history` as an animated GIF, drawn off the async runtime, if it fits in
 /// `limit` bytes beside `used` bytes of other files; `None` (logged) when it does not, or cannot
 /// be drawn.
-pub(super) async fn replay_within(
+pub(in crate::discord) async fn replay_within(
     lang: Lang,
     history: History,
     used: usize,
@@ -89,7 +98,7 @@ pub(super) async fn replay_within(
 }
 
 /// What the interaction behind a command lets its answer carry in files.
-pub(super) fn attachment_limit(ctx: Context<'_>) -> u64 {
+pub(in crate::discord) fn attachment_limit(ctx: Context<'_>) -> u64 {
     match ctx {
         poise::Context::Application(app) => limit_of(app.interaction.attachment_size_limit),
         poise::Context::Prefix(_) => DEFAULT_ATTACHMENT_LIMIT,
@@ -97,7 +106,7 @@ pub(super) fn attachment_limit(ctx: Context<'_>) -> u64 {
 }
 
 /// What a button's answer may carry in files.
-pub(super) fn click_attachment_limit(click: &serenity::ComponentInteraction) -> u64 {
+pub(in crate::discord) fn click_attachment_limit(click: &serenity::ComponentInteraction) -> u64 {
     limit_of(click.attachment_size_limit)
 }
 

@@ -1,0 +1,223 @@
+//! The replies commands and clicks share: a board as the reply to a change (handed to the
+//! outbox when Discord does not take it), a message replaced after a click, the board after the
+//! AI's answer, and a move's answer in the member's puzzle. `pictures` chooses each post's look
+//! and adds a finished game's replay.
+
+pub(super) mod pictures;
+
+use poise::serenity_prelude as serenity;
+use tracing::{error, warn};
+
+use crate::game::{self, AiSlot, BoardStyle, DailyCount, Game, MemberId, PuzzleState, PuzzleStep};
+use crate::i18n::tr;
+use crate::i18n::Lang;
+use crate::text;
+
+use super::views::puzzle::{board, Board};
+use super::views::{self, View};
+use super::{ids, place, private_lang, public_lang, BotError, Context, Data};
+
+/// After a change that posted `game`'s board as `message` (if it is known): records the message,
+/// for a turn notification to link to and for a new game's thread to open on, and wakes the
+/// outbox, which may be waiting for it.
+pub(in crate::discord) async fn board_shown(
+    data: &Data,
+    game: game::GameId,
+    message: Option<serenity::MessageId>,
+) {
+    if let Some(message) = message {
+        if let Err(e) = data
+            .games
+            .board_posted(game, ids::message_id(message))
+            .await
+        {
+            warn!(error = ?e, "could not record a board's message");
+        }
+    }
+    data.outbox.notify_one();
+}
+
+/// The public board of a change that went through, which Discord did not take as the reply to
+/// its command (`why`: a 5xx, a time-out): handed to the outbox, which posts it in the game's
+/// channel until Discord has it. The change stands, so the member is never told it failed.
+pub(in crate::discord) async fn board_owed(
+    data: &Data,
+    game: &game::Game,
+    why: &(dyn std::fmt::Display + Sync),
+) {
+    warn!(game = %game.id, error = %why, "could not post a board as a reply; handing it to the outbox");
+    match data.games.board_owed(game).await {
+        Ok(()) => data.outbox.notify_one(),
+        Err(e) => error!(game = %game.id, error = ?e, "could not hand a board to the outbox"),
+    }
+}
+
+/// Replies to a command with `game`'s board after the change it made: the public post of that
+/// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]). With
+/// `linked` (a game just started, whose thread may open on it, or a turn told by direct message,
+/// which links to it), the reply's message is read back and recorded.
+pub(in crate::discord) async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: bool) {
+    let limit = pictures::attachment_limit(ctx);
+    let v = pictures::public_board(&ctx.data().games, public_lang(ctx), game, limit).await;
+    match ctx.send(v.reply(false)).await {
+        Ok(reply) => {
+            let message = sent_message(&reply, linked).await;
+            board_shown(ctx.data(), game.id, message).await;
+        }
+        Err(e) => board_owed(ctx.data(), game, &e).await,
+    }
+}
+
+/// The message of a reply just sent, read back (one more request) only when `wanted`.
+async fn sent_message(reply: &poise::ReplyHandle<'_>, wanted: bool) -> Option<serenity::MessageId> {
+    if !wanted {
+        return None;
+    }
+    match reply.message().await {
+        Ok(m) => Some(m.id),
+        Err(e) => {
+            warn!(error = %e, "could not read back a board's message");
+            None
+        }
+    }
+}
+
+/// Answers a click by replacing the message that carries the button.
+pub(in crate::discord) async fn update(
+    ctx: &serenity::Context,
+    click: &serenity::ComponentInteraction,
+    v: View,
+    ephemeral: bool,
+) -> Result<(), BotError> {
+    let message = v.interaction_message(ephemeral);
+    click
+        .create_response(
+            &ctx.http,
+            serenity::CreateInteractionResponse::UpdateMessage(message),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Defers the response, lets the AI reply in `game` with its place in the queue (off the async
+/// runtime: up to 2 seconds, after the searches ahead of it), and completes the response with
+/// the board after its move. A reply lost on the way is left to the sweeper.
+pub(in crate::discord) async fn answer_ai(
+    ctx: Context<'_>,
+    game: &Game,
+    slot: AiSlot,
+) -> Result<(), BotError> {
+    ctx.defer().await?;
+    let limit = pictures::attachment_limit(ctx);
+    let v = after_ai(ctx.data(), public_lang(ctx), game, slot, limit).await?;
+    match ctx {
+        poise::Context::Application(app) => {
+            match app
+                .interaction
+                .edit_response(ctx.serenity_context(), v.edit())
+                .await
+            {
+                Ok(message) => {
+                    board_shown(ctx.data(), game.id, Some(message.id)).await;
+                }
+                // The moves stand: the board as it is now goes to the outbox instead.
+                Err(e) => {
+                    let now = ctx.data().games.game(game.id).await?;
+                    board_owed(ctx.data(), &now, &e).await;
+                }
+            }
+        }
+        poise::Context::Prefix(_) => {
+            ctx.send(v.reply(false)).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The board once the AI has replied in `game` with its place in the queue: its move, the game
+/// as it stands when another reply got there first, or an apology (logged) when it could not; in
+/// the look chosen for the game's posts, with its replay if that ended it (within `limit`).
+pub(in crate::discord) async fn after_ai(
+    data: &Data,
+    lang: Lang,
+    game: &Game,
+    slot: AiSlot,
+    limit: u64,
+) -> Result<View, BotError> {
+    let games = &data.games;
+    let style = pictures::public_style(&data.games, game).await;
+    Ok(match games.ai_reply_with(slot).await {
+        Ok(Some(played)) => {
+            let v = views::ai_move(lang, &played, games.now(), style);
+            pictures::at_the_end(games, lang, v, &played.game, style, limit).await
+        }
+        // Another reply (the sweeper's) got there first: show the game as it stands.
+        Ok(None) => {
+            pictures::public_board(&data.games, lang, &games.game(game.id).await?, limit).await
+        }
+        Err(e) => {
+            tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
+            let mut v = views::game(lang, game, games.now(), style);
+            v.content = Some(tr!(lang, "ai-failed"));
+            v.mentions.clear();
+            v
+        }
+    })
+}
+
+/// The answer to a `/move` in the member's puzzle, for them alone: the board after the bot's
+/// reply, after the win, or at the end of the winning line when the move was wrong. `late`: the
+/// response was deferred, so the answer completes it. A finished daily puzzle's count goes to
+/// the day's post.
+pub(in crate::discord) async fn answer_move(
+    ctx: Context<'_>,
+    step: &PuzzleStep,
+    late: bool,
+) -> Result<(), BotError> {
+    let lang = private_lang(ctx);
+    let last = match &step.state {
+        PuzzleState::Failed { line, .. } => line.last().copied(),
+        _ => step.reply.or(Some(step.played)),
+    };
+    let shown = Board {
+        position: &step.position,
+        last,
+        attacker: step.attacker,
+    };
+    let style = own_style(ctx, ids::member_id(ctx.author().id)).await;
+    let v = board(lang, shown, style, text::puzzle_step(lang, step));
+    match ctx {
+        poise::Context::Application(app) if late => {
+            app.interaction
+                .edit_response(ctx.serenity_context(), v.edit())
+                .await?;
+        }
+        _ => {
+            ctx.send(v.reply(true)).await?;
+        }
+    }
+    if let PuzzleState::Solved(result) | PuzzleState::Failed { result, .. } = &step.state {
+        if let Some(count) = &result.daily {
+            edit_count(ctx, public_lang(ctx), count).await;
+        }
+    }
+    Ok(())
+}
+
+/// Replaces the count on the day's post, if there is one.
+async fn edit_count(ctx: Context<'_>, lang: Lang, count: &DailyCount) {
+    let Some((channel, message)) = count.post else {
+        return;
+    };
+    let edit = serenity::EditMessage::new().content(text::daily_count(lang, count));
+    let edited = serenity::ChannelId::new(channel.get())
+        .edit_message(ctx.http(), serenity::MessageId::new(message), edit)
+        .await;
+    if let Err(e) = edited {
+        warn!(error = %e, "could not update the daily puzzle's count");
+    }
+}
+/// The look of what only `member` sees: their own choice.
+pub(in crate::discord) async fn own_style(ctx: Context<'_>, member: MemberId) -> BoardStyle {
+    ctx.data().games.board_style(place(ctx), Some(member)).await
+}
