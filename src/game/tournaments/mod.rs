@@ -5,25 +5,32 @@
 //! This file has what members ask for (create, join, leave, start, withdraw, cancel, the
 //! standings and a round's games); `steps` what happens by itself: the games of a round made,
 //! the next Swiss round paired in the transaction that records the last result of the one
-//! before, the end, and the sweep's repair of a step a crash left owed.
+//! before, the end, and the sweep's repair of a step a crash left owed; `types` the values the
+//! operations take and give; `read` a tournament as the store reads it turned into those values
+//! and into what [`crate::pairing`] pairs.
 
+mod read;
 mod starts_in;
 mod steps;
+mod types;
 
 use std::time::Duration;
 
-use crate::pairing::{self as pairing, Entrant as PairingEntrant, TieBreak};
-use crate::rules::BoardSize;
 use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 
 use super::rows::game_of;
 use super::{
-    Game, GameError, GameState, Games, GuildId, Member, MemberId, Place, Result, TimeControl,
-    Timestamp, TournamentFormat, TournamentId, TournamentState,
+    Game, GameError, GameState, Games, GuildId, Member, Place, Result, TournamentFormat,
+    TournamentId, TournamentState,
 };
 
+use read::{count, refused, table_of, tournament_of};
 pub use starts_in::parse_starts_in;
 pub use steps::TOURNAMENTS_PER_SERVER;
+pub use types::{
+    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRefusal,
+    TournamentRequest,
+};
 
 /// The longest name a tournament may have, in characters.
 pub const NAME_LENGTH: usize = 60;
@@ -33,290 +40,6 @@ pub const MAX_ROUNDS: u32 = 20;
 
 /// The longest a tournament may wait for its start.
 pub const MAX_STARTS_IN: Duration = Duration::from_secs(30 * 86_400);
-
-/// A tournament to create.
-#[derive(Clone, Debug)]
-pub struct TournamentRequest {
-    pub place: Place,
-    pub organizer: Member,
-    /// Whether the organizer may manage the server (Discord's Manage Server): only such a member
-    /// may create a tournament.
-    pub manages_server: bool,
-    pub name: String,
-    pub format: TournamentFormat,
-    pub size: BoardSize,
-    pub time: TimeControl,
-    pub rated: bool,
-    /// Swiss only: the number of rounds; by default ⌈log2 n⌉ + 1, fixed at the start.
-    pub rounds: Option<u32>,
-    /// At most the format's own cap (32 for a round robin, 128 for a Swiss), which is the default.
-    pub max_players: Option<u32>,
-    /// When it starts by itself; by default, when its organizer starts it.
-    pub starts_in: Option<Duration>,
-}
-
-/// Which tournament a command means: one by number, or the only one open or running in the
-/// server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentRef {
-    Id(TournamentId),
-    Only,
-}
-
-/// Why a tournament command is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TournamentRefusal {
-    /// Tournaments are held in a server, not in direct messages.
-    InDirect,
-    /// Creating one takes Manage Server.
-    NeedsManageServer,
-    /// Starting or cancelling one takes its organizer or Manage Server.
-    NotOrganizer,
-    /// The server has this many tournaments open or running already.
-    Limit(usize),
-    /// More players asked for than the format takes (its cap), or fewer than 3.
-    Players {
-        format: TournamentFormat,
-        max: u32,
-    },
-    /// Rounds asked for a round robin.
-    RoundsOnlySwiss,
-    /// Rounds outside 1 to [`MAX_ROUNDS`].
-    Rounds,
-    /// A name empty or longer than [`NAME_LENGTH`].
-    Name,
-    /// A start further off than [`MAX_STARTS_IN`].
-    StartsIn,
-    NotFound(TournamentId),
-    /// No tournament open or running in the server.
-    NoneHere,
-    /// Several open or running: which one (their numbers and names).
-    Which(Vec<(TournamentId, String)>),
-    /// The tournament has as many entrants as it takes.
-    Full(u32),
-    AlreadyIn,
-    NotIn,
-    /// Joining or leaving after the start (leaving a running one is withdrawing).
-    AlreadyStarted,
-    /// Withdrawing from (or asking the pairings of) a tournament not started.
-    NotStarted,
-    /// Finished or cancelled.
-    Over,
-    /// A start with fewer than 3 entrants: how many there are.
-    TooFew(usize),
-    AlreadyWithdrawn,
-    /// A round not played (yet).
-    NoSuchRound(u32),
-    /// A tournament game cannot be aborted: it is played or lost.
-    NoAbort,
-}
-
-/// An entrant with their name in the server, and whether they withdrew.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TournamentEntrant {
-    pub member: Member,
-    pub withdrawn: bool,
-}
-
-/// A tournament as it stands.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tournament {
-    pub id: TournamentId,
-    pub place: Place,
-    pub name: String,
-    pub format: TournamentFormat,
-    pub organizer: MemberId,
-    pub size: BoardSize,
-    pub time: TimeControl,
-    pub rated: bool,
-    /// A Swiss's rounds: as asked before the start (`None`: the default), fixed at the start.
-    pub rounds: Option<u32>,
-    pub max_players: u32,
-    /// When it starts by itself, if it does.
-    pub starts_at: Option<Timestamp>,
-    pub state: TournamentState,
-    /// The round being played: 0 before the start; a round robin plays all its games in round 1.
-    pub round: u32,
-    /// The sign-up message, once posted.
-    pub message: Option<u64>,
-    /// In their seeding order from the start, in their order of entry before.
-    pub entrants: Vec<TournamentEntrant>,
-}
-
-/// One line of the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableLine {
-    pub rank: u32,
-    pub member: Member,
-    pub points: u32,
-    pub played: u32,
-    /// Games still to finish in a round robin; `None` in a Swiss.
-    pub left: Option<u32>,
-    pub tie_breaks: Vec<TieBreak>,
-    pub withdrawn: bool,
-}
-
-/// The standings of a tournament.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
-    pub tournament: Tournament,
-    pub lines: Vec<TableLine>,
-}
-
-impl Table {
-    /// The winner, once the tournament is finished.
-    pub fn winner(&self) -> Option<&Member> {
-        (self.tournament.state == TournamentState::Finished)
-            .then(|| self.lines.first().map(|l| &l.member))
-            .flatten()
-    }
-}
-
-/// The games of one round, with who sat it out.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundGames {
-    pub tournament: Tournament,
-    pub round: u32,
-    pub games: Vec<Game>,
-    pub bye: Option<Member>,
-}
-
-impl RoundGames {
-    /// The games of `member` in this round.
-    pub fn games_of(&self, member: MemberId) -> impl Iterator<Item = &Game> {
-        self.games
-            .iter()
-            .filter(move |g| g.color_of(member).is_some())
-    }
-}
-
-fn refused(why: TournamentRefusal) -> GameError {
-    GameError::Tournament(why)
-}
-
-fn count(n: i64) -> u32 {
-    u32::try_from(n).unwrap_or(0)
-}
-
-/// The tournament of a stored read.
-fn tournament_of(read: &TournamentRead) -> Tournament {
-    let t = &read.tournament;
-    Tournament {
-        id: t.id,
-        place: Place {
-            guild: t.guild_id,
-            channel: t.channel_id,
-        },
-        name: t.name.clone(),
-        format: t.format,
-        organizer: t.organizer_id,
-        size: t.size,
-        time: t.time_limit,
-        rated: t.rated,
-        rounds: t.rounds.map(count),
-        max_players: count(t.max_players),
-        starts_at: t.starts_at,
-        state: t.state,
-        round: count(t.round),
-        message: t.message_id.map(|m| u64::from_ne_bytes(m.to_ne_bytes())),
-        entrants: read
-            .entrants
-            .iter()
-            .map(|e| TournamentEntrant {
-                member: Member::new(e.member_id, e.name.as_str()),
-                withdrawn: e.withdrawn_at.is_some(),
-            })
-            .collect(),
-    }
-}
-
-/// A member as the pairing module knows them.
-fn pairing_entrant(member: MemberId) -> PairingEntrant {
-    PairingEntrant(member.get())
-}
-
-/// The games of a stored read that ended with a winner, as the pairing module counts them.
-fn pairing_games(read: &TournamentRead) -> Vec<pairing::PlayedGame> {
-    read.games
-        .iter()
-        .filter_map(|g| {
-            let winner = g.winner.filter(|_| g.state == GameState::Finished)?;
-            Some(pairing::PlayedGame {
-                round: g.tournament_round.map_or(0, count),
-                white: pairing_entrant(g.players.white.id),
-                black: pairing_entrant(g.players.black.id),
-                winner,
-                on_time: g.end_reason == Some(super::EndReason::Timeout),
-            })
-        })
-        .collect()
-}
-
-fn pairing_byes(read: &TournamentRead) -> Vec<pairing::Bye> {
-    read.byes
-        .iter()
-        .map(|b| pairing::Bye {
-            round: count(b.round),
-            entrant: pairing_entrant(b.member_id),
-        })
-        .collect()
-}
-
-fn pairing_format(format: TournamentFormat) -> pairing::Format {
-    match format {
-        TournamentFormat::RoundRobin => pairing::Format::RoundRobin,
-        TournamentFormat::Swiss => pairing::Format::Swiss,
-    }
-}
-
-/// The table of a stored read.
-fn table_of(read: &TournamentRead) -> Table {
-    let tournament = tournament_of(read);
-    let entrants: Vec<PairingEntrant> = read
-        .entrants
-        .iter()
-        .map(|e| pairing_entrant(e.member_id))
-        .collect();
-    let mut lines: Vec<TableLine> = pairing::standings(
-        pairing_format(tournament.format),
-        &entrants,
-        &pairing_games(read),
-        &pairing_byes(read),
-    )
-    .into_iter()
-    .filter_map(|s| {
-        let entrant = tournament
-            .entrants
-            .iter()
-            .find(|e| pairing_entrant(e.member.id) == s.entrant)?;
-        Some(TableLine {
-            rank: s.rank,
-            member: entrant.member.clone(),
-            points: s.points,
-            played: s.played,
-            left: s.left,
-            tie_breaks: s.tie_breaks,
-            withdrawn: entrant.withdrawn,
-        })
-    })
-    .collect();
-    // A round robin's games left: those still in progress (a withdrawal forfeits the rest, and
-    // before the start nothing is paired).
-    if tournament.format == TournamentFormat::RoundRobin {
-        for line in &mut lines {
-            let left = read
-                .games
-                .iter()
-                .filter(|g| g.state == GameState::Active)
-                .filter(|g| {
-                    g.players.black.id == line.member.id || g.players.white.id == line.member.id
-                })
-                .count();
-            line.left = Some(u32::try_from(left).unwrap_or(0));
-        }
-    }
-    Table { tournament, lines }
-}
 
 impl Games {
     /// Creates a tournament in `request.place`, open for entries, organized by its creator.

@@ -17,7 +17,7 @@ use super::super::{
     Announcement, EndReason, GameError, Games, MemberId, Place, Result, Timestamp,
     TournamentFormat, TournamentId, TournamentState,
 };
-use super::{count, pairing_byes, pairing_entrant, pairing_games};
+use super::read::{count, pairing_byes, pairing_entrant, pairing_games};
 
 /// Tournaments open or running at once in a server.
 pub const TOURNAMENTS_PER_SERVER: u32 = 3;
