@@ -12,7 +12,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::engine::{self, Level};
 use crate::game::{
-    ChallengeRef, ChallengeRequest, GameRef, Games, Limits, Member, Place, SystemClock, TimeControl,
+    ChallengeRef, ChallengeRequest, GameRef, Limits, Member, Place, Services, SystemClock,
+    TimeControl,
 };
 use crate::rules::{BoardSize, Position};
 use crate::store::Store;
@@ -160,7 +161,7 @@ pub async fn run_on(
     seed: u64,
 ) -> anyhow::Result<BenchReport> {
     let limits = Limits::default();
-    let service = Games::new(store.clone(), Arc::new(SystemClock), limits);
+    let service = Services::new(store.clone(), Arc::new(SystemClock), limits);
     let place = Place::new(1, 1);
     // Microseconds since 2020, times two per game: new members on a database used before.
     let base = std::time::SystemTime::now()
@@ -175,6 +176,7 @@ pub async fn run_on(
         let a = Member::new(base + 2 * i, format!("player{}", 2 * i));
         let b = Member::new(base + 2 * i + 1, format!("player{}", 2 * i + 1));
         let c = service
+            .challenges
             .challenge(ChallengeRequest {
                 place,
                 challenger: a.clone(),
@@ -186,6 +188,7 @@ pub async fn run_on(
             })
             .await?;
         let game = service
+            .challenges
             .accept(&b, ChallengeRef::Id(c.place, c.id))
             .await?
             .game;
@@ -221,6 +224,7 @@ pub async fn run_on(
                     };
                     let t = Instant::now();
                     let played = service
+                        .play
                         .play(who, game.place, GameRef::Id(game.id), &mv.to_string())
                         .await?;
                     mine.push(t.elapsed());

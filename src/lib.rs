@@ -51,7 +51,7 @@ pub use console::{Console, ConsoleClock};
 pub use discord::{
     commands as discord_commands, locales, run as serve_discord, Refusals as GatewayRefusals,
 };
-pub use game::{Games, Limits, SystemClock, LOCAL_SERVER};
+pub use game::{Limits, Services, SystemClock, LOCAL_SERVER};
 pub use i18n::Lang;
 pub use selfplay::run as selfplay;
 pub use store::{holder_name, is_postgres, InstanceLock, Store, StoreError};

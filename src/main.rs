@@ -12,8 +12,8 @@ use breakthrough_bot::rules::{self, BoardSize};
 use breakthrough_bot::Lang;
 use breakthrough_bot::{BotConfig, DatabaseConfig, GatewayRefusals};
 use breakthrough_bot::{Console, ConsoleClock};
-use breakthrough_bot::{Games, Limits, SystemClock, LOCAL_SERVER};
 use breakthrough_bot::{InstanceLock, Store, StoreError};
+use breakthrough_bot::{Limits, Services, SystemClock, LOCAL_SERVER};
 
 #[derive(Parser)]
 #[command(
@@ -389,12 +389,12 @@ async fn serve(config: BotConfig, refusals: GatewayRefusals) -> anyhow::Result<(
         None
     };
     // The console's local server, should it share this database, is the console's to look after.
-    let mut games = Games::new(store.clone(), Arc::new(SystemClock), config.limits())
+    let mut games = Services::new(store.clone(), Arc::new(SystemClock), config.limits())
         .all_servers_but(LOCAL_SERVER);
     if let Some(shards) = shards {
         games = games.on_shards(shards);
     }
-    games.load_puzzles().await?;
+    games.puzzles.load_puzzles().await?;
     let served = match &lease {
         None => breakthrough_bot::serve_discord(config, games, refusals).await,
         Some(holder) => tokio::select! {
@@ -425,8 +425,8 @@ async fn console(
 ) -> anyhow::Result<()> {
     let store = Store::open(&db.database_url).await?;
     let clock = Arc::new(ConsoleClock::default());
-    let games = Games::new(store.clone(), clock.clone(), Limits::default());
-    games.load_puzzles().await?;
+    let games = Services::new(store.clone(), clock.clone(), Limits::default());
+    games.puzzles.load_puzzles().await?;
     let mut console = Console::new(games, clock, plain).speaking(lang);
     if let Some(dir) = images {
         console = console.with_images(dir);

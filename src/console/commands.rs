@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 use crate::engine::Level;
 use crate::game::{
     BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member,
-    MemberSettingsChange, Opponent, Rematch, ServerSettingsChange, TimeControl,
+    MemberSettingsChange, Moved, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::BoardSize;
@@ -171,7 +171,13 @@ impl Console {
     /// The refusal of a command about `whom` when nobody of that name has taken part in
     /// anything here: on Discord, a member option only takes a member.
     async fn no_member(&self, who: &Member, whom: &Member) -> Result<Option<Reply>, GameError> {
-        if whom.id == who.id || self.games.is_member(CONSOLE_PLACE.guild, whom.id).await? {
+        if whom.id == who.id
+            || self
+                .games
+                .standings
+                .is_member(CONSOLE_PLACE.guild, whom.id)
+                .await?
+        {
             return Ok(None);
         }
         Ok(Some(Reply::private(tr!(
@@ -213,16 +219,16 @@ impl Console {
                 };
                 match ask.decide()? {
                     Decision::PlayAi(request) => {
-                        let game = g.challenge_ai(request).await?;
+                        let game = g.challenges.challenge_ai(request).await?;
                         self.ai_game_started(who, &game).await
                     }
                     Decision::Challenge(request) => {
-                        self.challenge_made(&g.challenge(request).await?, now)
+                        self.challenge_made(&g.challenges.challenge(request).await?, now)
                     }
                 }
             }
             Command::Vacation { days } => {
-                let change = g.vacation(who, days).await?;
+                let change = g.play.vacation(who, days).await?;
                 let reply = Reply::private(if change.started {
                     tr!(
                         self.lang,
@@ -237,7 +243,10 @@ impl Console {
                 // Each opponent is told through the outbox.
                 reply
             }
-            Command::Rematch { game } => match g.rematch(who, CONSOLE_PLACE, game_ref(game)).await?
+            Command::Rematch { game } => match g
+                .challenges
+                .rematch(who, CONSOLE_PLACE, game_ref(game))
+                .await?
             {
                 Rematch::Challenge(c) => self.challenge_made(&c, now),
                 Rematch::AiGame(game, slot) => {
@@ -249,6 +258,7 @@ impl Console {
             Command::Accept { challenger } => {
                 let from = challenger.map(|m| m.id);
                 let started = g
+                    .challenges
                     .accept(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
                 Reply::public(format!(
@@ -260,6 +270,7 @@ impl Console {
             Command::Decline { challenger } => {
                 let from = challenger.map(|m| m.id);
                 let c = g
+                    .challenges
                     .decline(who, ChallengeRef::Find(CONSOLE_PLACE, from))
                     .await?;
                 Reply::public(tr!(
@@ -272,6 +283,7 @@ impl Console {
             }
             Command::Cancel => {
                 let cancelled = g
+                    .challenges
                     .cancel(who, ChallengeRef::Find(CONSOLE_PLACE, None))
                     .await?;
                 let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
@@ -284,46 +296,56 @@ impl Console {
                 ))
             }
             Command::Move { words, game } => {
-                let played = match g
-                    .play(who, CONSOLE_PLACE, game_ref(game), &words.join(" "))
-                    .await
+                let text = words.join(" ");
+                match g
+                    .play
+                    .move_or_puzzle(who, CONSOLE_PLACE, game_ref(game), &text)
+                    .await?
                 {
-                    Err(e) if game.is_none() && g.move_goes_to_puzzle(who.id, &e).await? => {
-                        return self.puzzle_move(who, &words.join(" ")).await;
+                    Moved::Game(played, slot) => {
+                        // The console answers for the AI in its own turn below, which takes
+                        // the AI's place in the queue afresh.
+                        drop(slot);
+                        let mut reply = Reply::public(self.board(&played.game));
+                        if played.game.ai_to_move() {
+                            reply.public.extend(self.ai_turn(played.game.id).await);
+                        }
+                        reply
                     }
-                    played => played?,
-                };
-                let mut reply = Reply::public(self.board(&played.game));
-                if played.game.ai_to_move() {
-                    reply.public.extend(self.ai_turn(played.game.id).await);
+                    Moved::Puzzle(step) => self.puzzle_step(&step),
                 }
-                reply
             }
             Command::Notify { dm } => {
                 let on = match dm {
                     Some(on) => {
-                        g.set_turn_dms(who.id, on, self.lang).await?;
+                        g.settings.set_turn_dms(who.id, on, self.lang).await?;
                         on
                     }
-                    None => g.turn_dms(who.id).await?,
+                    None => g.settings.turn_dms(who.id).await?,
                 };
                 Reply::private(text::notify_setting(self.lang, &Plain, on))
             }
             Command::Settings { board } => {
                 let change = MemberSettingsChange { board };
-                let now = g.set_member_settings(who.id, change).await?;
+                let now = g.settings.set_member_settings(who.id, change).await?;
                 let shown = text::member_settings(self.lang, &now);
                 Reply::private(text::settings_answer(self.lang, shown, !change.is_empty()))
             }
             Command::ServerSettings { board, threads } => {
                 let change = ServerSettingsChange { board, threads };
-                let now = g.set_server_settings(CONSOLE_PLACE.guild, change).await?;
-                let trouble = g.thread_trouble(CONSOLE_PLACE.guild).await?;
+                let now = g
+                    .settings
+                    .set_server_settings(CONSOLE_PLACE.guild, change)
+                    .await?;
+                let trouble = g.threads.thread_trouble(CONSOLE_PLACE.guild).await?;
                 let shown = text::server_settings(self.lang, &Plain, &now, trouble.as_ref());
                 Reply::private(text::settings_answer(self.lang, shown, !change.is_empty()))
             }
             Command::Board { game, flip } => {
-                let game = g.find_game(who.id, CONSOLE_PLACE, game_ref(game)).await?;
+                let game = g
+                    .play
+                    .find_game(who.id, CONSOLE_PLACE, game_ref(game))
+                    .await?;
                 let seen = game.sight(who.id, flip.unwrap_or(false));
                 let board = self.board_facing(&game, seen.bottom);
                 if seen.private {
@@ -335,18 +357,18 @@ impl Console {
             Command::Resign { game, confirm } => {
                 let which = game_ref(game);
                 if confirm != Some(true) {
-                    let game = g.resignable(who.id, CONSOLE_PLACE, which).await?;
+                    let game = g.play.resignable(who.id, CONSOLE_PLACE, which).await?;
                     return Ok(Reply::private(tr!(
                         self.lang,
                         "console-confirm-resign",
                         id = game.id.to_string()
                     )));
                 }
-                let game = g.resign(who, CONSOLE_PLACE, which).await?;
+                let game = g.play.resign(who, CONSOLE_PLACE, which).await?;
                 Reply::public(self.board(&game))
             }
             Command::Abort { game } => {
-                let game = g.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
+                let game = g.play.abort(who, CONSOLE_PLACE, game_ref(game)).await?;
                 Reply::public(tr!(
                     self.lang,
                     "console-aborted",
@@ -359,7 +381,10 @@ impl Console {
                 if let Some(refusal) = self.no_member(who, &whom).await? {
                     return Ok(refusal);
                 }
-                let games = g.games_of(whom.id, Some(CONSOLE_PLACE.guild)).await?;
+                let games = g
+                    .standings
+                    .games_of(whom.id, Some(CONSOLE_PLACE.guild))
+                    .await?;
                 let list = text::games_list(self.lang, &Plain, &whom, &games, now);
                 if games.is_empty() {
                     Reply::public(list)
@@ -373,6 +398,7 @@ impl Console {
             Command::Leaderboard { size, page } => {
                 let size = size.unwrap_or(BoardSize::DEFAULT);
                 let board = g
+                    .standings
                     .leaderboard(CONSOLE_PLACE.guild, size, page.unwrap_or(1))
                     .await?;
                 Reply::public(text::leaderboard(self.lang, &Plain, &board))
@@ -382,8 +408,11 @@ impl Console {
                 if let Some(refusal) = self.no_member(who, &whom).await? {
                     return Ok(refusal);
                 }
-                let ratings = g.ratings(CONSOLE_PLACE.guild, &whom, size).await?;
-                let puzzles = g.puzzle_rating(&whom).await?;
+                let ratings = g
+                    .standings
+                    .ratings(CONSOLE_PLACE.guild, &whom, size)
+                    .await?;
+                let puzzles = g.puzzles.puzzle_rating(&whom).await?;
                 Reply::public(format!(
                     "{}\n{}",
                     text::ratings(self.lang, &Plain, &ratings),
@@ -391,8 +420,8 @@ impl Console {
                 ))
             }
             Command::History { game } => {
-                let game = g.game_meant(who.id, CONSOLE_PLACE, game).await?;
-                let h = g.history(CONSOLE_PLACE, game).await?;
+                let game = g.threads.game_meant(who.id, CONSOLE_PLACE, game).await?;
+                let h = g.standings.history(CONSOLE_PLACE, game).await?;
                 let mut reply = Reply::public(text::export(self.lang, &h));
                 reply.public.extend(self.replay_picture(&h));
                 reply
@@ -400,8 +429,8 @@ impl Console {
             Command::Tournament { command } => self.tournament(who, command).await?,
             Command::Puzzle { size } => self.puzzle(who, size).await?,
             Command::Analyze { game } => {
-                let game = g.game_meant(who.id, CONSOLE_PLACE, game).await?;
-                let done = g.analyze(who.id, CONSOLE_PLACE, game).await?;
+                let game = g.threads.game_meant(who.id, CONSOLE_PLACE, game).await?;
+                let done = g.standings.analyze(who.id, CONSOLE_PLACE, game).await?;
                 Reply::public(text::analysis::export(self.lang, &done))
             }
         })

@@ -36,7 +36,7 @@ use crate::game::Timestamp;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::game::{
-    ChannelId, Clock, GameError, GameId, Games, Member, Place, SystemClock, LOCAL_SERVER,
+    ChannelId, Clock, GameError, GameId, Member, Place, Services, SystemClock, LOCAL_SERVER,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
@@ -126,7 +126,7 @@ impl Reply {
 
 /// The console's state: the service, its clock, and how boards are drawn.
 pub struct Console {
-    games: Games,
+    games: Services,
     clock: Arc<ConsoleClock>,
     plain: bool,
     /// The language of everything the game says.
@@ -160,7 +160,7 @@ const OUTBOX_BATCH: i64 = 50;
 impl Console {
     /// A console over `games`, looking after the clocks and AI replies of its own local server
     /// only, so that it can run on the bot's database without touching Discord's games.
-    pub fn new(games: Games, clock: Arc<ConsoleClock>, plain: bool) -> Console {
+    pub fn new(games: Services, clock: Arc<ConsoleClock>, plain: bool) -> Console {
         Console {
             games: games.only_server(CONSOLE_PLACE.guild),
             clock,
@@ -190,6 +190,7 @@ impl Console {
         loop {
             let owed = match self
                 .games
+                .outbox
                 .due_announcements(Timestamp::MAX, OUTBOX_BATCH)
                 .await
             {
@@ -201,14 +202,14 @@ impl Console {
             };
             let full = owed.len() as i64 == OUTBOX_BATCH;
             for owed in owed {
-                match self.games.to_say(&owed).await {
+                match self.games.outbox.to_say(&owed).await {
                     Ok(said) => out.extend(said.and_then(|what| self.announced(&what))),
                     Err(e) => {
                         out.push(self.apology(&e));
                         return out;
                     }
                 }
-                if let Err(e) = self.games.announced(owed.id).await {
+                if let Err(e) = self.games.outbox.announced(owed.id).await {
                     out.push(self.apology(&e));
                     return out;
                 }
@@ -228,7 +229,7 @@ impl Console {
         // Games a previous run left waiting for the AI are answered first, so its clock never
         // runs out for a reply it could not make.
         let mut out: Vec<String> = self.answer_waiting_ai().await.into_iter().collect();
-        if let Err(e) = self.games.sweep(self.games.now()).await {
+        if let Err(e) = self.games.play.sweep(self.games.now()).await {
             out.push(self.apology(&e));
         }
         out.extend(self.announcements().await);
@@ -262,7 +263,7 @@ impl Console {
                         "console-clock-moved",
                         duration = text::duration(self.lang, span)
                     ));
-                    if let Err(e) = self.games.sweep(self.games.now()).await {
+                    if let Err(e) = self.games.play.sweep(self.games.now()).await {
                         out.push(self.apology(&e));
                     }
                     out.extend(self.announcements().await);
@@ -307,12 +308,12 @@ impl Console {
     /// The AI's replies to every game of the local server waiting for it, each queued in the
     /// outbox with its move.
     async fn answer_waiting_ai(&self) -> Option<String> {
-        let ids = match self.games.ai_games_to_move(Duration::ZERO).await {
+        let ids = match self.games.play.ai_games_to_move(Duration::ZERO).await {
             Ok(ids) => ids,
             Err(e) => return Some(self.apology(&e)),
         };
         for id in ids {
-            if let Err(e) = self.games.ai_reply_announced(id).await {
+            if let Err(e) = self.games.play.ai_reply_announced(id).await {
                 return Some(self.apology(&e));
             }
         }
@@ -321,7 +322,7 @@ impl Console {
 
     /// The AI's reply in game `id`, if it is to move there, as a channel message.
     async fn ai_turn(&self, id: GameId) -> Option<String> {
-        match self.games.ai_reply(id).await {
+        match self.games.play.ai_reply(id).await {
             Ok(Some(played)) => Some(self.ai_board(&played)),
             Ok(None) => None,
             Err(e) => Some(self.apology(&e)),

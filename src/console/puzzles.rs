@@ -1,7 +1,7 @@
 //! The console's puzzles: `/puzzle [size]`, `/puzzle daily`, and `/move` answering the member's
 //! puzzle when no game of theirs here waits for their move.
 
-use crate::game::{DailyYours, GameError, Member, PuzzleState};
+use crate::game::{DailyYours, GameError, Member, PuzzleState, PuzzleStep};
 use crate::render;
 use crate::rules::{Color, Move, Position};
 use crate::text;
@@ -30,7 +30,7 @@ impl Console {
             Some(PuzzleAsk::Size(size)) => Some(size),
             None => None,
         };
-        let view = g.puzzle(who, CONSOLE_PLACE, size).await?;
+        let view = g.puzzles.puzzle(who, CONSOLE_PLACE, size).await?;
         Ok(Reply::private(format!(
             "{}\n{}",
             self.puzzle_board(&view.position, view.last, view.attacker),
@@ -41,7 +41,7 @@ impl Console {
     /// The daily puzzle: its post for the channel (the board and the count, never the answer),
     /// and the member's side of it for them alone.
     async fn daily(&self, who: &Member) -> Result<Reply, GameError> {
-        let daily = self.games.puzzle_daily(who, CONSOLE_PLACE).await?;
+        let daily = self.games.puzzles.puzzle_daily(who, CONSOLE_PLACE).await?;
         let mut reply = Reply::public(format!(
             "{}\n{}",
             self.puzzle_board(&daily.start, None, daily.attacker),
@@ -62,11 +62,9 @@ impl Console {
         Ok(reply)
     }
 
-    /// `/move` in the member's puzzle: the board after the bot's reply, or after the win, or at
-    /// the end of the winning line when the move was wrong; a daily puzzle's new count for the
-    /// channel.
-    pub(super) async fn puzzle_move(&self, who: &Member, words: &str) -> Result<Reply, GameError> {
-        let step = self.games.puzzle_move(who, words).await?;
+    /// A move's answer in a puzzle: the board after it, what it did, and the daily puzzle's
+    /// count when it ended one.
+    pub(super) fn puzzle_step(&self, step: &PuzzleStep) -> Reply {
         let last = match &step.state {
             PuzzleState::Failed { line, .. } => line.last().copied(),
             _ => step.reply.or(Some(step.played)),
@@ -74,13 +72,13 @@ impl Console {
         let mut reply = Reply::private(format!(
             "{}\n{}",
             self.puzzle_board(&step.position, last, step.attacker),
-            text::puzzle_step(self.lang, &step)
+            text::puzzle_step(self.lang, step)
         ));
         if let PuzzleState::Solved(result) | PuzzleState::Failed { result, .. } = &step.state {
             if let Some(count) = &result.daily {
                 reply.public.push(text::daily_count(self.lang, count));
             }
         }
-        Ok(reply)
+        reply
     }
 }

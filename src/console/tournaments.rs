@@ -101,6 +101,7 @@ impl Console {
                 starts_in,
             } => {
                 let t = g
+                    .tournaments
                     .create_tournament(TournamentRequest {
                         place: CONSOLE_PLACE,
                         organizer: who.clone(),
@@ -119,40 +120,49 @@ impl Console {
             }
             T::Join { tournament } => {
                 let t = g
+                    .tournaments
                     .join_tournament(who, CONSOLE_PLACE, which(tournament))
                     .await?;
                 Reply::private(text::entry_answer(self.lang, &t, true))
             }
             T::Leave { tournament } => {
                 let t = g
+                    .tournaments
                     .leave_tournament(who, CONSOLE_PLACE, which(tournament))
                     .await?;
                 Reply::private(text::entry_answer(self.lang, &t, false))
             }
             T::Start { tournament } => {
-                g.start_tournament(who, manages_server, CONSOLE_PLACE, which(tournament))
+                g.tournaments
+                    .start_tournament(who, manages_server, CONSOLE_PLACE, which(tournament))
                     .await?;
                 // The round's news, its boards and each player's games follow from the outbox.
                 Reply::default()
             }
             T::Standings { tournament } => {
                 let table = g
+                    .tournaments
                     .tournament_standings(CONSOLE_PLACE, which(tournament))
                     .await?;
                 Reply::public(text::table(self.lang, &Plain, &table))
             }
             T::Pairings { tournament, round } => {
                 let games = g
+                    .tournaments
                     .tournament_pairings(CONSOLE_PLACE, which(tournament), round)
                     .await?;
                 Reply::public(text::round_games(self.lang, &Plain, &games, g.now()))
             }
             T::Withdraw { tournament } => {
-                let (t, lost) = g.withdraw(who, CONSOLE_PLACE, which(tournament)).await?;
+                let (t, lost) = g
+                    .tournaments
+                    .withdraw(who, CONSOLE_PLACE, which(tournament))
+                    .await?;
                 Reply::public(text::withdrawn(self.lang, &Plain, &t, &lost, who))
             }
             T::Cancel { tournament } => {
                 let t = g
+                    .tournaments
                     .cancel_tournament(who, manages_server, CONSOLE_PLACE, which(tournament))
                     .await?;
                 Reply::public(text::tournament_cancelled(self.lang, &t, false))

@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{info, warn};
 
 use crate::config::{BotConfig, MISSING_TOKEN};
-use crate::game::{ChannelId, Games, Member, Place};
+use crate::game::{ChannelId, Member, Place, Services};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 
@@ -81,7 +81,13 @@ async fn on_event(
             guild: guild_id(thread.guild_id),
             channel: ChannelId::new(thread.id.get()),
         };
-        match framework.user_data.games.thread_deleted(place).await {
+        match framework
+            .user_data
+            .games
+            .threads
+            .thread_deleted(place)
+            .await
+        {
             Ok(Some(parent)) => {
                 info!(
                     thread = place.channel.get(),
@@ -101,7 +107,12 @@ async fn on_event(
         let ctx = framework.serenity_context;
         let data = framework.user_data;
         let here = click_place(click);
-        if let Err(e) = data.games.spoken_in(here, click_public_lang(click)).await {
+        if let Err(e) = data
+            .games
+            .settings
+            .spoken_in(here, click_public_lang(click))
+            .await
+        {
             warn!(error = ?e, "could not record a channel's language");
         }
         if let Err(e) = components(ctx, data, click).await {
@@ -160,7 +171,7 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(20);
 /// Start-up checks the token and registers the commands before connecting to the gateway, and
 /// only then starts the one sweeper: it either serves or returns an error that says what to fix.
 /// The caller has claimed and opened the database (see `main`).
-pub async fn run(config: BotConfig, games: Games, refusals: Refusals) -> anyhow::Result<()> {
+pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyhow::Result<()> {
     let Some(token) = config.token.clone().filter(|t| !t.trim().is_empty()) else {
         anyhow::bail!("{MISSING_TOKEN}");
     };
@@ -288,7 +299,7 @@ async fn shutdown_signal() {
 /// because Discord would not deliver them (their direct messages are closed).
 async fn tell_closed_dms(ctx: Context<'_>) {
     let me = member_id(ctx.author().id);
-    match ctx.data().games.take_dm_refusal(me).await {
+    match ctx.data().games.outbox.take_dm_refusal(me).await {
         Ok(true) => {
             let said = tr!(private_lang(ctx), "notify-refused");
             if let Err(e) = ctx.send(view::View::text(said).reply(true)).await {

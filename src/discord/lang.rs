@@ -44,7 +44,7 @@ pub(super) fn click_public_lang(click: &serenity::ComponentInteraction) -> Lang 
 /// command. A failure costs only that: it is logged, and the command goes on.
 pub(super) async fn remember_language(ctx: Context<'_>) {
     let (place, lang) = (place(ctx), public_lang(ctx));
-    if let Err(e) = ctx.data().games.spoken_in(place, lang).await {
+    if let Err(e) = ctx.data().games.settings.spoken_in(place, lang).await {
         warn!(error = ?e, "could not record a channel's language");
     }
 }

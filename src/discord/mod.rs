@@ -35,7 +35,7 @@ mod window;
 
 use std::sync::Arc;
 
-use crate::game::Games;
+use crate::game::Services;
 
 pub use error::BotError;
 #[cfg(test)]
@@ -48,7 +48,7 @@ pub use refusals::Refusals;
 /// What every command can reach: the game service, and nothing else (no game state in memory);
 /// and the members' rate limit.
 pub struct Data {
-    pub games: Games,
+    pub games: Services,
     pub rate: rate::RateLimit,
     /// Tells the outbox something was queued, for a command whose change announces itself.
     pub outbox: Arc<tokio::sync::Notify>,

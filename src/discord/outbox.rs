@@ -15,7 +15,7 @@ use tokio::sync::Notify;
 use tracing::{error, warn};
 
 use crate::game::{
-    Announced, ChannelId, Game, Games, MessageId, Owed, Place, ThreadRefusal, Timestamp,
+    Announced, ChannelId, Game, MessageId, Owed, Place, Services, ThreadRefusal, Timestamp,
 };
 use crate::i18n::Lang;
 use crate::text;
@@ -43,14 +43,14 @@ const MAX_IDLE: Duration = Duration::from_secs(5);
 pub(super) fn spawn_outbox(
     http: Arc<serenity::Http>,
     cache: Arc<serenity::Cache>,
-    games: Games,
+    games: Services,
     wake: Arc<Notify>,
     timeout: Duration,
 ) {
     tokio::spawn(async move {
         let poster = Poster { http, timeout };
         loop {
-            let full = match games.due_announcements(wall_clock(), BATCH).await {
+            let full = match games.outbox.due_announcements(wall_clock(), BATCH).await {
                 Ok(due) => {
                     let full = due.len() as i64 == BATCH;
                     for owed in due {
@@ -66,7 +66,7 @@ pub(super) fn spawn_outbox(
             if full {
                 continue;
             }
-            let wait = match games.next_announcement_at().await {
+            let wait = match games.outbox.next_announcement_at().await {
                 Ok(Some(at)) => at - wall_clock(),
                 Ok(None) => MAX_IDLE,
                 Err(e) => {
@@ -87,14 +87,14 @@ pub(super) fn spawn_outbox(
 /// The language of a post in `place`: in a server, the server's as the gateway last told it;
 /// else (a direct message, or a server the gateway has not mentioned since start-up) the
 /// channel's as its last command showed it; English when neither is known.
-async fn post_lang(cache: &serenity::Cache, games: &Games, place: Place) -> Lang {
+async fn post_lang(cache: &serenity::Cache, games: &Services, place: Place) -> Lang {
     if !place.is_direct() {
         let id = serenity::GuildId::new(place.guild.get());
         if let Some(locale) = cache.guild(id).map(|g| g.preferred_locale.clone()) {
             return Lang::from_locale(&locale);
         }
     }
-    match games.lang_in(place).await {
+    match games.settings.lang_in(place).await {
         Ok(lang) => lang.unwrap_or_default(),
         Err(e) => {
             warn!(error = ?e, "could not read a channel's language; posting in English");
@@ -105,8 +105,8 @@ async fn post_lang(cache: &serenity::Cache, games: &Games, place: Place) -> Lang
 
 /// Renders and posts one announcement (or opens the thread it asks for), and removes it or puts
 /// it off as the answer says.
-async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed: Owed) {
-    let what = match games.to_say(&owed).await {
+async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Services, owed: Owed) {
+    let what = match games.outbox.to_say(&owed).await {
         Ok(Some(what)) => what,
         // Nothing left to say.
         Ok(None) => {
@@ -133,7 +133,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     // What only its member sees, in their look; the rest in the one chosen for the game's posts.
     let style = match (dm_to, what.game()) {
         (None, Some(game)) => pictures::public_style(games, game).await,
-        _ => games.board_style(owed.place, dm_to).await,
+        _ => games.settings.board_style(owed.place, dm_to).await,
     };
     let Some(mut message) = view::announcement(lang, &what, now, style) else {
         forget(games, &owed).await;
@@ -156,6 +156,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         Ok(message_id) => {
             if let Some(game) = board_of {
                 if let Err(e) = games
+                    .outbox
                     .board_posted(game, super::ids::message_id(message_id))
                     .await
                 {
@@ -173,7 +174,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
     // A game's thread a moderator deleted: the game, and what it still owes, go back to the
     // channel it started in, and this is posted there.
     if dm_to.is_none() && why.code() == Some(retry::UNKNOWN_CHANNEL) {
-        match games.thread_deleted(owed.place).await {
+        match games.threads.thread_deleted(owed.place).await {
             Ok(Some(parent)) => {
                 warn!(
                     outbox = %owed.id,
@@ -196,7 +197,7 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Games, owed:
         Verdict::DmClosed => {
             warn!(outbox = %owed.id, %why, "a member's direct messages are closed; their turn notifications are off");
             if let Some(member) = dm_to {
-                if let Err(e) = games.turn_dms_refused(member).await {
+                if let Err(e) = games.outbox.turn_dms_refused(member).await {
                     error!(outbox = %owed.id, error = ?e, "could not turn off refused notifications");
                 }
             }
@@ -233,7 +234,7 @@ const THREAD_WAITS: i64 = 8;
 /// server's admins can mend (missing permissions, too many threads) is kept for them to see.
 async fn open_thread(
     poster: &Poster,
-    games: &Games,
+    games: &Services,
     owed: &Owed,
     game: &Game,
     message: Option<MessageId>,
@@ -268,7 +269,7 @@ async fn open_thread(
     match opened {
         Ok(thread) => {
             let thread = ChannelId::new(thread.id.get());
-            match games.thread_opened(game, thread).await {
+            match games.threads.thread_opened(game, thread).await {
                 Ok(true) => {}
                 Ok(false) => warn!(
                     outbox = %owed.id,
@@ -292,7 +293,7 @@ async fn open_thread(
                 warn!(outbox = %owed.id, game = game.id.get(), %why, "Discord would not open a game's thread; it stays in its channel");
                 let refusal = ThreadRefusal::from_code(code);
                 if refusal != ThreadRefusal::Other(0) {
-                    if let Err(e) = games.thread_refused(game.place, refusal).await {
+                    if let Err(e) = games.threads.thread_refused(game.place, refusal).await {
                         error!(outbox = %owed.id, error = ?e, "could not record why a thread was refused");
                     }
                 }
@@ -304,9 +305,9 @@ async fn open_thread(
 
 /// Removes a posted (or hopeless) announcement. Until that is done nothing else is posted:
 /// an announcement left behind would be posted a second time.
-async fn forget(games: &Games, owed: &Owed) {
+async fn forget(games: &Services, owed: &Owed) {
     let mut failures = 0;
-    while let Err(e) = games.announced(owed.id).await {
+    while let Err(e) = games.outbox.announced(owed.id).await {
         error!(outbox = %owed.id, error = ?e, "could not remove an announcement from the outbox");
         tokio::time::sleep(BACKOFF.pause(failures)).await;
         failures = failures.saturating_add(1);
@@ -314,11 +315,11 @@ async fn forget(games: &Games, owed: &Owed) {
 }
 
 /// Puts an announcement off by the pause for its failures so far.
-async fn later(games: &Games, owed: &Owed) {
+async fn later(games: &Services, owed: &Owed) {
     let earlier = u32::try_from(owed.attempts.max(0)).unwrap_or(u32::MAX);
     let wait = BACKOFF.pause(earlier);
     let at = wall_clock() + wait;
-    if let Err(e) = games.announce_later(owed, at).await {
+    if let Err(e) = games.outbox.announce_later(owed, at).await {
         error!(outbox = %owed.id, error = ?e, "could not put an announcement off");
     }
 }

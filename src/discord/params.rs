@@ -4,7 +4,7 @@
 use poise::serenity_prelude as serenity;
 use tracing::warn;
 
-use crate::game::{GameError, GameId, GameRef, Games, MemberId, TimeControl};
+use crate::game::{GameError, GameId, GameRef, MemberId, Services, TimeControl};
 use crate::rules::{BoardSize, Move};
 
 use super::{ids, place, BotError, Context};
@@ -103,14 +103,16 @@ pub(super) async fn legal_moves(
     let me = ids::member_id(ctx.author().id);
     let here = place(ctx);
     let moves = games
+        .play
         .move_suggestions(me, here, game_ref(game), partial, MAX_CHOICES)
         .await
         .unwrap_or_default();
     // No game number and no game here at the member's turn: the move goes to their puzzle, as
-    // `/move` sends it (see `Games::move_goes_to_puzzle`).
+    // `/move` sends it (see `Play::move_or_puzzle`).
     let at_turn = !moves.is_empty()
         || game.is_some()
         || games
+            .play
             .move_suggestions(me, here, GameRef::Only, "", 1)
             .await
             .is_ok_and(|any| !any.is_empty());
@@ -129,8 +131,8 @@ pub(super) async fn legal_moves(
 
 /// The legal moves of `who`'s puzzle in progress starting with `partial` (case and separators
 /// ignored), at most `limit`; none when they are solving none.
-async fn puzzle_moves(games: &Games, who: MemberId, partial: &str, limit: usize) -> Vec<String> {
-    let view = match games.puzzle_in_progress(who).await {
+async fn puzzle_moves(games: &Services, who: MemberId, partial: &str, limit: usize) -> Vec<String> {
+    let view = match games.puzzles.puzzle_in_progress(who).await {
         Ok(Some(view)) => view,
         Ok(None) => return Vec::new(),
         Err(e) => {

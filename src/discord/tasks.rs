@@ -7,7 +7,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tracing::error;
 
-use crate::game::Games;
+use crate::game::Services;
 
 use super::outbox;
 
@@ -17,7 +17,7 @@ use super::outbox;
 pub(super) fn spawn_clock_tasks(
     http: Arc<serenity::Http>,
     cache: Arc<serenity::Cache>,
-    games: Games,
+    games: Services,
     every: Duration,
     post_timeout: Duration,
     wake: Arc<tokio::sync::Notify>,
@@ -30,7 +30,7 @@ pub(super) fn spawn_clock_tasks(
 /// Checks the clocks every `every`: first records that the bot is alive (moving every clock on
 /// by the time it was away, after a silence of more than two sweeps), then sweeps. What the
 /// sweep did is queued in the outbox with it; `wake` tells the outbox.
-fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+fn spawn_sweeper(games: Services, every: Duration, wake: Arc<tokio::sync::Notify>) {
     let grace = every.saturating_mul(2);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
@@ -39,11 +39,11 @@ fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) 
             tick.tick().await;
             let now = games.now();
             // No sweep on clocks that may still have to move on.
-            if let Err(e) = games.keep_alive(now, grace).await {
+            if let Err(e) = games.outbox.keep_alive(now, grace).await {
                 error!(error = ?e, "could not record that the bot is alive");
                 continue;
             }
-            match games.sweep(now).await {
+            match games.play.sweep(now).await {
                 Ok(0) => {}
                 Ok(_) => wake.notify_one(),
                 Err(e) => error!(error = ?e, "clock sweep failed"),
@@ -53,7 +53,7 @@ fn spawn_sweeper(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) 
 }
 
 /// Answers the games left waiting for the AI every `every`, on a task of its own.
-fn spawn_ai_answers(games: Games, every: Duration, wake: Arc<tokio::sync::Notify>) {
+fn spawn_ai_answers(games: Services, every: Duration, wake: Arc<tokio::sync::Notify>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -70,8 +70,8 @@ const AI_STALLED: Duration = Duration::from_secs(10);
 
 /// Answers the games left waiting for the AI; each move is queued in the outbox with its
 /// announcement.
-async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
-    let ids = match games.ai_games_to_move(AI_STALLED).await {
+async fn answer_waiting_ai(games: &Services, wake: &tokio::sync::Notify) {
+    let ids = match games.play.ai_games_to_move(AI_STALLED).await {
         Ok(ids) => ids,
         Err(e) => {
             error!(error = ?e, "could not list games waiting for the AI");
@@ -79,7 +79,7 @@ async fn answer_waiting_ai(games: &Games, wake: &tokio::sync::Notify) {
         }
     };
     for id in ids {
-        match games.ai_reply_announced(id).await {
+        match games.play.ai_reply_announced(id).await {
             Ok(Some(_)) => wake.notify_one(),
             Ok(None) => {}
             Err(e) => error!(error = ?e, game = %id, "the AI could not reply"),

@@ -7,14 +7,14 @@ use crate::store::GameRow;
 
 use super::rows::row_place;
 use super::{
-    Action, ChannelId, Game, GameError, GameId, GameRef, Games, MemberId, Name, Place, Result,
+    Action, ChannelId, Core, Game, GameError, GameId, GameRef, MemberId, Name, Place, Result,
 };
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
     row.players.find(|p| p.id == who).is_some()
 }
 
-impl Games {
+impl Core {
     /// A game by id.
     ///
     /// # Errors

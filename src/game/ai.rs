@@ -12,14 +12,14 @@ use crate::store::NewGame;
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    AiRequest, Announcement, Game, GameError, GameId, Games, InternalError, MemberId, Played,
-    Result,
+    AiRequest, Announcement, Challenges, Core, Game, GameError, GameId, InternalError, MemberId,
+    Play, Played, Result,
 };
 
 /// A place in the AI's queue, held for one member's game from before the move the AI must
 /// answer is written until its reply is: a move is never taken that the AI cannot answer. Given
 /// back when dropped, whatever happened; a game whose reply was lost waits for
-/// [`Games::ai_games_to_move`].
+/// [`Play::ai_games_to_move`].
 #[derive(Debug)]
 pub struct AiSlot {
     game: GameId,
@@ -63,21 +63,21 @@ fn ai_seed(id: GameId, ply: u32) -> u64 {
         ^ u64::from(ply).wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
-impl Games {
+impl Challenges {
     /// Starts a game against the built-in AI at once: no accept step, never rated. Allowed in
     /// direct messages too (`place.guild == 0`). The challenger's game limits apply (all games,
     /// and games against the AI); the AI has none. When the AI has Black it is to move: call
-    /// [`Games::ai_reply`] next.
+    /// [`Play::ai_reply`] next.
     ///
     /// # Errors
     ///
-    /// As [`Games::challenge_ai_with_slot`].
+    /// As [`Challenges::challenge_ai_with_slot`].
     pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
         Ok(self.challenge_ai_with_slot(req).await?.0)
     }
 
-    /// [`Games::challenge_ai`], keeping the AI's place in the queue when it has Black: pass it to
-    /// [`Games::ai_reply_with`]. With the queue full, no game is started.
+    /// [`Challenges::challenge_ai`], keeping the AI's place in the queue when it has Black: pass it to
+    /// [`Play::ai_reply_with`]. With the queue full, no game is started.
     ///
     /// # Errors
     ///
@@ -89,7 +89,7 @@ impl Games {
         self.challenge_ai_as(req, None).await
     }
 
-    /// [`Games::challenge_ai_with_slot`], as the rematch of game `rematch_of` when given:
+    /// [`Challenges::challenge_ai_with_slot`], as the rematch of game `rematch_of` when given:
     /// recorded in the same write, and refused with [`GameError::RematchTaken`] when that
     /// rematch was already offered.
     pub(super) async fn challenge_ai_as(
@@ -154,14 +154,16 @@ impl Games {
         tx.commit().await?;
         Ok((self.game(id).await?, slot))
     }
+}
 
+impl Core {
     /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
     /// refused when the member already has a search queued or running, or when the queue is full.
     pub(super) fn ai_slot(&self, member: MemberId, game: GameId) -> Result<AiSlot> {
         self.ai_slot_for(member, game, Work::Reply)
     }
 
-    /// [`Games::ai_slot`] for `work`: refused with what the member's place is already held for.
+    /// [`Core::ai_slot`] for `work`: refused with what the member's place is already held for.
     pub(super) fn ai_slot_for(&self, member: MemberId, game: GameId, work: Work) -> Result<AiSlot> {
         let mut members = self
             .ai_members
@@ -187,7 +189,9 @@ impl Games {
             _place: place,
         })
     }
+}
 
+impl Play {
     /// The AI's answer in game `id`, if it is an active game against the AI with the AI to move:
     /// the engine thinks on the blocking thread pool (the same seed for the same game and ply),
     /// and its move is written like a member's, with the ply check. `Ok(None)` when there is
@@ -196,7 +200,7 @@ impl Games {
     ///
     /// Takes a place in the AI's queue first, without waiting: [`GameError::AiQueueFull`] or
     /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
-    /// listed by [`Games::ai_games_to_move`], to be answered again later.
+    /// listed by [`Play::ai_games_to_move`], to be answered again later.
     ///
     /// # Errors
     ///
@@ -206,7 +210,7 @@ impl Games {
         self.ai_move(id, false).await
     }
 
-    /// [`Games::ai_reply`], with the move's announcement queued in the same write if `announce`.
+    /// [`Play::ai_reply`], with the move's announcement queued in the same write if `announce`.
     pub(super) async fn ai_move(&self, id: GameId, announce: bool) -> Result<Option<Played>> {
         let row = self
             .store
@@ -227,7 +231,7 @@ impl Games {
     }
 
     /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
-    /// written: as [`Games::ai_reply`], with the place in the queue already held.
+    /// written: as [`Play::ai_reply`], with the place in the queue already held.
     ///
     /// # Errors
     ///
@@ -290,7 +294,7 @@ impl Games {
     }
 
     /// Games against the AI where the AI is to move and has been for at least `waiting`:
-    /// what a restart left unanswered. Front ends answer them with [`Games::ai_reply`].
+    /// what a restart left unanswered. Front ends answer them with [`Play::ai_reply`].
     ///
     /// # Errors
     ///

@@ -11,7 +11,7 @@ use crate::rules::{replay, Position};
 
 use super::ai::Work;
 use super::error::corrupt;
-use super::{AiSlot, Game, GameError, GameId, Games, InternalError, MemberId, Place, Result};
+use super::{AiSlot, Game, GameError, GameId, InternalError, MemberId, Place, Result, Standings};
 
 /// A game cleared for analysis, with the place in the AI's queue it holds until it is analysed
 /// (or dropped).
@@ -36,14 +36,14 @@ pub struct GameAnalysis {
     pub analysis: Analysis,
 }
 
-impl Games {
+impl Standings {
     /// Clears game `id` for analysis by `who`, asked from `at`, and takes `who`'s place in the
     /// AI's queue for it, without waiting. Nothing is written.
     ///
     /// # Errors
     ///
     /// [`GameError::NoSuchGame`] for a game that does not exist or is not seen from `at` (as
-    /// [`Games::history`]); [`GameError::AnalysisInProgress`] for a game between members still
+    /// [`Standings::history`]); [`GameError::AnalysisInProgress`] for a game between members still
     /// being played; [`GameError::AiBusyForYou`] or [`GameError::AnalysisBusyForYou`] while the
     /// member's AI reply or analysis is on its way, [`GameError::AiQueueFull`] when the queue is
     /// full; [`GameError::Internal`] when the database fails.
@@ -111,7 +111,7 @@ impl Games {
         })
     }
 
-    /// [`Games::queue_analysis`], then [`Games::analyze_queued`].
+    /// [`Standings::queue_analysis`], then [`Standings::analyze_queued`].
     ///
     /// # Errors
     ///

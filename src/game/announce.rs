@@ -16,7 +16,9 @@ use super::types::{
     Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played, Timestamp,
     TournamentId,
 };
-use super::{Games, Result, RoundGames, Table, Tournament};
+use super::{
+    Challenges, Outbox, Play, Result, RoundGames, Settings, Table, Tournament, Tournaments,
+};
 
 /// Something to tell a channel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +115,7 @@ impl Announcement {
 /// An announcement waiting in the outbox.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Owed {
-    /// The outbox row's id: what [`Games::announced`] and [`Games::announce_later`] take.
+    /// The outbox row's id: what [`Outbox::announced`] and [`Outbox::announce_later`] take.
     pub id: OutboxId,
     pub place: Place,
     /// What it says; `Err` with the stored text when that cannot be read (to be dropped).
@@ -229,7 +231,7 @@ impl Announced {
     }
 }
 
-impl Games {
+impl Outbox {
     /// Announcements of this service's servers that are due at `now`, oldest first, at most
     /// `limit`.
     ///
@@ -311,7 +313,7 @@ impl Games {
     pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>> {
         Ok(match *a {
             Announcement::ChallengeExpired { challenge } => Some(Announced::ChallengeExpired(
-                self.challenge_view(challenge).await?,
+                Challenges::of(&self.core).challenge_view(challenge).await?,
             )),
             Announcement::TimedOut { game } => Some(Announced::TimedOut(self.game(game).await?)),
             Announcement::Reminder {
@@ -385,16 +387,22 @@ impl Games {
                 (!game.is_active() && game.thread_of.is_some())
                     .then_some(Announced::ThreadEnded(game))
             }
-            Announcement::TournamentRound { tournament, round } => Some(
-                Announced::TournamentRound(self.round_games(tournament, round).await?),
-            ),
+            Announcement::TournamentRound { tournament, round } => {
+                Some(Announced::TournamentRound(
+                    Tournaments::of(&self.core)
+                        .round_games(tournament, round)
+                        .await?,
+                ))
+            }
             Announcement::TournamentGames {
                 tournament,
                 round,
                 member,
             } => {
                 let (on, lang) = self.store.dm_setting(member).await?;
-                let round = self.round_games(tournament, round).await?;
+                let round = Tournaments::of(&self.core)
+                    .round_games(tournament, round)
+                    .await?;
                 // Nothing to say to a member who turned them off, or whose games are all over.
                 if !on || !round.games_of(member).any(Game::is_active) {
                     return Ok(None);
@@ -406,12 +414,14 @@ impl Games {
                     lang,
                 })
             }
-            Announcement::TournamentEnded { tournament } => {
-                Some(Announced::TournamentEnded(self.table(tournament).await?))
+            Announcement::TournamentEnded { tournament } => Some(Announced::TournamentEnded(
+                Tournaments::of(&self.core).table(tournament).await?,
+            )),
+            Announcement::TournamentCancelled { tournament } => {
+                Some(Announced::TournamentCancelled(
+                    Tournaments::of(&self.core).tournament(tournament).await?,
+                ))
             }
-            Announcement::TournamentCancelled { tournament } => Some(
-                Announced::TournamentCancelled(self.tournament(tournament).await?),
-            ),
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;
                 match game.last_move {
@@ -425,8 +435,10 @@ impl Games {
             }
         })
     }
+}
 
-    /// The AI's answer in game `id`, as [`Games::ai_reply`], with its announcement queued in the
+impl Play {
+    /// The AI's answer in game `id`, as [`Play::ai_reply`], with its announcement queued in the
     /// same write: for the replies no member is waiting on (a restart left them).
     ///
     /// # Errors
@@ -436,7 +448,7 @@ impl Games {
         self.ai_move(id, true).await
     }
 
-    /// The AI's answer with its place in the queue, as [`Games::ai_reply_with`], with its
+    /// The AI's answer with its place in the queue, as [`Play::ai_reply_with`], with its
     /// announcement queued in the same write: for a reply the member's command can no longer
     /// show (its response closed while the AI thought).
     ///
@@ -446,7 +458,9 @@ impl Games {
     pub async fn ai_reply_with_announced(&self, slot: super::AiSlot) -> Result<Option<Played>> {
         self.answer_with(slot, true).await
     }
+}
 
+impl Outbox {
     /// Queues the board of `game` as it stands for its channel: the public post of a change
     /// (a game begun, a move, a resignation) that the front end could not deliver as the reply
     /// to its command. It is posted unless the game has moved on by then, when a later board
@@ -498,7 +512,7 @@ impl Games {
     }
 }
 
-impl Games {
+impl Settings {
     /// Turns `member`'s turn notifications by direct message on or off, the messages to be in
     /// `lang`.
     ///
@@ -520,9 +534,11 @@ impl Games {
     pub async fn turn_dms(&self, member: MemberId) -> Result<bool> {
         Ok(self.store.dm_setting(member).await?.0)
     }
+}
 
+impl Outbox {
     /// Turns `member`'s turn notifications off because their direct messages are closed, for
-    /// them to be told once at their next command ([`Games::take_dm_refusal`]).
+    /// them to be told once at their next command ([`Outbox::take_dm_refusal`]).
     ///
     /// # Errors
     ///

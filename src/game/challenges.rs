@@ -7,11 +7,11 @@ use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
     Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState,
-    GameError, GameId, Games, GuildId, Member, MemberId, Place, Result, Started, Timestamp, DAY,
-    HOUR,
+    Challenges, GameError, GameId, GuildId, Member, MemberId, Place, Result, Started, Timestamp,
+    DAY, HOUR,
 };
 
-impl Games {
+impl Challenges {
     /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
     /// the challenge is casual and says so.
     ///
@@ -27,7 +27,7 @@ impl Games {
         self.challenge_as(req, None).await
     }
 
-    /// [`Games::challenge`], as the rematch of game `rematch_of` when given: recorded in the same
+    /// [`Challenges::challenge`], as the rematch of game `rematch_of` when given: recorded in the same
     /// write, and refused with [`GameError::RematchTaken`] when that rematch was already offered.
     pub(super) async fn challenge_as(
         &self,
@@ -368,7 +368,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// As [`Games::accept`] for finding the challenge, and [`GameError::DeclineOpen`] for an open
+    /// As [`Challenges::accept`] for finding the challenge, and [`GameError::DeclineOpen`] for an open
     /// challenge (it has no one to decline it); [`GameError::StorageFull`] when the disk is full,
     /// [`GameError::Internal`] when the database fails.
     pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {

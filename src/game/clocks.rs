@@ -6,11 +6,11 @@ use crate::store::GameRow;
 use super::rows::position_of;
 
 use super::{
-    Announcement, EndReason, GameError, Games, Place, Result, Timestamp, TournamentState,
-    BOTH_SIDES_MOVED,
+    Announcement, EndReason, GameError, Place, Play, Result, Timestamp, TournamentState,
+    Tournaments, BOTH_SIDES_MOVED,
 };
 
-impl Games {
+impl Play {
     /// One pass of the clock at `now`: expires challenges, ends games whose side to move ran out
     /// of time (a loss, rated; an abort if a side has not moved yet), and takes the reminders due.
     /// Each of these is queued as an [`Announcement`] in the same transaction as the change
@@ -59,7 +59,7 @@ impl Games {
         }
         tx.commit().await?;
         let mut announced = expired.len() + reminders.len();
-        announced += self.sweep_tournaments(now).await?;
+        announced += Tournaments::of(&self.core).sweep_tournaments(now).await?;
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
         for row in self.store.overdue_games(now, self.servers).await? {

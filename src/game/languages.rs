@@ -4,9 +4,9 @@ use std::sync::PoisonError;
 
 use crate::i18n::Lang;
 
-use super::{Games, Place, Result};
+use super::{Place, Result, Settings};
 
-impl Games {
+impl Settings {
     /// Records that public messages in `place` are to be in `lang`, as a command there just
     /// showed. Writes only when that is news to this process: once per channel, and again when
     /// the language changes.

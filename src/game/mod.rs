@@ -11,17 +11,21 @@
 //! [`Announcement`] queued in the store's outbox in the same transaction as the change. Who hears
 //! it is decided here; every front end reads the one outbox and only renders and posts.
 //!
-//! [`Games`] is defined here with its limits and clocks; each concern adds its operations in a
-//! file of its own: `challenges`, `play`, `ai`, `clocks` (the sweep), `standings` (games, history,
-//! ratings, leaderboards), `rematch`, `vacation`, `languages` (each channel's, for posts that
-//! answer no command), `analysis` (the engine's look back at a game, in the AI's queue), `access`
-//! (which game a command means, and whether its member may act on it from where they are),
-//! `settings` (members' and servers' choices of how games are shown), `threads` (games in
-//! threads of their own), `tournaments` (round robins and Swiss events), `puzzles` (positions
-//! the engine proved, solved by members, and the daily puzzle), `rows` (store rows read into
-//! the values above), `announce` (the outbox's announcements and who hears each), `error` (every
-//! refusal), `policy` (what a challenge means: against the AI at once, rated or not), `ratings` (Glicko-2), `types`
-//! (the values the service hands out), and `manual_clock` (a clock the tests move by hand).
+//! Front ends reach the operations through [`Services`], one field per concern, each a handle
+//! on the one shared [`Core`] (store, clock, limits, the AI's queue) defined here:
+//! [`Challenges`] (`challenges`, `rematch`, and games against the AI begun in `ai`), [`Play`]
+//! (`play`, the AI's turns in `ai`, `clocks` (the sweep), `vacation`), [`Standings`]
+//! (`standings`: history, ratings, leaderboards; `analysis`: the engine's look back at a game, in
+//! the AI's queue), [`Tournaments`] (`tournaments`: round robins and Swiss events), [`Puzzles`]
+//! (`puzzles`: positions the engine proved, solved by members, and the daily puzzle),
+//! [`Settings`] (`settings`: how members and servers want games shown; `languages`: each
+//! channel's, for posts that answer no command), [`Threads`] (`threads`: games in threads of
+//! their own) and [`Outbox`] (`announce`: the announcements and who hears each). The core's
+//! helpers are in `access` (which game a command means, and whether its member may act on it
+//! from where they are) and `rows` (store rows read into the values above); `services` builds
+//! the set. Beside them: `error` (every refusal), `policy` (what a challenge means: against the
+//! AI at once, rated or not), `ratings` (Glicko-2), `types` (the values the services hand out),
+//! and `manual_clock` (a clock the tests move by hand).
 
 #![warn(clippy::missing_errors_doc)]
 
@@ -41,6 +45,7 @@ mod puzzles;
 pub mod ratings;
 mod rematch;
 mod rows;
+mod services;
 mod settings;
 mod standings;
 mod threads;
@@ -61,6 +66,7 @@ pub use announce::{Announced, Announcement, Owed};
 pub use error::{GameError, InternalError};
 #[cfg(feature = "test-support")]
 pub use manual_clock::ManualClock;
+pub use play::Moved;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use puzzles::{
     DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleRefusal, PuzzleResult, PuzzleState,
@@ -73,6 +79,9 @@ pub use puzzles::{
     PuzzleRatingChange, PUZZLE_SIZE,
 };
 pub use rematch::Rematch;
+pub use services::{
+    Challenges, Outbox, Play, Puzzles, Services, Settings, Standings, Threads, Tournaments,
+};
 pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
@@ -179,9 +188,11 @@ pub enum ChallengeRef {
     Find(Place, Option<MemberId>),
 }
 
-/// The game service.
+/// What every service shares: the store, the clock, the limits, the AI's queue, the servers
+/// looked after and the channels' languages. Built once, then held by reference by each service
+/// of [`Services`].
 #[derive(Clone, Debug)]
-pub struct Games {
+pub struct Core {
     store: Store,
     clock: Arc<dyn Clock>,
     limits: Limits,
@@ -199,10 +210,10 @@ pub struct Games {
     spoken: Arc<Mutex<HashMap<ChannelId, crate::i18n::Lang>>>,
 }
 
-impl Games {
-    pub fn new(store: Store, clock: Arc<dyn Clock>, limits: Limits) -> Games {
+impl Core {
+    fn new(store: Store, clock: Arc<dyn Clock>, limits: Limits) -> Core {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Games {
+        Core {
             store,
             clock,
             limits,
@@ -214,25 +225,20 @@ impl Games {
         }
     }
 
-    /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] to the games and challenges of one
-    /// server, for a front end that shares its database with others: the console, run on the
-    /// bot's database, must not end, remind or answer games that belong to Discord.
-    pub fn only_server(mut self, guild: GuildId) -> Games {
+    /// See [`Services::only_server`].
+    fn only_server(mut self, guild: GuildId) -> Core {
         self.servers = Servers::one(guild);
         self
     }
 
-    /// Keeps [`Games::sweep`] and [`Games::ai_games_to_move`] away from one server's games and
-    /// challenges: the Discord bot leaves the console's [`LOCAL_SERVER`] to the console.
-    pub fn all_servers_but(mut self, guild: GuildId) -> Games {
+    /// See [`Services::all_servers_but`].
+    fn all_servers_but(mut self, guild: GuildId) -> Core {
         self.servers = Servers::all_but(guild);
         self
     }
 
-    /// Keeps [`Games::sweep`], [`Games::ai_games_to_move`] and the outbox to the servers of
-    /// `shards` (within the servers already chosen): a process that runs only those gateway
-    /// shards looks after only their games, so no two processes serve the same game.
-    pub fn on_shards(mut self, shards: Shards) -> Games {
+    /// See [`Services::on_shards`].
+    fn on_shards(mut self, shards: Shards) -> Core {
         self.servers = self.servers.on_shards(shards);
         self
     }

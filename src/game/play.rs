@@ -10,9 +10,10 @@ use super::rows::{game_of, position_of, row_place};
 use super::standings::rating_now;
 use super::vacation::turn_deadline;
 use super::{
-    ratings, Action, Announcement, EndReason, Game, GameError, GameRef, GameState, GameStatus,
-    Games, InternalError, Member, MemberId, Place, Played, RatingChange, RatingValue, Result,
-    Timestamp, TournamentRefusal, TournamentState, BOTH_SIDES_MOVED,
+    ratings, Action, Announcement, Core, EndReason, Game, GameError, GameRef, GameState,
+    GameStatus, InternalError, Member, MemberId, Place, Play, Played, PuzzleStep, Puzzles,
+    RatingChange, RatingValue, Result, Timestamp, TournamentRefusal, TournamentState, Tournaments,
+    BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -28,6 +29,14 @@ fn squares_key(text: &str) -> String {
         after_digit = c.is_ascii_digit();
     }
     key
+}
+
+/// Where a move went: into a game, with the AI's place in its queue when it has a reply to make
+/// (pass it to [`Play::ai_reply_with`]), or into the member's puzzle.
+#[derive(Debug)]
+pub enum Moved {
+    Game(Played, Option<AiSlot>),
+    Puzzle(PuzzleStep),
 }
 
 /// How many times an ending is written again after a rating it read changed before the write
@@ -61,7 +70,7 @@ fn rated_ending(
     (rated, change)
 }
 
-impl Games {
+impl Play {
     /// Plays `text` (any accepted notation) for `who`, sent from `at`, in the game they mean.
     ///
     /// The move is checked against the position read before the write; the write applies only if
@@ -73,7 +82,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// As [`Games::play_with_slot`].
+    /// As [`Play::play_with_slot`].
     pub async fn play(
         &self,
         who: &Member,
@@ -84,12 +93,41 @@ impl Games {
         Ok(self.play_with_slot(who, at, which, text).await?.0)
     }
 
-    /// [`Games::play`], keeping the AI's place in the queue for its reply, when it has one to
-    /// make: pass it to [`Games::ai_reply_with`].
+    /// Plays `text` as `who`'s move in the game `which` means from `at`; or, when no game was
+    /// named and none of theirs there waits for their move (none in progress, their games
+    /// elsewhere, or not their turn), in the puzzle they are solving, if they are solving one.
+    /// Says which it did.
     ///
     /// # Errors
     ///
-    /// A refusal that says why, with nothing written: the game not found (as [`Games::find_game`]),
+    /// As [`Play::play_with_slot`] for a move in a game; as [`Puzzles::puzzle_move`] for one in
+    /// a puzzle.
+    pub async fn move_or_puzzle(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+        text: &str,
+    ) -> Result<Moved> {
+        let puzzles = Puzzles::of(&self.core);
+        match self.play_with_slot(who, at, which, text).await {
+            Ok((played, slot)) => Ok(Moved::Game(played, slot)),
+            Err(e)
+                if matches!(which, GameRef::Only)
+                    && puzzles.move_goes_to_puzzle(who.id, &e).await? =>
+            {
+                Ok(Moved::Puzzle(puzzles.puzzle_move(who, text).await?))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`Play::play`], keeping the AI's place in the queue for its reply, when it has one to
+    /// make: pass it to [`Play::ai_reply_with`].
+    ///
+    /// # Errors
+    ///
+    /// A refusal that says why, with nothing written: the game not found (as [`Core::find_game`]),
     /// [`GameError::PlayedElsewhere`], [`GameError::NotAPlayer`], [`GameError::NotYourTurn`],
     /// [`GameError::GameOver`], [`GameError::OutOfTime`], [`GameError::Move`] for a move the rules
     /// refuse, [`GameError::PositionChanged`] when another move got there first,
@@ -282,7 +320,11 @@ impl Games {
             };
             let ended = match row.tournament_id {
                 // With the tournament's step that may follow it, in one transaction.
-                Some(tournament) => self.end_in_tournament(tournament, &ending).await?,
+                Some(tournament) => {
+                    Tournaments::of(&self.core)
+                        .end_in_tournament(tournament, &ending)
+                        .await?
+                }
                 None => self.store.end_game(&ending).await?,
             };
             match ended {
@@ -295,7 +337,9 @@ impl Games {
             "ratings kept changing while a game ended",
         )))
     }
+}
 
+impl Core {
     /// The announcements every ending of the game of `row` queues: the result in the channel it
     /// started in, for a game in a thread of its own.
     pub(in crate::game) fn ending_news(
@@ -316,12 +360,14 @@ impl Games {
         }
         Ok(news)
     }
+}
 
+impl Play {
     /// The game `who` means, if they may resign it now: before asking them to confirm.
     ///
     /// # Errors
     ///
-    /// As [`Games::resign`], without resigning.
+    /// As [`Play::resign`], without resigning.
     pub async fn resignable(&self, who: MemberId, at: Place, which: GameRef) -> Result<Game> {
         let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
@@ -332,7 +378,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// The game not found (as [`Games::find_game`]), [`GameError::PlayedElsewhere`],
+    /// The game not found (as [`Core::find_game`]), [`GameError::PlayedElsewhere`],
     /// [`GameError::NotAPlayer`], [`GameError::GameOver`]; [`GameError::StorageFull`] when the disk
     /// is full, [`GameError::Internal`] when the database fails.
     pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
@@ -363,7 +409,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// As [`Games::resign`], and [`GameError::AbortTooLate`] once both sides have moved.
+    /// As [`Play::resign`], and [`GameError::AbortTooLate`] once both sides have moved.
     pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
         let row = self
             .game_row_to_act(who.id, at, which, Action::Abort)
@@ -407,7 +453,7 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// The game not found (as [`Games::find_game`]); [`GameError::Internal`] when the database
+    /// The game not found (as [`Core::find_game`]); [`GameError::Internal`] when the database
     /// fails. A game played elsewhere, over, or not at the member's turn gives no suggestions
     /// rather than an error.
     pub async fn move_suggestions(

@@ -37,9 +37,9 @@ pub struct ChallengeAsk {
 /// What a `/challenge` turns out to be.
 #[derive(Clone, Debug)]
 pub enum Decision {
-    /// A game against the AI, to start at once with [`super::Games::challenge_ai`].
+    /// A game against the AI, to start at once with [`Challenges::challenge_ai`](crate::game::Challenges::challenge_ai).
     PlayAi(AiRequest),
-    /// A challenge to a member, or an open one, for [`super::Games::challenge`].
+    /// A challenge to a member, or an open one, for [`Challenges::challenge`](crate::game::Challenges::challenge).
     Challenge(ChallengeRequest),
 }
 

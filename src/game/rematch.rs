@@ -1,8 +1,8 @@
 //! Rematches: a finished game played again, colours swapped.
 
 use super::{
-    AiRequest, AiSlot, Challenge, ChallengeRequest, Game, GameError, GameRef, Games, Member, Place,
-    Result,
+    AiRequest, AiSlot, Challenge, ChallengeRequest, Challenges, Game, GameError, GameRef, Member,
+    Place, Result,
 };
 
 /// What a rematch started.
@@ -11,11 +11,11 @@ pub enum Rematch {
     /// A challenge to the other player, to be answered as any other.
     Challenge(Challenge),
     /// Against the AI, the new game itself; with the AI's place in the queue when it has Black
-    /// and opens (pass it to [`Games::ai_reply_with`]).
+    /// and opens (pass it to [`Play::ai_reply_with`](crate::game::Play::ai_reply_with)).
     AiGame(Box<Game>, Option<AiSlot>),
 }
 
-impl Games {
+impl Challenges {
     /// The rematch of a game (by default `who`'s game in `at` that ended last), asked for by
     /// `who`, one of its players, from `at`: the same
     /// board, time per move and rated choice (a game the daily limit made casual is rematched
@@ -30,7 +30,7 @@ impl Games {
     /// when `who` has no game over in `at`, [`GameError::NotAPlayer`],
     /// [`GameError::RematchTooEarly`] while the game is still in progress,
     /// [`GameError::RematchTaken`] when its rematch was already offered; the refusals of
-    /// [`Games::challenge`] and [`Games::challenge_ai_with_slot`] (each limit says which);
+    /// [`Challenges::challenge`] and [`Challenges::challenge_ai_with_slot`] (each limit says which);
     /// [`GameError::Internal`] when the database fails.
     pub async fn rematch(&self, who: &Member, at: Place, which: GameRef) -> Result<Rematch> {
         let id = match which {

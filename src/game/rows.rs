@@ -6,7 +6,7 @@ use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::GameRow;
 
 use super::{
-    corrupt, AiPlayer, Game, GameState, GameStatus, Games, GuildId, Member, MemberId, Name, Place,
+    corrupt, AiPlayer, Core, Game, GameState, GameStatus, GuildId, Member, MemberId, Name, Place,
     RatingChange, Result, TournamentTag,
 };
 
@@ -103,7 +103,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
     })
 }
 
-impl Games {
+impl Core {
     pub(super) async fn game_from_row(&self, row: GameRow) -> Result<Game> {
         let change = if row.rated && row.state == GameState::Finished {
             self.store.rating_change(row.id).await?.map(|c| c.change)

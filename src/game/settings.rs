@@ -1,13 +1,13 @@
 //! What members and servers choose about how the bot shows them games: the board as emoji or as
 //! a picture, and (a server) a thread for each game. The front ends read them when they post.
 
-use super::{GameError, Games, GuildId, MemberId, Place, Result};
+use super::{GameError, GuildId, MemberId, Place, Result, Settings};
 
 pub use crate::domain::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 
-impl Games {
+impl Settings {
     /// How to draw a board posted in `place`: for what only `only_for` sees (a private board, a
     /// direct message), that member's choice; for a public post, the server's. Emoji in a direct
     /// message no member is named for, and whenever the choice cannot be read (logged): a board
@@ -56,7 +56,7 @@ impl Games {
 
     /// Server `guild`'s choices, for what its channels see. The defaults for a server that made
     /// none, and for direct messages ([`GuildId::DIRECT`]), which are in no server: what only a
-    /// member sees follows [`Games::member_settings`].
+    /// member sees follows [`Settings::member_settings`].
     ///
     /// # Errors
     ///

@@ -4,8 +4,8 @@ use crate::rules::{self, BoardSize, Color, Move, Position};
 use crate::store::RatingRow;
 
 use super::{
-    corrupt, ratings, Game, GameError, GameId, Games, GuildId, History, Leaderboard, Member,
-    MemberId, Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result, Standing,
+    corrupt, ratings, Game, GameError, GameId, GuildId, History, Leaderboard, Member, MemberId,
+    Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result, Standing, Standings,
     Timestamp, RATING_CARDS,
 };
 
@@ -15,7 +15,7 @@ pub(super) fn rating_now(r: &RatingRow, now: Timestamp) -> RatingValue {
     ratings::decayed(r.value, now - r.last_active)
 }
 
-impl Games {
+impl Standings {
     /// Active games of a member: in one server, or everywhere when `guild` is `None`.
     ///
     /// # Errors
@@ -30,7 +30,7 @@ impl Games {
         Ok(out)
     }
 
-    /// The move list of a game, asked for from `at`: as [`Games::find_game`], a game from
+    /// The move list of a game, asked for from `at`: as [`Core::find_game`](crate::game::Core::find_game), a game from
     /// elsewhere is refused as if it did not exist.
     ///
     /// # Errors

@@ -10,7 +10,7 @@
 use crate::store::NewOutbox;
 
 use super::types::{ChannelId, Game, GameId, GuildId, MemberId, Place, Timestamp};
-use super::{Announcement, GameError, GameRef, Games, Result};
+use super::{Announcement, Core, GameError, GameRef, Result, Threads};
 
 /// Why Discord would not open a thread for a game, as far as a server's admins can help it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub struct ThreadTrouble {
     pub at: Timestamp,
 }
 
-impl Games {
+impl Core {
     /// The thread to open for game `game`, just started in `place` at `now`, if its server has
     /// threads on: the outbox row to queue with the game.
     pub(super) async fn thread_for(
@@ -70,7 +70,9 @@ impl Games {
         }
         Ok(Some(Announcement::OpenThread { game }.row(place, now)?))
     }
+}
 
+impl Threads {
     /// The game a command about one game (`/history`, `/analyze`) from `who` means from `at`:
     /// `which` if given; else the game that lives in the thread `at`; else `who`'s game in
     /// progress there, or when they have none, their game there that ended last.

@@ -327,7 +327,7 @@ pub struct Played {
     pub game: Game,
     /// The member the game told, by a direct message queued with the move, that it is now their
     /// turn. The notification links to the board the front end posts for this move, so the
-    /// front end records that post's message ([`Games::board_posted`](super::Games::board_posted)).
+    /// front end records that post's message ([`Outbox::board_posted`](crate::game::Outbox::board_posted)).
     pub notified: Option<MemberId>,
 }
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::{Announcement, Game, GameError, Games, Member, Result, TimeControl, Timestamp, DAY};
+use super::{Announcement, Game, GameError, Member, Play, Result, TimeControl, Timestamp, DAY};
 
 /// What `/vacation` did.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,7 +18,7 @@ pub struct VacationChange {
     pub games: Vec<Game>,
 }
 
-impl Games {
+impl Play {
     /// Starts a vacation of `days` days for `who` (or with 0 ends theirs, giving back the days
     /// not taken): until it ends, the clocks of their games wait for them, in every server, while
     /// their opponents' clocks run as usual. At most [`Limits::vacation_days`](super::Limits)

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, ChallengeState, GameError, Games, Limits, ManualClock, Member,
-    Place, TimeControl, Timestamp,
+    ChallengeRef, ChallengeRequest, ChallengeState, GameError, Limits, ManualClock, Member, Place,
+    Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -25,9 +25,9 @@ fn bob() -> Member {
     Member::new(1002, "bob")
 }
 
-async fn games(db: &TestDb) -> Games {
+async fn games(db: &TestDb) -> Services {
     let store = Store::open(&db.url).await.expect("open store");
-    Games::new(
+    Services::new(
         store,
         Arc::new(ManualClock::new(Timestamp::from_unix_seconds(
             1_800_000_000,
@@ -51,13 +51,18 @@ fn alice_challenges_bob() -> ChallengeRequest {
 async fn an_accepted_challenge_reads_back_with_its_game(b: Backend) {
     let db = TestDb::new(b).await;
     let games = games(&db).await;
-    let c = games.challenge(alice_challenges_bob()).await.unwrap();
+    let c = games
+        .challenges
+        .challenge(alice_challenges_bob())
+        .await
+        .unwrap();
     let game = games
+        .challenges
         .accept(&bob(), ChallengeRef::Id(PLACE, c.id))
         .await
         .unwrap()
         .game;
-    let read = games.challenge_view(c.id).await.unwrap();
+    let read = games.challenges.challenge_view(c.id).await.unwrap();
     assert_eq!(read.state, ChallengeState::Accepted(game.id));
 }
 
@@ -70,11 +75,13 @@ async fn two_members_accepting_at_once_start_one_game(b: Backend) {
         opponent: None,
         ..alice_challenges_bob()
     };
-    let c = games.challenge(open).await.unwrap();
+    let c = games.challenges.challenge(open).await.unwrap();
     let (bob, carol) = (bob(), Member::new(1003, "carol"));
     let (by_bob, by_carol) = tokio::join!(
-        games.accept(&bob, ChallengeRef::Id(PLACE, c.id)),
-        games.accept(&carol, ChallengeRef::Id(PLACE, c.id)),
+        games.challenges.accept(&bob, ChallengeRef::Id(PLACE, c.id)),
+        games
+            .challenges
+            .accept(&carol, ChallengeRef::Id(PLACE, c.id)),
     );
     let (game, refused) = match (by_bob, by_carol) {
         (Ok(started), Err(refused)) | (Err(refused), Ok(started)) => (started.game, refused),
@@ -84,14 +91,18 @@ async fn two_members_accepting_at_once_start_one_game(b: Backend) {
         matches!(refused, GameError::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id),
         "{refused:?}"
     );
-    let read = games.challenge_view(c.id).await.unwrap();
+    let read = games.challenges.challenge_view(c.id).await.unwrap();
     assert_eq!(read.state, ChallengeState::Accepted(game.id));
 }
 
 async fn an_accepted_challenge_stored_without_its_game_is_refused_as_broken(b: Backend) {
     let db = TestDb::new(b).await;
     let games = games(&db).await;
-    let c = games.challenge(alice_challenges_bob()).await.unwrap();
+    let c = games
+        .challenges
+        .challenge(alice_challenges_bob())
+        .await
+        .unwrap();
     execute_unchecked(
         &db.url,
         "challenges",
@@ -99,7 +110,7 @@ async fn an_accepted_challenge_stored_without_its_game_is_refused_as_broken(b: B
         &[c.id.get()],
     )
     .await;
-    let e = games.challenge_view(c.id).await.unwrap_err();
+    let e = games.challenges.challenge_view(c.id).await.unwrap_err();
     assert!(e.is_internal(), "{e:?}");
     assert!(
         format!("{e:?}").contains("`accepted` with no game"),
@@ -108,11 +119,17 @@ async fn an_accepted_challenge_stored_without_its_game_is_refused_as_broken(b: B
     assert_eq!(e.localized(Lang::En, &text::Plain), text::apology(Lang::En));
     // Answering it fails the same way, and starts nothing.
     let e = games
+        .challenges
         .accept(&bob(), ChallengeRef::Id(PLACE, c.id))
         .await
         .unwrap_err();
     assert!(e.is_internal(), "{e:?}");
-    assert!(games.games_of(bob().id, None).await.unwrap().is_empty());
+    assert!(games
+        .standings
+        .games_of(bob().id, None)
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 on_both_backends! {

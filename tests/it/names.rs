@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, Games, Limits, Member, Place, SystemClock, TimeControl,
+    ChallengeRef, ChallengeRequest, Limits, Member, Place, Services, SystemClock, TimeControl,
     Timestamp,
 };
 use breakthrough_bot::rules::Color;
@@ -214,12 +214,13 @@ async fn every_refusal_that_names_a_member_shows_the_name_escaped_on_discord() {
         &format!("{FIRST_ESCAPED} has no pending challenge for you here"),
     );
     // A challenger with as many games as allowed: 24 more for second, elsewhere in the server.
-    let games = Games::new(store.clone(), Arc::new(SystemClock), Limits::default());
+    let games = Services::new(store.clone(), Arc::new(SystemClock), Limits::default());
     let them = Member::new(second().id, SECOND);
     let elsewhere = Place::new(GUILD_ID, bot.fake.next_id());
     for n in 0..24 {
         let other = Member::new(300_000_000_000_000_800 + n, format!("p{n}"));
         let c = games
+            .challenges
             .challenge(ChallengeRequest {
                 place: elsewhere,
                 challenger: them.clone(),
@@ -232,6 +233,7 @@ async fn every_refusal_that_names_a_member_shows_the_name_escaped_on_discord() {
             .await
             .unwrap();
         games
+            .challenges
             .accept(&other, ChallengeRef::Id(c.place, c.id))
             .await
             .unwrap();

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, ChannelId, GameError, GameId, GameRef, Games, Limits,
-    ManualClock, Member, Place, TimeControl, Timestamp,
+    ChallengeRef, ChallengeRequest, ChannelId, GameError, GameId, GameRef, Limits, ManualClock,
+    Member, Place, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -30,8 +30,9 @@ fn member(id: u64, name: &str) -> Member {
 }
 
 /// `black` against `white` on 3x5 in `place`, started.
-async fn started(games: &Games, place: Place, black: &Member, white: &Member) -> GameId {
+async fn started(games: &Services, place: Place, black: &Member, white: &Member) -> GameId {
     let c = games
+        .challenges
         .challenge(ChallengeRequest {
             place,
             challenger: black.clone(),
@@ -44,6 +45,7 @@ async fn started(games: &Games, place: Place, black: &Member, white: &Member) ->
         .await
         .unwrap();
     games
+        .challenges
         .accept(white, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap()
@@ -53,12 +55,12 @@ async fn started(games: &Games, place: Place, black: &Member, white: &Member) ->
 
 /// What `who` is told for a move, a resignation (asked and confirmed) and an abort sent from
 /// `at` without a game number; all four must be the same refusal.
-async fn refusals(games: &Games, who: &Member, at: Place) -> GameError {
+async fn refusals(games: &Services, who: &Member, at: Place) -> GameError {
     let errors = [
-        games.play(who, at, GameRef::Only, "a4-a3").await.err(),
-        games.resignable(who.id, at, GameRef::Only).await.err(),
-        games.resign(who, at, GameRef::Only).await.err(),
-        games.abort(who, at, GameRef::Only).await.err(),
+        games.play.play(who, at, GameRef::Only, "a4-a3").await.err(),
+        games.play.resignable(who.id, at, GameRef::Only).await.err(),
+        games.play.resign(who, at, GameRef::Only).await.err(),
+        games.play.abort(who, at, GameRef::Only).await.err(),
     ];
     let said: Vec<String> = errors
         .iter()
@@ -71,7 +73,7 @@ async fn refusals(games: &Games, who: &Member, at: Place) -> GameError {
 async fn the_wrong_channel_points_to_the_games_channels_of_its_server(b: Backend) {
     let db = TestDb::new(b).await;
     let store = Store::open(&db.url).await.unwrap();
-    let games = Games::new(
+    let games = Services::new(
         store.clone(),
         Arc::new(ManualClock::new(T0)),
         Limits::default(),
@@ -120,7 +122,7 @@ async fn the_wrong_channel_points_to_the_games_channels_of_its_server(b: Backend
     // Nothing was played, resigned or aborted.
     let game = store.game(first).await.unwrap().unwrap();
     assert_eq!(game.ply, 0);
-    assert!(games.game(first).await.unwrap().is_active());
+    assert!(games.play.game(first).await.unwrap().is_active());
 }
 
 on_both_backends!(

@@ -19,6 +19,7 @@ pub async fn analyze(
     // Refusals (a game not seen from here, one still played between members, the AI's queue
     // full) are quick and private; only the engine's work is deferred.
     let id = games
+        .threads
         .game_meant(
             member_id(ctx.author().id),
             place(ctx),
@@ -26,11 +27,12 @@ pub async fn analyze(
         )
         .await?;
     let queued = games
+        .standings
         .queue_analysis(member_id(ctx.author().id), place(ctx), id)
         .await?;
     ctx.defer().await?;
     let lang = public_lang(ctx);
-    let answer = match games.analyze_queued(queued).await {
+    let answer = match games.standings.analyze_queued(queued).await {
         Ok(done) => {
             let embed = serenity::CreateEmbed::new()
                 .title(title(lang, &done))

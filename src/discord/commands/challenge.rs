@@ -70,7 +70,7 @@ pub async fn challenge(
         Decision::Challenge(request) => request,
     };
     let games = &ctx.data().games;
-    let c = games.challenge(request).await?;
+    let c = games.challenges.challenge(request).await?;
     ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
@@ -79,7 +79,12 @@ pub async fn challenge(
 /// Starts a game against the AI at once and posts its board; when the AI has Black, after its
 /// first move.
 async fn play_ai(ctx: Context<'_>, request: AiRequest) -> Result<(), BotError> {
-    let (game, slot) = ctx.data().games.challenge_ai_with_slot(request).await?;
+    let (game, slot) = ctx
+        .data()
+        .games
+        .challenges
+        .challenge_ai_with_slot(request)
+        .await?;
     show_ai_game(ctx, &game, slot).await
 }
 
@@ -109,7 +114,7 @@ pub async fn accept(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let me = caller(ctx).await;
-    let started = games.accept(&me, which).await?;
+    let started = games.challenges.accept(&me, which).await?;
     reply::reply_board(ctx, &started.game, true).await;
     Ok(())
 }
@@ -122,7 +127,7 @@ pub async fn decline(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
-    let c = games.decline(&caller(ctx).await, which).await?;
+    let c = games.challenges.decline(&caller(ctx).await, which).await?;
     ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
         .await?;
     Ok(())
@@ -133,6 +138,7 @@ pub async fn decline(
 pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let cancelled = games
+        .challenges
         .cancel(&caller(ctx).await, ChallengeRef::Find(place(ctx), None))
         .await?;
     let ids: Vec<String> = cancelled.iter().map(|c| format!("#{}", c.id)).collect();
@@ -154,7 +160,11 @@ pub async fn rematch(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let which = crate::discord::params::game_ref(game);
-    match games.rematch(&caller(ctx).await, place(ctx), which).await? {
+    match games
+        .challenges
+        .rematch(&caller(ctx).await, place(ctx), which)
+        .await?
+    {
         Rematch::Challenge(c) => {
             ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
                 .await?;
@@ -176,6 +186,7 @@ pub async fn on_rematch(
     let games = &data.games;
     let lang = crate::discord::click_public_lang(click);
     let (v, started) = match games
+        .challenges
         .rematch(who, crate::discord::click_place(click), GameRef::Id(id))
         .await?
     {
@@ -223,9 +234,12 @@ pub async fn on_button(
     let lang = crate::discord::click_public_lang(click);
     match button {
         Button::Accept(id) => {
-            let started = games.accept(who, ChallengeRef::Id(at, id)).await?;
+            let started = games
+                .challenges
+                .accept(who, ChallengeRef::Id(at, id))
+                .await?;
             // The game has begun: whatever Discord does from here, nobody is told otherwise.
-            let closed = match games.challenge_view(id).await {
+            let closed = match games.challenges.challenge_view(id).await {
                 Ok(closed) => {
                     reply::update(ctx, click, views::challenge(lang, &closed, now), false)
                         .await
@@ -248,11 +262,15 @@ pub async fn on_button(
             }
         }
         Button::Decline(id) => {
-            let c = games.decline(who, ChallengeRef::Id(at, id)).await?;
+            let c = games
+                .challenges
+                .decline(who, ChallengeRef::Id(at, id))
+                .await?;
             reply::update(ctx, click, views::challenge(lang, &c, now), false).await?;
         }
         Button::Cancel(id) => {
             let c = games
+                .challenges
                 .cancel(who, ChallengeRef::Id(at, id))
                 .await?
                 .pop()

@@ -34,6 +34,7 @@ pub async fn games(
     };
     let list = data
         .games
+        .standings
         .games_of(whom.id, ctx.guild_id().map(crate::discord::guild_id))
         .await?;
     let now = data.games.now();
@@ -71,6 +72,7 @@ pub async fn leaderboard(
     let board = ctx
         .data()
         .games
+        .standings
         .leaderboard(server(ctx)?, size, page)
         .await?;
     ctx.send(views::leaderboard(public_lang(ctx), &board).reply(false))
@@ -95,9 +97,9 @@ pub async fn rating(
     let size = size
         .map(|s| s.parse::<BoardSize>().map_err(GameError::from))
         .transpose()?;
-    let ratings = games.ratings(server(ctx)?, &whom, size).await?;
+    let ratings = games.standings.ratings(server(ctx)?, &whom, size).await?;
     // The puzzle rating, beside the game rating: the member's own, the same in every server.
-    let puzzles = games.puzzle_rating(&whom).await?;
+    let puzzles = games.puzzles.puzzle_rating(&whom).await?;
     let lang = public_lang(ctx);
     let mut reply = poise::CreateReply::default();
     let last = ratings.cards.len().saturating_sub(1);
@@ -130,13 +132,14 @@ pub async fn history(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let id = games
+        .threads
         .game_meant(
             member_id(ctx.author().id),
             place(ctx),
             game.map(GameId::new),
         )
         .await?;
-    let h = games.history(place(ctx), id).await?;
+    let h = games.standings.history(place(ctx), id).await?;
     let lang = public_lang(ctx);
     let moves = if h.moves.is_empty() {
         tr!(lang, "history-no-moves")
@@ -198,7 +201,7 @@ pub async fn on_page(
                 "ratings-server-only"
             ))
         })?;
-    let board = data.games.leaderboard(guild, size, page).await?;
+    let board = data.games.standings.leaderboard(guild, size, page).await?;
     let lang = crate::discord::click_public_lang(click);
     reply::update(ctx, click, views::leaderboard(lang, &board), false).await?;
     Ok(())
@@ -213,7 +216,12 @@ pub async fn vacation(
     #[max = 366]
     days: i64,
 ) -> Result<(), BotError> {
-    let change = ctx.data().games.vacation(&caller(ctx).await, days).await?;
+    let change = ctx
+        .data()
+        .games
+        .play
+        .vacation(&caller(ctx).await, days)
+        .await?;
     let lang = crate::discord::private_lang(ctx);
     let said = if change.started {
         tr!(
@@ -245,10 +253,10 @@ pub async fn notify(
     let lang = crate::discord::private_lang(ctx);
     let on = match dm {
         Some(on) => {
-            games.set_turn_dms(me, on, lang).await?;
+            games.settings.set_turn_dms(me, on, lang).await?;
             on
         }
-        None => games.turn_dms(me).await?,
+        None => games.settings.turn_dms(me).await?,
     };
     let said = text::notify_setting(lang, &Markdown, on);
     ctx.send(views::View::text(said).reply(true)).await?;

@@ -7,7 +7,7 @@ use crate::discord::reply;
 use crate::discord::reply::answer_ai;
 use crate::discord::window::{self, Done};
 use crate::discord::{caller, place, private_lang, public_lang, views, BotError, Context, Data};
-use crate::game::{AiSlot, GameId, GameRef, Member, Played, PuzzleStep};
+use crate::game::{AiSlot, GameId, GameRef, Member, Moved, Played};
 use crate::i18n::tr;
 use crate::text;
 
@@ -26,22 +26,17 @@ pub async fn play_move(
     // AI's thinking needs the response deferred (or a write that waits, see `window`).
     // Against the AI, the move is only played with a place in the AI's queue for its reply.
     // With no game number, a move no game here takes at the member's turn goes to the puzzle
-    // they are solving, if any (the rule of every front end, `Games::move_goes_to_puzzle`).
+    // they are solving, if any (the service's rule: `Play::move_or_puzzle`).
     let who = caller(ctx).await;
     let work = async {
-        match games
-            .play_with_slot(&who, place(ctx), game_ref(game), &text)
-            .await
-        {
-            Err(e) if game.is_none() && games.move_goes_to_puzzle(who.id, &e).await? => {
-                Ok(Moved::Puzzle(games.puzzle_move(&who, &text).await?))
-            }
-            played => Ok(Moved::Game(played?)),
-        }
+        Ok(games
+            .play
+            .move_or_puzzle(&who, place(ctx), game_ref(game), &text)
+            .await?)
     };
     let (played, slot) = match window::run(ctx, work).await? {
-        Done::InTime(Moved::Game(played)) => played,
-        Done::Late(Moved::Game((played, slot))) => return late_move(ctx, &played, slot).await,
+        Done::InTime(Moved::Game(played, slot)) => (played, slot),
+        Done::Late(Moved::Game(played, slot)) => return late_move(ctx, &played, slot).await,
         Done::InTime(Moved::Puzzle(step)) => return reply::answer_move(ctx, &step, false).await,
         Done::Late(Moved::Puzzle(step)) => return reply::answer_move(ctx, &step, true).await,
         Done::Refused => return Ok(()),
@@ -51,13 +46,6 @@ pub async fn play_move(
     }
     reply::reply_board(ctx, &played.game, played.notified.is_some()).await;
     Ok(())
-}
-
-/// Where a `/move` went: into a game (with the AI's place in its queue, against the AI), or into
-/// the member's puzzle.
-enum Moved {
-    Game((Played, Option<AiSlot>)),
-    Puzzle(PuzzleStep),
 }
 
 /// A move that went through after its response was deferred: the board (after the AI's reply,
@@ -72,7 +60,7 @@ async fn late_move(
     let owed = match slot.filter(|_| played.game.ai_to_move()) {
         // The AI's move is queued with its announcement; another reply that got there first
         // (the sweeper's) announced itself.
-        Some(slot) => match data.games.ai_reply_with_announced(slot).await {
+        Some(slot) => match data.games.play.ai_reply_with_announced(slot).await {
             Ok(_) => None,
             Err(e) => {
                 // The sweeper answers games left waiting for the AI.
@@ -103,7 +91,7 @@ pub async fn board(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let me = crate::discord::member_id(ctx.author().id);
-    let g = games.find_game(me, place(ctx), game_ref(game)).await?;
+    let g = games.play.find_game(me, place(ctx), game_ref(game)).await?;
     let seen = g.sight(me, flip.unwrap_or(false));
     let lang = if seen.private {
         private_lang(ctx)
@@ -134,6 +122,7 @@ pub async fn resign(
     let g = ctx
         .data()
         .games
+        .play
         .resignable(
             crate::discord::member_id(ctx.author().id),
             place(ctx),
@@ -153,6 +142,7 @@ pub async fn abort(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let g = games
+        .play
         .abort(&caller(ctx).await, place(ctx), game_ref(game))
         .await?;
     reply::reply_board(ctx, &g, false).await;
@@ -169,7 +159,7 @@ pub async fn on_resign(
 ) -> Result<(), BotError> {
     let games = &data.games;
     let at = crate::discord::click_place(click);
-    let game = games.resign(who, at, GameRef::Id(id)).await?;
+    let game = games.play.resign(who, at, GameRef::Id(id)).await?;
     // The game is over: whatever Discord does from here, the member is not told otherwise.
     let done = views::View::text(tr!(
         crate::discord::click_lang(click),

@@ -51,6 +51,7 @@ pub async fn puzzle(
     }
     let games = &ctx.data().games;
     let view = games
+        .puzzles
         .puzzle(&who, place(ctx), size.and_then(Ask::size))
         .await?;
     let lang = private_lang(ctx);
@@ -74,7 +75,7 @@ pub async fn puzzle(
 /// brought up to date after.
 async fn daily(ctx: Context<'_>, who: &Member) -> Result<(), BotError> {
     let games = &ctx.data().games;
-    let daily = games.puzzle_daily(who, place(ctx)).await?;
+    let daily = games.puzzles.puzzle_daily(who, place(ctx)).await?;
     let lang = private_lang(ctx);
     let shown = match &daily.yours {
         DailyYours::Playing(view) | DailyYours::Busy(view) => Board {
@@ -108,7 +109,7 @@ async fn daily_post(ctx: Context<'_>, daily: &DailyPuzzle) {
     let post = text::daily_post(lang, daily);
     // The count is the post's content, which each attempt replaces; the rest stays in the embed.
     let head = post.strip_suffix(&count).unwrap_or(&post).trim_end();
-    let style = games.board_style(place(ctx), None).await;
+    let style = games.settings.board_style(place(ctx), None).await;
     let start = Board {
         position: &daily.start,
         last: None,
@@ -124,6 +125,7 @@ async fn daily_post(ctx: Context<'_>, daily: &DailyPuzzle) {
         Ok(message) => {
             let here = place(ctx);
             let recorded = games
+                .puzzles
                 .set_daily_post(here.guild, daily.count.day, here.channel, message.id.get())
                 .await;
             if let Err(e) = recorded {

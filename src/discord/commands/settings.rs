@@ -52,7 +52,7 @@ pub async fn settings(
     let change = MemberSettingsChange {
         board: board.map(BoardStyle::from),
     };
-    let now = games.set_member_settings(me, change).await?;
+    let now = games.settings.set_member_settings(me, change).await?;
     let shown = text::member_settings(lang, &now);
     let said = text::settings_answer(lang, shown, !change.is_empty());
     ctx.send(views::View::text(said).reply(true)).await?;
@@ -81,8 +81,8 @@ pub async fn server_settings(
         threads: threads.map(bool::from),
     };
     let guild = place(ctx).guild;
-    let now = games.set_server_settings(guild, change).await?;
-    let trouble = games.thread_trouble(guild).await?;
+    let now = games.settings.set_server_settings(guild, change).await?;
+    let trouble = games.threads.thread_trouble(guild).await?;
     let shown = text::server_settings(lang, &Markdown, &now, trouble.as_ref());
     let said = text::settings_answer(lang, shown, !change.is_empty());
     ctx.send(views::View::text(said).reply(true)).await?;

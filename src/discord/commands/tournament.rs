@@ -58,7 +58,13 @@ pub async fn tournament(_ctx: Context<'_>) -> Result<(), BotError> {
 /// first.
 async fn tournaments(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let typed = partial.trim().to_lowercase();
-    let list = match ctx.data().games.tournaments_in(place(ctx).guild).await {
+    let list = match ctx
+        .data()
+        .games
+        .tournaments
+        .tournaments_in(place(ctx).guild)
+        .await
+    {
         Ok(list) => list,
         Err(e) => {
             warn!(error = ?e, "could not list a server's tournaments");
@@ -153,13 +159,17 @@ pub async fn create(
         starts_in,
     };
     let games = &ctx.data().games;
-    let t = games.create_tournament(request).await?;
+    let t = games.tournaments.create_tournament(request).await?;
     let reply = ctx
         .send(signup(public_lang(ctx), &t, &organizer).reply(false))
         .await?;
     match reply.message().await {
         Ok(posted) => {
-            if let Err(e) = games.tournament_posted(t.id, posted.id.get()).await {
+            if let Err(e) = games
+                .tournaments
+                .tournament_posted(t.id, posted.id.get())
+                .await
+            {
                 warn!(error = ?e, tournament = %t.id, "could not record a sign-up message");
             }
         }
@@ -179,6 +189,7 @@ pub async fn join(
     let me = caller(ctx).await;
     let games = &ctx.data().games;
     let t = games
+        .tournaments
         .join_tournament(&me, place(ctx), meant(tournament))
         .await?;
     entered(ctx, &t, true).await
@@ -195,6 +206,7 @@ pub async fn leave(
     let me = caller(ctx).await;
     let games = &ctx.data().games;
     let t = games
+        .tournaments
         .leave_tournament(&me, place(ctx), meant(tournament))
         .await?;
     entered(ctx, &t, false).await
@@ -229,6 +241,7 @@ pub async fn start(
     let me = caller(ctx).await;
     let games = &ctx.data().games;
     let round = games
+        .tournaments
         .start_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
         .await?;
     // The answer is the sign-up, now under way and without its buttons; the round's games
@@ -250,6 +263,7 @@ pub async fn standings(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let table = games
+        .tournaments
         .tournament_standings(place(ctx), meant(tournament))
         .await?;
     let said = text::table(public_lang(ctx), &Markdown, &table);
@@ -270,6 +284,7 @@ pub async fn pairings(
 ) -> Result<(), BotError> {
     let games = &ctx.data().games;
     let round = games
+        .tournaments
         .tournament_pairings(place(ctx), meant(tournament), count(round))
         .await?;
     let said = text::round_games(public_lang(ctx), &Markdown, &round, games.now());
@@ -287,7 +302,10 @@ pub async fn withdraw(
 ) -> Result<(), BotError> {
     let me = caller(ctx).await;
     let games = &ctx.data().games;
-    let (t, lost) = games.withdraw(&me, place(ctx), meant(tournament)).await?;
+    let (t, lost) = games
+        .tournaments
+        .withdraw(&me, place(ctx), meant(tournament))
+        .await?;
     let said = text::withdrawn(public_lang(ctx), &Markdown, &t, &lost, &me);
     ctx.send(View::text(said).reply(false)).await?;
     ctx.data().outbox.notify_one();
@@ -306,6 +324,7 @@ pub async fn cancel(
     let me = caller(ctx).await;
     let games = &ctx.data().games;
     let t = games
+        .tournaments
         .cancel_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
         .await?;
     let said = text::tournament_cancelled(public_lang(ctx), &t, false);
@@ -327,9 +346,9 @@ pub async fn on_button(
     let at = crate::discord::click_place(click);
     let which = TournamentRef::Id(id);
     let t = if joined {
-        games.join_tournament(who, at, which).await?
+        games.tournaments.join_tournament(who, at, which).await?
     } else {
-        games.leave_tournament(who, at, which).await?
+        games.tournaments.leave_tournament(who, at, which).await?
     };
     let v = signup_of(games, crate::discord::click_public_lang(click), &t).await?;
     reply::update(ctx, click, v, false).await
@@ -337,10 +356,10 @@ pub async fn on_button(
 
 /// The sign-up message of `t`, its organizer's name read from the server's members.
 async fn signup_of(
-    games: &crate::game::Games,
+    games: &crate::game::Services,
     lang: Lang,
     t: &Tournament,
 ) -> Result<View, BotError> {
-    let organizer = games.member_in(t.place.guild, t.organizer).await?;
+    let organizer = games.play.member_in(t.place.guild, t.organizer).await?;
     Ok(signup(lang, t, &organizer))
 }

@@ -28,6 +28,7 @@ pub(in crate::discord) async fn board_shown(
     if let Some(message) = message {
         if let Err(e) = data
             .games
+            .outbox
             .board_posted(game, ids::message_id(message))
             .await
         {
@@ -46,7 +47,7 @@ pub(in crate::discord) async fn board_owed(
     why: &(dyn std::fmt::Display + Sync),
 ) {
     warn!(game = %game.id, error = %why, "could not post a board as a reply; handing it to the outbox");
-    match data.games.board_owed(game).await {
+    match data.games.outbox.board_owed(game).await {
         Ok(()) => data.outbox.notify_one(),
         Err(e) => error!(game = %game.id, error = ?e, "could not hand a board to the outbox"),
     }
@@ -122,7 +123,7 @@ pub(in crate::discord) async fn answer_ai(
                 }
                 // The moves stand: the board as it is now goes to the outbox instead.
                 Err(e) => {
-                    let now = ctx.data().games.game(game.id).await?;
+                    let now = ctx.data().games.play.game(game.id).await?;
                     board_owed(ctx.data(), &now, &e).await;
                 }
             }
@@ -146,14 +147,14 @@ pub(in crate::discord) async fn after_ai(
 ) -> Result<View, BotError> {
     let games = &data.games;
     let style = pictures::public_style(&data.games, game).await;
-    Ok(match games.ai_reply_with(slot).await {
+    Ok(match games.play.ai_reply_with(slot).await {
         Ok(Some(played)) => {
             let v = views::ai_move(lang, &played, games.now(), style);
             pictures::at_the_end(games, lang, v, &played.game, style, limit).await
         }
         // Another reply (the sweeper's) got there first: show the game as it stands.
         Ok(None) => {
-            pictures::public_board(&data.games, lang, &games.game(game.id).await?, limit).await
+            pictures::public_board(&data.games, lang, &games.play.game(game.id).await?, limit).await
         }
         Err(e) => {
             tracing::error!(error = ?e, game = %game.id, "the AI could not reply");
@@ -219,5 +220,9 @@ async fn edit_count(ctx: Context<'_>, lang: Lang, count: &DailyCount) {
 }
 /// The look of what only `member` sees: their own choice.
 pub(in crate::discord) async fn own_style(ctx: Context<'_>, member: MemberId) -> BoardStyle {
-    ctx.data().games.board_style(place(ctx), Some(member)).await
+    ctx.data()
+        .games
+        .settings
+        .board_style(place(ctx), Some(member))
+        .await
 }

@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::game::{BoardStyle, Game, Games, History, MemberId};
+use crate::game::{BoardStyle, Game, History, MemberId, Services};
 use crate::i18n::Lang;
 
 use crate::discord::views::{self as view, Attached, View};
@@ -14,18 +14,18 @@ pub(in crate::discord) const DEFAULT_ATTACHMENT_LIMIT: u64 = 10 * 1024 * 1024;
 
 /// The look of a post of `game` that everyone in its channel sees: the server's choice; in a
 /// direct message, that of the member playing there, the only one who sees it.
-pub(in crate::discord) async fn public_style(games: &Games, game: &Game) -> BoardStyle {
+pub(in crate::discord) async fn public_style(games: &Services, game: &Game) -> BoardStyle {
     let only_for = game.place.is_direct().then(|| player(game));
-    games.board_style(game.place, only_for).await
+    games.settings.board_style(game.place, only_for).await
 }
 
 /// The look of what only `member` sees: their own choice.
 pub(in crate::discord) async fn private_style(
-    games: &Games,
+    games: &Services,
     game: &Game,
     member: MemberId,
 ) -> BoardStyle {
-    games.board_style(game.place, Some(member)).await
+    games.settings.board_style(game.place, Some(member)).await
 }
 
 /// The member (not the AI) who plays `game`, Black when both are members.
@@ -39,7 +39,7 @@ fn player(game: &Game) -> MemberId {
 /// `game`'s board as a post everyone sees, in the look chosen for it; over, with pictures, it
 /// carries the game's replay too when that fits in `limit` bytes with the rest.
 pub(in crate::discord) async fn public_board(
-    games: &Games,
+    games: &Services,
     lang: Lang,
     game: &Game,
     limit: u64,
@@ -53,7 +53,7 @@ pub(in crate::discord) async fn public_board(
 /// the game's replay as an animated GIF too (drawn off the async runtime), if that fits in
 /// `limit` bytes with what `v` carries already; else `v` as it is.
 pub(in crate::discord) async fn at_the_end(
-    games: &Games,
+    games: &Services,
     lang: Lang,
     mut v: View,
     game: &Game,
@@ -63,7 +63,7 @@ pub(in crate::discord) async fn at_the_end(
     if style != BoardStyle::Image || game.is_active() {
         return v;
     }
-    let history = match games.history(game.place, game.id).await {
+    let history = match games.standings.history(game.place, game.id).await {
         Ok(h) => h,
         Err(e) => {
             tracing::warn!(game = %game.id, error = ?e, "could not read a game for its replay");

@@ -1,10 +1,10 @@
 //! The daily puzzle: one a day (UTC) for each server, the same for all its members, chosen from
 //! the [`PUZZLE_SIZE`] pool by the server and the day (puzzles that were the server's daily
 //! before are left out while others remain). A member plays it as any puzzle, with
-//! [`Games::puzzle_move`]; nobody is shown its answer before they have tried it.
+//! [`Puzzles::puzzle_move`](crate::game::Puzzles::puzzle_move); nobody is shown its answer before they have tried it.
 //!
 //! The server's public post of the day shows how many members solved it: its message is stored
-//! ([`Games::set_daily_post`]), and every count that changes ([`DailyPuzzle::count`],
+//! ([`Puzzles::set_daily_post`](crate::game::Puzzles::set_daily_post)), and every count that changes ([`DailyPuzzle::count`],
 //! [`PuzzleResult::daily`]) carries it, for the front end to edit the post.
 
 use crate::rules::{Color, Move, Position};
@@ -13,7 +13,7 @@ use super::{
     count, judge, own_moves, plies_of, refused, solution_of, view_of, PuzzleRefusal, PuzzleResult,
     PuzzleState, PuzzleStep, PuzzleView, PUZZLE_SIZE,
 };
-use crate::game::{ChannelId, Games, GuildId, Member, Place, PuzzleId, RatingValue, Result};
+use crate::game::{ChannelId, GuildId, Member, Place, PuzzleId, Puzzles, RatingValue, Result};
 use crate::store::ProgressRow;
 
 /// How many members solved a server's daily puzzle, and tried it, with its public post.
@@ -80,7 +80,7 @@ fn pick(guild: GuildId, day: i64, len: usize) -> usize {
     usize::try_from(h % u64::try_from(len.max(1)).unwrap_or(1)).unwrap_or(0)
 }
 
-impl Games {
+impl Puzzles {
     /// Today's date, UTC.
     fn today(&self) -> time::Date {
         time::UtcDateTime::from_unix_timestamp(self.now().unix_seconds())

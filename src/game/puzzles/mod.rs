@@ -1,7 +1,7 @@
 //! Puzzles: positions the engine proved won by force, which members solve against the bot.
 //!
-//! A member asks for a puzzle ([`Games::puzzle`]) and answers with moves
-//! ([`Games::puzzle_move`]). A move is right when the prover shows the defender lost within the
+//! A member asks for a puzzle ([`Puzzles::puzzle`]) and answers with moves
+//! ([`Puzzles::puzzle_move`]). A move is right when the prover shows the defender lost within the
 //! plies the puzzle has left (on the first move, only the puzzle's one winning move is right);
 //! the bot then plays the defender's most stubborn reply. A move that wins the game solves the
 //! puzzle; a wrong one fails it, and the winning line is shown. A member's first attempt at a
@@ -20,7 +20,7 @@ use crate::store::{NewAttempt, ProgressRow, PuzzlePlayerRow, PuzzleRow, WriteTx}
 
 use super::error::{corrupt, InternalError};
 use super::ratings;
-use super::{GameError, Games, Member, MemberId, Place, PuzzleId, RatingValue, Result};
+use super::{GameError, Member, MemberId, Place, PuzzleId, Puzzles, RatingValue, Result};
 
 pub use daily::{DailyCount, DailyPuzzle, DailyYours};
 
@@ -185,7 +185,7 @@ fn count(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(0)
 }
 
-impl Games {
+impl Puzzles {
     /// Loads the shipped pools into the database: the puzzles not stored yet, by their position.
     /// Reads one row a board size and writes nothing when the pools are as last loaded. Returns
     /// how many puzzles were added.
@@ -199,7 +199,7 @@ impl Games {
         self.load_pools(&pools).await
     }
 
-    /// Loads `pools` (each with the text it was read from) as [`Games::load_puzzles`] does.
+    /// Loads `pools` (each with the text it was read from) as [`Puzzles::load_puzzles`] does.
     ///
     /// # Errors
     ///
@@ -327,7 +327,11 @@ impl Games {
     /// # Errors
     ///
     /// [`GameError::Internal`] when the database fails.
-    pub async fn move_goes_to_puzzle(&self, who: MemberId, refusal: &GameError) -> Result<bool> {
+    pub(in crate::game) async fn move_goes_to_puzzle(
+        &self,
+        who: MemberId,
+        refusal: &GameError,
+    ) -> Result<bool> {
         let no_turn = matches!(
             refusal,
             GameError::NoActiveGame | GameError::GamesElsewhere { .. } | GameError::NotYourTurn(_)

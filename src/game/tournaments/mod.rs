@@ -20,8 +20,8 @@ use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 
 use super::rows::game_of;
 use super::{
-    Game, GameError, GameState, Games, GuildId, Member, Place, Result, TournamentFormat,
-    TournamentId, TournamentState,
+    Game, GameError, GameState, GuildId, Member, Place, Result, TournamentFormat, TournamentId,
+    TournamentState, Tournaments,
 };
 
 use read::{count, refused, table_of, tournament_of};
@@ -41,7 +41,7 @@ pub const MAX_ROUNDS: u32 = 20;
 /// The longest a tournament may wait for its start.
 pub const MAX_STARTS_IN: Duration = Duration::from_secs(30 * 86_400);
 
-impl Games {
+impl Tournaments {
     /// Creates a tournament in `request.place`, open for entries, organized by its creator.
     ///
     /// # Errors

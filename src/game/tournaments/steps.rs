@@ -14,15 +14,15 @@ use crate::store::{GameEnding, GameRow, NewGame, TournamentRead, WriteTx};
 
 use super::super::vacation::turn_deadline;
 use super::super::{
-    Announcement, EndReason, GameError, Games, MemberId, Place, Result, Timestamp,
-    TournamentFormat, TournamentId, TournamentState,
+    Announcement, EndReason, GameError, MemberId, Place, Result, Timestamp, TournamentFormat,
+    TournamentId, TournamentState, Tournaments,
 };
 use super::read::{count, pairing_byes, pairing_entrant, pairing_games};
 
 /// Tournaments open or running at once in a server.
 pub const TOURNAMENTS_PER_SERVER: u32 = 3;
 
-impl Games {
+impl Tournaments {
     /// Starts the tournament of `read` (locked in `tx`, open, with 3 entrants or more): seeds
     /// the entrants by rating on its board (the unrated after, in their order of entry), fixes a
     /// Swiss's rounds, and makes round 1.

@@ -58,11 +58,11 @@ pub enum TournamentRefusal {
     },
     /// Rounds asked for a round robin.
     RoundsOnlySwiss,
-    /// Rounds outside 1 to [`MAX_ROUNDS`].
+    /// Rounds outside 1 to [`MAX_ROUNDS`](super::MAX_ROUNDS).
     Rounds,
-    /// A name empty or longer than [`NAME_LENGTH`].
+    /// A name empty or longer than [`NAME_LENGTH`](super::NAME_LENGTH).
     Name,
-    /// A start further off than [`MAX_STARTS_IN`].
+    /// A start further off than [`MAX_STARTS_IN`](super::MAX_STARTS_IN).
     StartsIn,
     NotFound(TournamentId),
     /// No tournament open or running in the server.

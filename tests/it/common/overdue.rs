@@ -5,8 +5,8 @@ use std::sync::Arc;
 use crate::common::secs;
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, GameId, Games, Limits, ManualClock,
-    Member, Place, TimeControl, Timestamp,
+    AiRequest, ChallengeId, ChallengeRef, ChallengeRequest, GameId, Limits, ManualClock, Member,
+    Place, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::rules::{BoardSize, Color};
 use breakthrough_bot::store::Store;
@@ -17,8 +17,8 @@ pub fn two_days_ago() -> Timestamp {
 }
 
 /// The game service on `store`, at [`two_days_ago`].
-pub fn games_back_then(store: &Store) -> Games {
-    Games::new(
+pub fn games_back_then(store: &Store) -> Services {
+    Services::new(
         store.clone(),
         Arc::new(ManualClock::new(two_days_ago())),
         Limits::default(),
@@ -56,19 +56,23 @@ pub async fn seed(db: &str, place: Place, ai: Member) -> Overdue {
     let store = Store::open(db).await.expect("open store");
     let games = games_back_then(&store);
     let c = games
+        .challenges
         .challenge(request(place, &zelda, &yusuf))
         .await
         .expect("challenge");
     let game = games
+        .challenges
         .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
         .await
         .expect("accept")
         .game;
     let pending = games
+        .challenges
         .challenge(request(place, &zelda, &xenia))
         .await
         .expect("challenge");
     let ai_game = games
+        .challenges
         .challenge_ai(AiRequest {
             place,
             challenger: xenia,

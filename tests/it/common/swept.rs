@@ -1,7 +1,9 @@
 //! One pass of the clock, and what it announced, read back from the outbox the way a front end
 //! reads it (and taken out of it, as a front end does once it has posted).
 
-use breakthrough_bot::game::{Announced, Challenge, Game, GameError, GameStatus, Games, Timestamp};
+use breakthrough_bot::game::{
+    Announced, Challenge, Game, GameError, GameStatus, Services, Timestamp,
+};
 
 /// What a pass of the clock announced.
 #[derive(Debug, Default)]
@@ -28,14 +30,18 @@ impl Swept {
 }
 
 /// Sweeps `games` at `now`, then reads every announcement its servers have in the outbox.
-pub async fn swept(games: &Games, now: Timestamp) -> Result<Swept, GameError> {
-    let queued = games.sweep(now).await?;
+pub async fn swept(games: &Services, now: Timestamp) -> Result<Swept, GameError> {
+    let queued = games.play.sweep(now).await?;
     let mut swept = Swept::default();
     let mut announced = 0;
-    for owed in games.due_announcements(Timestamp::MAX, 10_000).await? {
-        games.announced(owed.id).await?;
+    for owed in games
+        .outbox
+        .due_announcements(Timestamp::MAX, 10_000)
+        .await?
+    {
+        games.outbox.announced(owed.id).await?;
         let Ok(a) = &owed.announcement else { continue };
-        match games.announcement(a).await? {
+        match games.outbox.announcement(a).await? {
             Some(Announced::ChallengeExpired(c)) => swept.expired.push(c),
             Some(Announced::TimedOut(g)) if matches!(g.status, GameStatus::Aborted { .. }) => {
                 swept.aborted.push(g)

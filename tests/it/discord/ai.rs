@@ -165,17 +165,18 @@ async fn in_a_direct_message_the_ai_with_black_opens_the_game() {
 /// sweeper after a restart, and the AI's move is posted in the game's channel.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
-    use breakthrough_bot::game::{AiRequest, Games, Limits, Member, Place, SystemClock};
+    use breakthrough_bot::game::{AiRequest, Limits, Member, Place, Services, SystemClock};
     let dir = tempfile::tempdir().expect("temp dir");
     let db = format!("sqlite://{}", dir.path().join("bot.db").display());
     {
         let store = Store::open(&db).await.unwrap();
-        let games = Games::new(
+        let games = Services::new(
             store.clone(),
             std::sync::Arc::new(SystemClock),
             Limits::default(),
         );
         let game = games
+            .challenges
             .challenge_ai(AiRequest {
                 place: Place::new(GUILD_ID, CHANNEL_ID),
                 challenger: Member::new(alice().id, "alice"),

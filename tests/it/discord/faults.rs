@@ -131,10 +131,12 @@ async fn after_the_gateway_drops_and_is_invalidated_commands_are_answered_and_re
         breakthrough_bot::game::Member::new(9002, "yusuf"),
     );
     let c = games
+        .challenges
         .challenge(overdue::request(here, &zelda, &yusuf))
         .await
         .expect("challenge");
     games
+        .challenges
         .accept(
             &yusuf,
             breakthrough_bot::game::ChallengeRef::Id(c.place, c.id),

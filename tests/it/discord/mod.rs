@@ -29,7 +29,7 @@ mod tournaments;
 use std::time::{Duration, Instant};
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, GameId, GameRef, Games, Limits, Member, Place, SystemClock,
+    ChallengeRef, ChallengeRequest, GameId, GameRef, Limits, Member, Place, Services, SystemClock,
     TimeControl,
 };
 use breakthrough_bot::rules::Color;
@@ -280,9 +280,9 @@ pub fn database() -> (tempfile::TempDir, String) {
 }
 
 /// The game service on the database at `db`, on the system clock.
-pub async fn service(db: &str) -> (Store, Games) {
+pub async fn service(db: &str) -> (Store, Services) {
     let store = Store::open(db).await.unwrap();
-    let games = Games::new(
+    let games = Services::new(
         store.clone(),
         std::sync::Arc::new(SystemClock),
         Limits::default(),
@@ -292,8 +292,14 @@ pub async fn service(db: &str) -> (Store, Games) {
 
 /// A rated 3x5 game with an hour per move between `black` and `white` in `place`, in which
 /// both have moved once: running out of time now loses it.
-pub async fn game_under_way(games: &Games, place: Place, black: &Member, white: &Member) -> GameId {
+pub async fn game_under_way(
+    games: &Services,
+    place: Place,
+    black: &Member,
+    white: &Member,
+) -> GameId {
     let c = games
+        .challenges
         .challenge(ChallengeRequest {
             place,
             challenger: black.clone(),
@@ -306,16 +312,19 @@ pub async fn game_under_way(games: &Games, place: Place, black: &Member, white: 
         .await
         .unwrap();
     let id = games
+        .challenges
         .accept(white, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap()
         .game
         .id;
     games
+        .play
         .play(black, place, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
     games
+        .play
         .play(white, place, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();

@@ -70,10 +70,12 @@ async fn the_sweeper_leaves_the_console_server_to_the_console() {
         let here = Place::new(GUILD_ID, CHANNEL_ID);
         let (zelda, yusuf) = (Member::new(9001, "zelda"), Member::new(9002, "yusuf"));
         let c = games
+            .challenges
             .challenge(overdue::request(here, &zelda, &yusuf))
             .await
             .unwrap();
         let game = games
+            .challenges
             .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
             .await
             .unwrap()
@@ -199,6 +201,7 @@ async fn ai_games_do_not_hold_up_another_servers_reminder() {
     let mut ai_games = Vec::new();
     for _ in 0..3 {
         let g = games
+            .challenges
             .challenge_ai(AiRequest {
                 place: HERE,
                 challenger: alice.clone(),

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use breakthrough_bot::engine::{prove, Proof, PROOF_NODES};
-use breakthrough_bot::game::{Games, MemberId, PuzzleView};
+use breakthrough_bot::game::{MemberId, PuzzleView, Services};
 use breakthrough_bot::rules::Move;
 
 use super::{alice, bob, is_ephemeral, posted, service, start, Bot};
@@ -30,8 +30,9 @@ fn puzzle(who: &TestUser, size: i64) -> InteractionBuilder {
 }
 
 /// `who`'s puzzle in progress, read through the game service on the bot's database.
-async fn in_progress(games: &Games, who: &TestUser) -> PuzzleView {
+async fn in_progress(games: &Services, who: &TestUser) -> PuzzleView {
     games
+        .puzzles
         .puzzle_in_progress(MemberId::new(who.id))
         .await
         .unwrap()
@@ -74,7 +75,7 @@ fn private_board(reply: &Value) -> &str {
 }
 
 /// Plays `who`'s puzzle to the win with the prover's moves; the last answer.
-async fn solve(bot: &Bot, games: &Games, who: &TestUser) -> Value {
+async fn solve(bot: &Bot, games: &Services, who: &TestUser) -> Value {
     loop {
         let view = in_progress(games, who).await;
         let mv = right_move(&view);
@@ -151,6 +152,7 @@ async fn a_puzzle_is_solved_and_another_failed_with_its_solution_shown() {
     assert!(said.contains("Puzzle rating:"), "{said}");
     assert!(
         games
+            .puzzles
             .puzzle_in_progress(MemberId::new(alice().id))
             .await
             .unwrap()

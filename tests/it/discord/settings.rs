@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use breakthrough_bot::game::{BoardStyle, Games, GuildId, Limits, MemberId, SystemClock};
+use breakthrough_bot::game::{BoardStyle, GuildId, Limits, MemberId, Services, SystemClock};
 
 use super::{alice, bob, is_ephemeral, start_with};
 use crate::common::fake_discord::{InteractionBuilder, GUILD_ID};
@@ -58,15 +58,23 @@ async fn settings_show_the_defaults_then_keep_a_members_choice() {
         .await;
     assert!(content(&bobs).contains("\nboard: emoji\n"), "{bobs}");
     // What the game service reads when it posts: the member's choice, kept in the database.
-    let games = Games::new(
+    let games = Services::new(
         bot.store().await,
         std::sync::Arc::new(SystemClock),
         Limits::default(),
     );
     let member = |u: &crate::common::fake_discord::TestUser| MemberId::new(u.id);
-    let mine = games.member_settings(member(&alice())).await.unwrap();
+    let mine = games
+        .settings
+        .member_settings(member(&alice()))
+        .await
+        .unwrap();
     assert_eq!(mine.board, BoardStyle::Image);
-    let his = games.member_settings(member(&bob())).await.unwrap();
+    let his = games
+        .settings
+        .member_settings(member(&bob()))
+        .await
+        .unwrap();
     assert_eq!(his.board, BoardStyle::Emoji);
     bot.finish();
 }
@@ -155,12 +163,16 @@ async fn server_settings_are_saved_per_server_by_those_who_may_manage_it() {
     assert!(is_ephemeral(&dm), "{dm}");
     assert_eq!(content(&dm), "this command cannot be used here");
 
-    let games = Games::new(
+    let games = Services::new(
         bot.store().await,
         std::sync::Arc::new(SystemClock),
         Limits::default(),
     );
-    let here = games.server_settings(GuildId::new(GUILD_ID)).await.unwrap();
+    let here = games
+        .settings
+        .server_settings(GuildId::new(GUILD_ID))
+        .await
+        .unwrap();
     assert_eq!((here.board, here.threads), (BoardStyle::Image, true));
     bot.finish();
 }

@@ -30,6 +30,7 @@ async fn a_kill_as_a_rounds_last_game_ends_leaves_the_next_round_paired_once() {
     let (store, games) = service(&db).await;
     let (alice, bob, carol, dave) = players();
     let id = games
+        .tournaments
         .create_tournament(TournamentRequest {
             place: HERE,
             organizer: alice.clone(),
@@ -48,16 +49,19 @@ async fn a_kill_as_a_rounds_last_game_ends_leaves_the_next_round_paired_once() {
         .id;
     for p in [&alice, &bob, &carol, &dave] {
         games
+            .tournaments
             .join_tournament(p, HERE, TournamentRef::Id(id))
             .await
             .unwrap();
     }
     let one = games
+        .tournaments
         .start_tournament(&alice, false, HERE, TournamentRef::Id(id))
         .await
         .unwrap();
     let (first, last) = (&one.games[0], &one.games[1]);
     games
+        .play
         .resign(&first.players[Color::Black], HERE, GameRef::Id(first.id))
         .await
         .unwrap();

@@ -193,7 +193,11 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
 
     // alice wins both her games, bob beats carol: each loser resigns.
     let (_store, games) = service(&bot.db).await;
-    let round = games.round_games(TournamentId::new(1), 1).await.unwrap();
+    let round = games
+        .tournaments
+        .round_games(TournamentId::new(1), 1)
+        .await
+        .unwrap();
     assert_eq!(round.games.len(), 3);
     let member = |id: u64| {
         [alice(), bob(), carol()]

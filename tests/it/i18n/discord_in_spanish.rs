@@ -264,10 +264,12 @@ async fn discord_posts_the_clocks_news_in_the_servers_language() {
     let here = Place::new(GUILD_ID, CHANNEL_ID);
     let (zelda, yusuf) = (Member::new(9101, "zelda"), Member::new(9102, "yusuf"));
     let c = games
+        .challenges
         .challenge(overdue::request(here, &zelda, &yusuf))
         .await
         .unwrap();
     games
+        .challenges
         .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
@@ -331,10 +333,12 @@ async fn discord_posts_in_the_language_a_channel_last_showed_even_after_a_restar
     let here = Place::new(GUILD_ID, CHANNEL_ID);
     let (zelda, yusuf) = (Member::new(9201, "zelda"), Member::new(9202, "yusuf"));
     let c = games
+        .challenges
         .challenge(overdue::request(here, &zelda, &yusuf))
         .await
         .unwrap();
     games
+        .challenges
         .accept(&yusuf, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    AiRequest, GameError, GameId, GameRef, GameState, Games, Limits, ManualClock, Member, Place,
-    RatingValue,
+    AiRequest, GameError, GameId, GameRef, GameState, Limits, ManualClock, Member, Place,
+    RatingValue, Services,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -23,6 +23,7 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
     let w = world(b).await;
     let game = w
         .games
+        .challenges
         .challenge_ai(ai_request(PLACE, Some(Color::White), "5x5"))
         .await
         .unwrap();
@@ -49,6 +50,7 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
         if last.ai_to_move() {
             let played = w
                 .games
+                .play
                 .ai_reply(last.id)
                 .await
                 .unwrap()
@@ -62,11 +64,12 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
             last = played.game;
         } else {
             // Nothing to answer on the member's turn.
-            assert_eq!(w.games.ai_reply(last.id).await.unwrap(), None);
+            assert_eq!(w.games.play.ai_reply(last.id).await.unwrap(), None);
             let moves = position.legal_moves();
             let mv = moves[rng.random_range(0..moves.len())];
             last = w
                 .games
+                .play
                 .play(&alice(), PLACE, GameRef::Id(last.id), &mv.to_string())
                 .await
                 .unwrap()
@@ -75,13 +78,18 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
         position = last.position;
     }
     assert!(ai_moves > 0);
-    let game = w.games.game(last.id).await.unwrap();
+    let game = w.games.play.game(last.id).await.unwrap();
     assert_eq!(game.status.state(), GameState::Finished);
     assert!(result(&game).is_some_and(|(winner, _)| winner.is_some()));
     assert_eq!(game.status.rating_change(), None);
     assert_eq!(w.store.rating_change(game.id).await.unwrap(), None);
     let size: BoardSize = "5x5".parse().unwrap();
-    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    let card = w
+        .games
+        .standings
+        .rating(PLACE.guild, &alice(), size)
+        .await
+        .unwrap();
     assert_eq!(card.value, RatingValue::START);
     assert_eq!(card.games, 0);
     assert!(w
@@ -91,12 +99,18 @@ pub(super) async fn a_game_against_the_ai_from_start_to_result_is_legal_and_unra
         .unwrap()
         .is_none());
     // The stored moves replay to the final position; nothing to answer once it is over.
-    let history = w.games.history(PLACE, game.id).await.unwrap();
+    let history = w.games.standings.history(PLACE, game.id).await.unwrap();
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
     assert_eq!(replayed, game.position);
-    assert_eq!(w.games.ai_reply(game.id).await.unwrap(), None);
-    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
+    assert_eq!(w.games.play.ai_reply(game.id).await.unwrap(), None);
+    assert!(w
+        .games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting(b: Backend) {
@@ -105,8 +119,9 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
     let clock = Arc::new(ManualClock::new(T0));
     let id = {
         let store = Store::open(&url).await.unwrap();
-        let games = Games::new(store.clone(), clock.clone(), Limits::default());
+        let games = Services::new(store.clone(), clock.clone(), Limits::default());
         let game = games
+            .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::White), "6x6"))
             .await
             .unwrap();
@@ -115,6 +130,7 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
         // The member cannot move for the AI.
         refused!(
             games
+                .play
                 .play(&alice(), PLACE, GameRef::Id(game.id), "a2-a3")
                 .await,
             GameError::NotYourTurn(_)
@@ -124,23 +140,39 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
         game.id
     };
     let store = Store::open(&url).await.unwrap();
-    let games = Games::new(store, clock.clone(), Limits::default());
+    let games = Services::new(store, clock.clone(), Limits::default());
     // Waiting for the AI since T0: listed once it has waited long enough.
-    assert!(games.ai_games_to_move(secs(10)).await.unwrap().is_empty());
+    assert!(games
+        .play
+        .ai_games_to_move(secs(10))
+        .await
+        .unwrap()
+        .is_empty());
     clock.advance(secs(10));
-    assert_eq!(games.ai_games_to_move(secs(10)).await.unwrap(), [id]);
-    let played = games.ai_reply(id).await.unwrap().expect("the AI moves");
+    assert_eq!(games.play.ai_games_to_move(secs(10)).await.unwrap(), [id]);
+    let played = games
+        .play
+        .ai_reply(id)
+        .await
+        .unwrap()
+        .expect("the AI moves");
     assert_eq!(played.game.ply, 1);
     assert_eq!(played.game.to_move().id, alice().id);
     assert!(games
+        .play
         .game(id)
         .await
         .unwrap()
         .position
         .turn()
         .eq(&Color::White));
-    assert!(games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
-    let h = games.history(PLACE, id).await.unwrap();
+    assert!(games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
+    let h = games.standings.history(PLACE, id).await.unwrap();
     assert_eq!(h.moves, [played.mv.to_string()]);
 }
 
@@ -150,11 +182,12 @@ pub(super) async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_chall
     let mut member_request = request(&alice(), Some(&bob()), "8x8");
     member_request.place = dm;
     refused!(
-        w.games.challenge(member_request).await,
+        w.games.challenges.challenge(member_request).await,
         GameError::NotInServer
     );
     let game = w
         .games
+        .challenges
         .challenge_ai(ai_request(dm, Some(Color::Black), "8x8"))
         .await
         .unwrap();
@@ -162,21 +195,30 @@ pub(super) async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_chall
     assert!(!game.ai_to_move());
     let played = w
         .games
+        .play
         .play(&alice(), dm, GameRef::Only, "e7-e6")
         .await
         .unwrap();
     assert!(played.game.ai_to_move());
-    let reply = w.games.ai_reply(game.id).await.unwrap().expect("a reply");
+    let reply = w
+        .games
+        .play
+        .ai_reply(game.id)
+        .await
+        .unwrap()
+        .expect("a reply");
     assert_eq!(reply.game.ply, 2);
     // The AI is not a member one can challenge like others.
     refused!(
         w.games
+            .challenges
             .challenge(request(&carol(), Some(&the_ai()), "8x8"))
             .await,
         GameError::BotOpponent(_)
     );
     refused!(
         w.games
+            .challenges
             .challenge_ai(AiRequest {
                 challenger: the_ai(),
                 ..ai_request(PLACE, None, "8x8")
@@ -197,18 +239,21 @@ pub(super) async fn games_against_the_ai_count_for_the_member_not_for_the_ai(b: 
     .await;
     for _ in 0..2 {
         w.games
+            .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
             .await
             .unwrap();
     }
     refused!(
         w.games
+            .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
             .await,
         GameError::TooManyGames { .. }
     );
     // The AI already has two games, and bob can still play it.
     w.games
+        .challenges
         .challenge_ai(AiRequest {
             challenger: bob(),
             ..ai_request(PLACE, Some(Color::Black), "5x5")
@@ -221,13 +266,16 @@ pub(super) async fn concurrent_ai_replies_apply_one_move(b: Backend) {
     let w = world(b).await;
     let game = w
         .games
+        .challenges
         .challenge_ai(ai_request(PLACE, Some(Color::White), "8x8"))
         .await
         .unwrap();
     let mut tasks = Vec::new();
     for _ in 0..8 {
         let games = w.games.clone();
-        tasks.push(tokio::spawn(async move { games.ai_reply(game.id).await }));
+        tasks.push(tokio::spawn(
+            async move { games.play.ai_reply(game.id).await },
+        ));
     }
     let mut applied = 0;
     for t in tasks {
@@ -236,7 +284,7 @@ pub(super) async fn concurrent_ai_replies_apply_one_move(b: Backend) {
         }
     }
     assert_eq!(applied, 1);
-    let h = w.games.history(PLACE, game.id).await.unwrap();
+    let h = w.games.standings.history(PLACE, game.id).await.unwrap();
     assert_eq!(h.moves.len(), 1);
     assert_eq!(h.game.ply, 1);
     assert_eq!(h.game.to_move().id, alice().id);
@@ -245,6 +293,7 @@ pub(super) async fn concurrent_ai_replies_apply_one_move(b: Backend) {
 /// A game of `who` (Black, to move first) against the AI on 5x5.
 async fn ai_game_of(w: &World, who: &Member) -> GameId {
     w.games
+        .challenges
         .challenge_ai(AiRequest {
             challenger: who.clone(),
             ..ai_request(PLACE, Some(Color::Black), "5x5")
@@ -262,6 +311,7 @@ pub(super) async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit(b
     }
     let refusal = w
         .games
+        .challenges
         .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
         .await
         .unwrap_err();
@@ -274,13 +324,14 @@ pub(super) async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit(b
         "you already have 3 games against the AI in progress, the most allowed: finish or resign one first"
     );
     // Nothing was started.
-    let games = w.games.games_of(alice().id, None).await.unwrap();
+    let games = w.games.standings.games_of(alice().id, None).await.unwrap();
     assert_eq!(games.iter().map(|g| g.id).collect::<Vec<_>>(), ids);
     // A game against a member is still allowed, and the AI still plays others.
     started(&w).await;
     ai_game_of(&w, &bob()).await;
     // Once one of the three is over, there is room for a new one.
     w.games
+        .play
         .resign(&alice(), PLACE, GameRef::Id(ids[0]))
         .await
         .unwrap();
@@ -295,6 +346,7 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
     let second = ai_game_of(&w, &alice()).await;
     let (played, slot) = w
         .games
+        .play
         .play_with_slot(&alice(), PLACE, GameRef::Id(first), "a4-a3")
         .await
         .unwrap();
@@ -305,6 +357,7 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
     // While that reply is on its way, her move in her other game is refused and not played.
     let refusal = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Id(second), "b4-b3")
         .await
         .unwrap_err();
@@ -316,27 +369,38 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
         refusal.to_string(),
         format!("the AI is still answering your move in game #{first}: wait for its reply, then try again")
     );
-    let untouched = w.games.history(PLACE, second).await.unwrap();
+    let untouched = w.games.standings.history(PLACE, second).await.unwrap();
     assert!(untouched.moves.is_empty());
     assert_eq!(untouched.game.to_move().id, alice().id);
     // Nor can she start a game the AI would open.
     refused!(
         w.games
+            .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::White), "5x5"))
             .await,
         GameError::AiBusyForYou(_)
     );
-    assert_eq!(w.games.games_of(alice().id, None).await.unwrap().len(), 2);
+    assert_eq!(
+        w.games
+            .standings
+            .games_of(alice().id, None)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
     // A second reply to the same game (the sweeper's) leaves it to the one on its way.
-    assert_eq!(w.games.ai_reply(first).await.unwrap(), None);
-    assert_eq!(w.games.game(first).await.unwrap().ply, 1);
+    assert_eq!(w.games.play.ai_reply(first).await.unwrap(), None);
+    assert_eq!(w.games.play.game(first).await.unwrap().ply, 1);
     // Others are not held up by her.
     let bobs = ai_game_of(&w, &bob()).await;
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(bobs), "a4-a3")
         .await
         .unwrap();
     w.games
+        .play
         .ai_reply(bobs)
         .await
         .unwrap()
@@ -345,18 +409,32 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
     // The reply comes, and her other game is hers to play again.
     let reply = w
         .games
+        .play
         .ai_reply_with(slot)
         .await
         .unwrap()
         .expect("the AI replies");
     assert_eq!(reply.game.ply, 2);
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(second), "b4-b3")
         .await
         .unwrap();
-    let reply = w.games.ai_reply(second).await.unwrap().expect("a reply");
+    let reply = w
+        .games
+        .play
+        .ai_reply(second)
+        .await
+        .unwrap()
+        .expect("a reply");
     assert_eq!(reply.game.ply, 2);
-    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
+    assert!(w
+        .games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b: Backend) {
@@ -378,6 +456,7 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
         let games = w.games.clone();
         async move {
             let (_, slot) = games
+                .play
                 .play_with_slot(&who, PLACE, GameRef::Id(id), "a4-a3")
                 .await
                 .unwrap();
@@ -390,7 +469,7 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     // The queue is full: carol is answered at once, and her move is not played.
     let refusal = tokio::time::timeout(
         at_once,
-        w.games.play(&carol(), PLACE, GameRef::Id(c), "a4-a3"),
+        w.games.play.play(&carol(), PLACE, GameRef::Id(c), "a4-a3"),
     )
     .await
     .expect("refused without waiting")
@@ -400,13 +479,13 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
         refusal.to_string(),
         "the AI is busy answering other players: try again in a moment"
     );
-    let untouched = w.games.history(PLACE, c).await.unwrap();
+    let untouched = w.games.standings.history(PLACE, c).await.unwrap();
     assert!(untouched.moves.is_empty());
     assert_eq!(untouched.game.to_move().id, carol().id);
     // A game the AI would open is not started either.
     let refusal = tokio::time::timeout(
         at_once,
-        w.games.challenge_ai(AiRequest {
+        w.games.challenges.challenge_ai(AiRequest {
             challenger: dave(),
             ..ai_request(PLACE, Some(Color::White), "5x5")
         }),
@@ -414,7 +493,13 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     .await
     .expect("refused without waiting");
     refused!(refusal, GameError::AiQueueFull);
-    assert!(w.games.games_of(dave().id, None).await.unwrap().is_empty());
+    assert!(w
+        .games
+        .standings
+        .games_of(dave().id, None)
+        .await
+        .unwrap()
+        .is_empty());
     // A game where the member opens still starts: it needs no reply yet.
     let daves = ai_game_of(&w, &dave()).await;
 
@@ -423,38 +508,56 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     drop(alices);
     let carols = take(carol(), c).await;
     // Full again: the pickup is refused at once too, and the game still waits.
-    let refusal = tokio::time::timeout(at_once, w.games.ai_reply(a))
+    let refusal = tokio::time::timeout(at_once, w.games.play.ai_reply(a))
         .await
         .expect("refused without waiting");
     refused!(refusal, GameError::AiQueueFull);
-    assert_eq!(w.games.game(a).await.unwrap().ply, 1);
-    let mut waiting = w.games.ai_games_to_move(secs(0)).await.unwrap();
+    assert_eq!(w.games.play.game(a).await.unwrap().ply, 1);
+    let mut waiting = w.games.play.ai_games_to_move(secs(0)).await.unwrap();
     waiting.sort();
     assert_eq!(waiting, [a, b, c]);
 
     // The replies on their way come in; then the pickup answers the rest, and nothing is left.
     for slot in [bobs, carols] {
         w.games
+            .play
             .ai_reply_with(slot)
             .await
             .unwrap()
             .expect("the AI replies");
     }
-    assert_eq!(w.games.ai_games_to_move(secs(0)).await.unwrap(), [a]);
-    for id in w.games.ai_games_to_move(secs(0)).await.unwrap() {
-        w.games.ai_reply(id).await.unwrap().expect("the AI replies");
+    assert_eq!(w.games.play.ai_games_to_move(secs(0)).await.unwrap(), [a]);
+    for id in w.games.play.ai_games_to_move(secs(0)).await.unwrap() {
+        w.games
+            .play
+            .ai_reply(id)
+            .await
+            .unwrap()
+            .expect("the AI replies");
     }
-    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
+    assert!(w
+        .games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
     for (id, who) in [(a, alice()), (b, bob()), (c, carol())] {
-        let g = w.games.game(id).await.unwrap();
+        let g = w.games.play.game(id).await.unwrap();
         assert_eq!((g.ply, g.to_move().id), (2, who.id));
     }
     // And the queue has room again.
     w.games
+        .play
         .play(&dave(), PLACE, GameRef::Id(daves), "a4-a3")
         .await
         .unwrap();
-    w.games.ai_reply(daves).await.unwrap().expect("a reply");
+    w.games
+        .play
+        .ai_reply(daves)
+        .await
+        .unwrap()
+        .expect("a reply");
 }
 
 pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_refused_never_stuck(
@@ -485,11 +588,12 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
         let all_tried = all_tried.clone();
         tasks.push(tokio::spawn(async move {
             let tried = games
+                .play
                 .play_with_slot(&m, PLACE, GameRef::Id(id), "a4-a3")
                 .await;
             all_tried.wait().await;
             match tried {
-                Ok((_, Some(slot))) => games.ai_reply_with(slot).await.map(|r| r.is_some()),
+                Ok((_, Some(slot))) => games.play.ai_reply_with(slot).await.map(|r| r.is_some()),
                 Ok((_, None)) => panic!("a move the AI must answer, taken without a place"),
                 Err(e) => Err(e),
             }
@@ -501,7 +605,7 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
             .await
             .expect("no one waits without end")
             .unwrap();
-        let ply = w.games.game(id).await.unwrap().ply;
+        let ply = w.games.play.game(id).await.unwrap().ply;
         match result {
             Ok(replied) => assert!(replied && ply == 2, "game {id}: ply {ply}"),
             Err(GameError::AiQueueFull) => {
@@ -512,14 +616,27 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
         }
     }
     assert_eq!(refused.len(), 5);
-    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
+    assert!(w
+        .games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
     // Trying again later, each is played and answered.
     for (m, id) in refused {
         w.games
+            .play
             .play(&m, PLACE, GameRef::Id(id), "a4-a3")
             .await
             .unwrap();
-        w.games.ai_reply(id).await.unwrap().expect("a reply");
+        w.games.play.ai_reply(id).await.unwrap().expect("a reply");
     }
-    assert!(w.games.ai_games_to_move(secs(0)).await.unwrap().is_empty());
+    assert!(w
+        .games
+        .play
+        .ai_games_to_move(secs(0))
+        .await
+        .unwrap()
+        .is_empty());
 }

@@ -16,15 +16,22 @@ use crate::common::db::Backend;
 async fn small_ai_game_under_way(w: &World) -> GameId {
     let id = w
         .games
+        .challenges
         .challenge_ai(ai_request(PLACE, Some(Color::Black), "3x5"))
         .await
         .unwrap()
         .id;
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
-    w.games.ai_reply(id).await.unwrap().expect("the AI answers");
+    w.games
+        .play
+        .ai_reply(id)
+        .await
+        .unwrap()
+        .expect("the AI answers");
     id
 }
 
@@ -36,7 +43,12 @@ pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS).await;
 
-    let done = w.games.analyze(carol().id, NEXT_CHANNEL, id).await.unwrap();
+    let done = w
+        .games
+        .standings
+        .analyze(carol().id, NEXT_CHANNEL, id)
+        .await
+        .unwrap();
     assert_eq!(done.game.id, id);
     let plies = &done.analysis.plies;
     let played: Vec<String> = plies.iter().map(|p| p.played.to_string()).collect();
@@ -62,12 +74,15 @@ pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its
     // Another server, or a direct message, does not see it.
     for at in [OTHER_SERVER, A_DM] {
         refused!(
-            w.games.analyze(carol().id, at, id).await,
+            w.games.standings.analyze(carol().id, at, id).await,
             GameError::NoSuchGame(g) if g == id
         );
     }
     refused!(
-        w.games.analyze(carol().id, PLACE, GameId::new(999)).await,
+        w.games
+            .standings
+            .analyze(carol().id, PLACE, GameId::new(999))
+            .await,
         GameError::NoSuchGame(_)
     );
 }
@@ -79,7 +94,12 @@ pub(super) async fn a_game_between_members_in_progress_is_not_analysed_and_nothi
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS[..2]).await;
     for who in [alice(), bob(), carol()] {
-        let refusal = w.games.analyze(who.id, PLACE, id).await.unwrap_err();
+        let refusal = w
+            .games
+            .standings
+            .analyze(who.id, PLACE, id)
+            .await
+            .unwrap_err();
         assert!(
             matches!(refusal, GameError::AnalysisInProgress(g) if g == id),
             "{refusal:?}"
@@ -94,24 +114,34 @@ pub(super) async fn a_game_between_members_in_progress_is_not_analysed_and_nothi
     assert!(GameError::AnalysisInProgress(id)
         .localized(Lang::Es, &Plain)
         .starts_with(&format!("la partida #{id} todavía se está jugando")));
-    let game = w.games.game(id).await.unwrap();
+    let game = w.games.play.game(id).await.unwrap();
     assert!(game.is_active());
     assert_eq!(game.ply, 2);
     // The refusal held no place in the AI's queue: the game goes on, and is analysed once over.
     play_all(&w, id, &BLACK_WINS[2..]).await;
-    w.games.analyze(alice().id, PLACE, id).await.unwrap();
+    w.games
+        .standings
+        .analyze(alice().id, PLACE, id)
+        .await
+        .unwrap();
 }
 
 pub(super) async fn a_game_against_the_ai_is_analysed_while_it_is_played(b: Backend) {
     let w = world(b).await;
     let id = small_ai_game_under_way(&w).await;
-    let done = w.games.analyze(alice().id, PLACE, id).await.unwrap();
+    let done = w
+        .games
+        .standings
+        .analyze(alice().id, PLACE, id)
+        .await
+        .unwrap();
     assert!(done.game.is_active());
     assert_eq!(done.analysis.plies.len(), 2);
     assert_eq!(done.analysis.plies[0].played.to_string(), "a4-a3");
     // The game is as it was, and goes on.
-    assert_eq!(w.games.game(id).await.unwrap().ply, 2);
+    assert_eq!(w.games.play.game(id).await.unwrap().ply, 2);
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "c4-c3")
         .await
         .unwrap();
@@ -132,6 +162,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
 
     let queued = w
         .games
+        .standings
         .queue_analysis(alice().id, PLACE, finished)
         .await
         .unwrap();
@@ -139,6 +170,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
     // While it runs, her second analysis is refused, and so is her move against the AI.
     let refusal = w
         .games
+        .standings
         .queue_analysis(alice().id, PLACE, ai_game)
         .await
         .unwrap_err();
@@ -153,43 +185,52 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
     let her_move = |w: &World| {
         let games = w.games.clone();
         async move {
-            let game = games.game(ai_game).await.unwrap();
+            let game = games.play.game(ai_game).await.unwrap();
             game.position.legal_moves()[0].to_string()
         }
     };
     let mv = her_move(&w).await;
     refused!(
-        w.games.play(&alice(), PLACE, GameRef::Id(ai_game), &mv).await,
+        w.games.play.play(&alice(), PLACE, GameRef::Id(ai_game), &mv).await,
         GameError::AnalysisBusyForYou(g) if g == finished
     );
-    assert_eq!(w.games.game(ai_game).await.unwrap().ply, 2);
+    assert_eq!(w.games.play.game(ai_game).await.unwrap().ply, 2);
     // Others are served, until the queue is full.
     let bobs = w
         .games
+        .standings
         .queue_analysis(bob().id, PLACE, finished)
         .await
         .unwrap();
     refused!(
-        w.games.queue_analysis(carol().id, PLACE, finished).await,
+        w.games
+            .standings
+            .queue_analysis(carol().id, PLACE, finished)
+            .await,
         GameError::AiQueueFull
     );
     drop(bobs);
-    let done = w.games.analyze_queued(queued).await.unwrap();
+    let done = w.games.standings.analyze_queued(queued).await.unwrap();
     assert_eq!(done.analysis.plies.len(), 5);
     // Her place is free again; while the AI's reply to her move holds it, her analysis is
     // refused as a second move would be.
     let (_, slot) = w
         .games
+        .play
         .play_with_slot(&alice(), PLACE, GameRef::Id(ai_game), &mv)
         .await
         .unwrap();
     assert!(slot.is_some());
     refused!(
-        w.games.queue_analysis(alice().id, PLACE, finished).await,
+        w.games.standings.queue_analysis(alice().id, PLACE, finished).await,
         GameError::AiBusyForYou(g) if g == ai_game
     );
     drop(slot);
-    w.games.analyze(alice().id, PLACE, finished).await.unwrap();
+    w.games
+        .standings
+        .analyze(alice().id, PLACE, finished)
+        .await
+        .unwrap();
 }
 
 /// A 3x5 game between members in which White, with c2-b3 on its third move, lets go a win in 2
@@ -204,7 +245,12 @@ pub(super) async fn the_analysis_marks_proven_wins_and_the_win_a_player_let_go(b
     let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &WHITE_LETS_A_WIN_GO).await;
-    let done = w.games.analyze(carol().id, PLACE, id).await.unwrap();
+    let done = w
+        .games
+        .standings
+        .analyze(carol().id, PLACE, id)
+        .await
+        .unwrap();
     let plies = &done.analysis.plies;
     // Random play lets wins go often: White's third move is the one looked at here.
     let let_go: Vec<(u32, u32, String)> = done

@@ -3,7 +3,7 @@
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeState, EndReason, GameRef, Games, Limits, Member, TimeControl, Timestamp,
+    AiRequest, ChallengeState, EndReason, GameRef, Limits, Member, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -21,13 +21,14 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
     let w = world(b).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "8x8"))
         .await
         .unwrap();
     let early = started(&w).await;
     let late = started_between(&w, &carol(), &bob()).await;
     carol_and_bob_move(&w, late).await;
-    w.games.sweep(T0 + secs(49 * 60)).await.unwrap();
+    w.games.play.sweep(T0 + secs(49 * 60)).await.unwrap();
     let deadline = T0 + secs(3600);
     assert_eq!(
         owed(&w).await,
@@ -49,18 +50,19 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
     // A reminder for a move since made needs no saying; one still owed does.
     let reminders = w
         .games
+        .outbox
         .due_announcements(Timestamp::MAX, 100)
         .await
         .unwrap();
     let first = reminders[0].announcement.clone().unwrap();
     assert!(matches!(
-        w.games.announcement(&first).await.unwrap(),
+        w.games.outbox.announcement(&first).await.unwrap(),
         Some(Announced::Reminder { member, .. }) if member == alice().id
     ));
     for o in &reminders {
-        w.games.announced(o.id).await.unwrap();
+        w.games.outbox.announced(o.id).await.unwrap();
     }
-    w.games.sweep(T0 + secs(3600)).await.unwrap();
+    w.games.play.sweep(T0 + secs(3600)).await.unwrap();
     assert_eq!(
         owed(&w).await,
         [
@@ -70,18 +72,19 @@ pub(super) async fn the_sweep_queues_each_announcement_with_its_change(b: Backen
         ]
     );
     assert!(matches!(
-        w.games.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
+        w.games.outbox.announcement(&Announcement::TimedOut { game: late }).await.unwrap(),
         Some(Announced::TimedOut(g)) if result(&g) == Some((Some(Color::White), EndReason::Timeout))
     ));
     // Every service queues what its sweep did: the console reads the same outbox.
-    let plain = Games::new(w.store.clone(), w.clock.clone(), Limits::default());
+    let plain = Services::new(w.store.clone(), w.clock.clone(), Limits::default());
     let c2 = plain
+        .challenges
         .challenge(request(&bob(), Some(&alice()), "5x5"))
         .await
         .unwrap();
-    assert_eq!(plain.sweep(T0 + secs(10 * 3600)).await.unwrap(), 1);
+    assert_eq!(plain.play.sweep(T0 + secs(10 * 3600)).await.unwrap(), 1);
     assert_eq!(
-        plain.challenge_view(c2.id).await.unwrap().state,
+        plain.challenges.challenge_view(c2.id).await.unwrap().state,
         ChallengeState::Expired
     );
     let queued = owed(&w).await;
@@ -97,6 +100,7 @@ pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
     let w = world(b).await;
     let game = w
         .games
+        .challenges
         .challenge_ai(AiRequest {
             place: PLACE,
             challenger: alice(),
@@ -108,7 +112,13 @@ pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
         })
         .await
         .unwrap();
-    let played = w.games.ai_reply_announced(game.id).await.unwrap().unwrap();
+    let played = w
+        .games
+        .play
+        .ai_reply_announced(game.id)
+        .await
+        .unwrap()
+        .unwrap();
     let queued = owed(&w).await;
     assert_eq!(
         queued,
@@ -118,7 +128,7 @@ pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
         }]
     );
     assert_eq!(
-        w.games.announcement(&queued[0]).await.unwrap(),
+        w.games.outbox.announcement(&queued[0]).await.unwrap(),
         Some(Announced::AiMoved(played))
     );
     assert_eq!(w.store.moves(game.id).await.unwrap().len(), 1);
@@ -132,10 +142,11 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
     use breakthrough_bot::game::{Announced, Announcement};
     let w = world(b).await;
     w.games
+        .settings
         .set_turn_dms(alice().id, true, Lang::Es)
         .await
         .unwrap();
-    assert!(w.games.turn_dms(alice().id).await.unwrap());
+    assert!(w.games.settings.turn_dms(alice().id).await.unwrap());
     // bob accepts alice's challenge: alice, Black, moves first and is told.
     let id = started(&w).await;
     let turn = |ply: u32, reminder: bool| Announcement::YourTurn {
@@ -146,18 +157,23 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
     };
     assert_eq!(owed(&w).await, [turn(0, false)]);
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
     // Her move made, the first notification has nothing left to say; bob asked for none.
-    assert_eq!(w.games.announcement(&turn(0, false)).await.unwrap(), None);
+    assert_eq!(
+        w.games.outbox.announcement(&turn(0, false)).await.unwrap(),
+        None
+    );
     assert_eq!(owed(&w).await, [turn(0, false)]);
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();
     assert_eq!(owed(&w).await, [turn(0, false), turn(2, false)]);
-    match w.games.announcement(&turn(2, false)).await.unwrap() {
+    match w.games.outbox.announcement(&turn(2, false)).await.unwrap() {
         Some(Announced::YourTurn {
             game, member, lang, ..
         }) => {
@@ -172,14 +188,17 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
     }
     // The reminder comes with one too.
     w.clock.advance(secs(50 * 60));
-    w.games.sweep(w.games.now()).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
     let queued = owed(&w).await;
     assert!(queued.contains(&turn(2, true)), "{queued:?}");
     // Discord refused one: the setting is off, the member is told once, and nothing more is
     // said.
-    w.games.turn_dms_refused(alice().id).await.unwrap();
-    assert!(!w.games.turn_dms(alice().id).await.unwrap());
-    assert_eq!(w.games.announcement(&turn(2, true)).await.unwrap(), None);
-    assert!(w.games.take_dm_refusal(alice().id).await.unwrap());
-    assert!(!w.games.take_dm_refusal(alice().id).await.unwrap());
+    w.games.outbox.turn_dms_refused(alice().id).await.unwrap();
+    assert!(!w.games.settings.turn_dms(alice().id).await.unwrap());
+    assert_eq!(
+        w.games.outbox.announcement(&turn(2, true)).await.unwrap(),
+        None
+    );
+    assert!(w.games.outbox.take_dm_refusal(alice().id).await.unwrap());
+    assert!(!w.games.outbox.take_dm_refusal(alice().id).await.unwrap());
 }

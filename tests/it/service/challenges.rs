@@ -14,27 +14,34 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
     let w = world(b).await;
     refused!(
         w.games
+            .challenges
             .challenge(request(&alice(), Some(&alice()), "8x8"))
             .await,
         GameError::SelfChallenge
     );
     let mut dm = request(&alice(), Some(&bob()), "8x8");
     dm.place.guild = GuildId::DIRECT;
-    refused!(w.games.challenge(dm).await, GameError::NotInServer);
+    refused!(
+        w.games.challenges.challenge(dm).await,
+        GameError::NotInServer
+    );
 
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "8x8"))
         .await
         .unwrap();
     refused!(
         w.games
+            .challenges
             .challenge(request(&alice(), Some(&bob()), "7x7"))
             .await,
         GameError::DuplicateChallenge(_)
     );
     refused!(
         w.games
+            .challenges
             .challenge(request(&bob(), Some(&alice()), "7x7"))
             .await,
         GameError::DuplicateChallenge(_)
@@ -42,24 +49,28 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
     // Only bob may answer; carol cannot, nor can alice accept her own.
     refused!(
         w.games
+            .challenges
             .accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::NotYourChallenge(_)
     );
     refused!(
         w.games
+            .challenges
             .accept(&alice(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::NotYourChallenge(_)
     );
     refused!(
         w.games
+            .challenges
             .accept(&carol(), ChallengeRef::Find(PLACE, None))
             .await,
         GameError::NoChallengeForYou
     );
     refused!(
         w.games
+            .challenges
             .cancel(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::NotYourCancel(_)
@@ -69,36 +80,38 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
     for at in [NEXT_CHANNEL, OTHER_SERVER, A_DM] {
         let elsewhere = ChallengeRef::Id(at, c.id);
         refused!(
-            w.games.accept(&bob(), elsewhere).await,
+            w.games.challenges.accept(&bob(), elsewhere).await,
             GameError::NoSuchChallenge(_)
         );
         refused!(
-            w.games.decline(&bob(), elsewhere).await,
+            w.games.challenges.decline(&bob(), elsewhere).await,
             GameError::NoSuchChallenge(_)
         );
         refused!(
-            w.games.cancel(&alice(), elsewhere).await,
+            w.games.challenges.cancel(&alice(), elsewhere).await,
             GameError::NoSuchChallenge(_)
         );
     }
     assert_eq!(
-        w.games.challenge_view(c.id).await.unwrap().state,
+        w.games.challenges.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Pending
     );
     let declined = w
         .games
+        .challenges
         .decline(&bob(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap();
     assert_eq!(declined.state, ChallengeState::Declined);
     refused!(
         w.games
+            .challenges
             .accept(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::ChallengeClosed(ChallengeState::Declined)
     );
     refused!(
-        w.games.accept(&bob(), ChallengeRef::Id(PLACE, ChallengeId::new(999))).await,
+        w.games.challenges.accept(&bob(), ChallengeRef::Id(PLACE, ChallengeId::new(999))).await,
         GameError::NoSuchChallenge(id) if id == ChallengeId::new(999)
     );
 
@@ -106,18 +119,21 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
     for i in 0..5 {
         let op = Member::new(2000 + i, format!("m{i}"));
         w.games
+            .challenges
             .challenge(request(&alice(), Some(&op), "8x8"))
             .await
             .unwrap();
     }
     refused!(
         w.games
+            .challenges
             .challenge(request(&alice(), Some(&carol()), "8x8"))
             .await,
         GameError::TooManyChallenges(5)
     );
     let cancelled = w
         .games
+        .challenges
         .cancel(&alice(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap();
@@ -127,6 +143,7 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
         .all(|c| c.state == ChallengeState::Cancelled));
     refused!(
         w.games
+            .challenges
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await,
         GameError::NoChallengeToCancel
@@ -137,28 +154,35 @@ pub(super) async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b
     let w = world(b).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), None, "6x5"))
         .await
         .unwrap();
     assert!(c.opponent.is_none());
     refused!(
-        w.games.challenge(request(&alice(), None, "8x8")).await,
+        w.games
+            .challenges
+            .challenge(request(&alice(), None, "8x8"))
+            .await,
         GameError::DuplicateOpenChallenge
     );
     refused!(
         w.games
+            .challenges
             .accept(&alice(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::SelfChallenge
     );
     refused!(
         w.games
+            .challenges
             .decline(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::DeclineOpen
     );
     let game = w
         .games
+        .challenges
         .accept(&bob(), ChallengeRef::Find(PLACE, Some(alice().id)))
         .await
         .unwrap()
@@ -172,8 +196,7 @@ pub(super) async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b
     );
     assert_eq!(game.size, BoardSize::new(6, 5).unwrap());
     refused!(
-        w.games
-            .accept(&carol(), ChallengeRef::Id(c.place, c.id))
+        w.games.challenges.accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id
     );
@@ -183,17 +206,20 @@ pub(super) async fn a_declined_challenge_means_no_for_an_hour(b: Backend) {
     let w = world(b).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .unwrap();
     w.clock.advance(secs(60));
     w.games
+        .challenges
         .decline(&bob(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     w.clock.advance(secs(15 * 60));
     let refusal = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .expect_err("a challenge soon after a decline");
@@ -210,24 +236,29 @@ pub(super) async fn a_declined_challenge_means_no_for_an_hour(b: Backend) {
         None
     );
     w.games
+        .challenges
         .challenge(request(&carol(), Some(&bob()), "3x5"))
         .await
         .unwrap();
     w.games
+        .challenges
         .challenge(request(&bob(), Some(&alice()), "3x5"))
         .await
         .unwrap();
     // An hour after the decline, alice may ask again.
     w.clock.advance(secs(45 * 60));
     w.games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "3x5"))
         .await
         .unwrap();
     w.games
+        .challenges
         .cancel(&bob(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap();
     w.games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .unwrap();
@@ -237,11 +268,13 @@ pub(super) async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_to
     let w = world(b).await;
     for _ in 0..5 {
         w.games
+            .challenges
             .challenge(request(&alice(), Some(&bob()), "3x5"))
             .await
             .unwrap();
         w.clock.advance(secs(60));
         w.games
+            .challenges
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await
             .unwrap();
@@ -249,6 +282,7 @@ pub(super) async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_to
     w.clock.advance(secs(5 * 60));
     let refusal = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .expect_err("a sixth challenge within the hour");
@@ -260,12 +294,14 @@ pub(super) async fn five_challenges_an_hour_to_the_same_member_cancelled_ones_to
     assert_eq!(w.store.challenge(ChallengeId::new(6)).await.unwrap(), None);
     // Others are not held back by it.
     w.games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "3x5"))
         .await
         .unwrap();
     // Once the first of the five is an hour old, one more may go out.
     w.clock.advance(secs(50 * 60));
     w.games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .unwrap();

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeState, EndReason, GameError, GameId, GameRef, GameState, Games, GuildId,
-    Limits, ManualClock, Place,
+    ChallengeRef, ChallengeState, EndReason, GameError, GameId, GameRef, GameState, GuildId,
+    Limits, ManualClock, Place, Services,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -23,17 +23,20 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
     let w = world(b).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "8x8"))
         .await
         .unwrap();
     let early = started(&w).await; // nobody moves: aborted on time
     let c2 = w
         .games
+        .challenges
         .challenge(request(&carol(), Some(&bob()), "5x5"))
         .await
         .unwrap();
     let late = w
         .games
+        .challenges
         .accept(&bob(), ChallengeRef::Id(c2.place, c2.id))
         .await
         .unwrap()
@@ -41,10 +44,12 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
         .id;
     // carol (Black) and bob both move; then carol runs out of time.
     w.games
+        .play
         .play(&carol(), PLACE, GameRef::Id(late), "a4-a3")
         .await
         .unwrap();
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(late), "e2-e3")
         .await
         .unwrap();
@@ -63,12 +68,14 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
     w.clock.set(T0 + secs(3600));
     refused!(
         w.games
+            .play
             .play(&carol(), PLACE, GameRef::Id(late), "b4-b3")
             .await,
         GameError::OutOfTime
     );
     refused!(
         w.games
+            .challenges
             .accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
         GameError::ChallengeClosed(ChallengeState::Expired)
@@ -85,7 +92,7 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
         "nothing twice"
     );
     assert_eq!(
-        w.games.challenge_view(c.id).await.unwrap().state,
+        w.games.challenges.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Expired
     );
 }
@@ -97,7 +104,7 @@ pub(super) async fn deadlines_survive_a_restart(b: Backend) {
     let id = {
         let store = Store::open(&url).await.unwrap();
         let w = World {
-            games: Games::new(store.clone(), clock.clone(), Limits::default()),
+            games: Services::new(store.clone(), clock.clone(), Limits::default()),
             clock: clock.clone(),
             store: store.clone(),
             url: url.clone(),
@@ -109,7 +116,7 @@ pub(super) async fn deadlines_survive_a_restart(b: Backend) {
         id
     };
     let store = Store::open(&url).await.unwrap();
-    let games = Games::new(store, clock, Limits::default());
+    let games = Services::new(store, clock, Limits::default());
     let r = swept(&games, T0 + secs(3601)).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(r.timed_out[0].id, id);
@@ -146,40 +153,54 @@ pub(super) async fn a_broken_game_does_not_stop_the_sweep_of_the_others(b: Backe
 
 pub(super) async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) {
     let w = world(b).await;
-    let other = Games::new(w.store.clone(), w.clock.clone(), Limits::default())
+    let other = Services::new(w.store.clone(), w.clock.clone(), Limits::default())
         .only_server(GuildId::new(99));
     assert_eq!(
-        w.games.keep_alive(T0, secs(60)).await.unwrap(),
+        w.games.outbox.keep_alive(T0, secs(60)).await.unwrap(),
         Duration::ZERO,
         "first seen"
     );
     let id = started(&w).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "8x8"))
         .await
         .unwrap();
     assert_eq!(
-        w.games.keep_alive(T0 + secs(60), secs(60)).await.unwrap(),
+        w.games
+            .outbox
+            .keep_alive(T0 + secs(60), secs(60))
+            .await
+            .unwrap(),
         Duration::ZERO,
         "not away"
     );
     assert_eq!(
-        other.keep_alive(T0 + secs(60), secs(60)).await.unwrap(),
+        other
+            .outbox
+            .keep_alive(T0 + secs(60), secs(60))
+            .await
+            .unwrap(),
         Duration::ZERO
     );
     // Down for two hours: more than the hour per move and the challenge's hour.
     let back = T0 + secs(60 + 7200);
     assert_eq!(
-        w.games.keep_alive(back, secs(60)).await.unwrap(),
+        w.games.outbox.keep_alive(back, secs(60)).await.unwrap(),
         secs(7200)
     );
     assert_eq!(
-        w.games.game(id).await.unwrap().status.deadline(),
+        w.games.play.game(id).await.unwrap().status.deadline(),
         Some(T0 + secs(3600 + 7200))
     );
     assert_eq!(
-        w.games.challenge_view(c.id).await.unwrap().expires_at,
+        w.games
+            .challenges
+            .challenge_view(c.id)
+            .await
+            .unwrap()
+            .expires_at,
         T0 + secs(3600 + 7200)
     );
     assert!(
@@ -187,9 +208,12 @@ pub(super) async fn clocks_move_on_by_the_time_the_service_was_away(b: Backend) 
         "nobody lost"
     );
     // Another scope's record is its own, and its clocks are not these.
-    assert_eq!(other.keep_alive(back, secs(60)).await.unwrap(), secs(7200));
     assert_eq!(
-        w.games.game(id).await.unwrap().status.deadline(),
+        other.outbox.keep_alive(back, secs(60)).await.unwrap(),
+        secs(7200)
+    );
+    assert_eq!(
+        w.games.play.game(id).await.unwrap().status.deadline(),
         Some(T0 + secs(3600 + 7200))
     );
 }
@@ -212,8 +236,9 @@ pub(super) async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
             let mut r = request(&alice(), Some(&bob()), "3x5");
             r.place = place;
             r.rated = false;
-            let c = w.games.challenge(r).await.unwrap();
+            let c = w.games.challenges.challenge(r).await.unwrap();
             w.games
+                .challenges
                 .accept(&bob(), ChallengeRef::Id(c.place, c.id))
                 .await
                 .unwrap()
@@ -237,7 +262,7 @@ pub(super) async fn each_shard_sweeps_only_its_own_servers(b: Backend) {
         |r: &Swept| -> Vec<GameId> { r.timed_out.iter().chain(&r.aborted).map(|g| g.id).collect() };
     let by_one = swept(&one, w.games.now()).await.unwrap();
     assert_eq!(ended(&by_one), [second]);
-    assert!(w.games.game(first).await.unwrap().is_active());
+    assert!(w.games.play.game(first).await.unwrap().is_active());
     let by_zero = swept(&zero, w.games.now()).await.unwrap();
     assert_eq!(ended(&by_zero), [first]);
     // Every shard of the count is no limit at all.

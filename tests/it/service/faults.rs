@@ -1,7 +1,7 @@
 //! The store failing: writes cut off half way, a full disk, dropped PostgreSQL connections,
 //! row locks and deadlocks with another writer, and a stored value that does not read back.
 
-use breakthrough_bot::game::{GameError, GameId, GameRef, Games, Limits, Member, MemberId};
+use breakthrough_bot::game::{GameError, GameId, GameRef, Limits, Member, MemberId, Services};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
 use breakthrough_bot::text::Plain;
@@ -58,6 +58,7 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     let w = world(Backend::Sqlite).await;
     let id = started(&w).await;
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .expect("a move with room");
@@ -72,6 +73,7 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     for i in 0..2_000 {
         match w
             .games
+            .challenges
             .challenge(request(&challenger(i), Some(&carol()), "8x8"))
             .await
         {
@@ -110,11 +112,13 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
         .expect("lift the cap")
         .expect("SQLite");
     w.games
+        .challenges
         .challenge(request(&challenger(i), Some(&carol()), "8x8"))
         .await
         .expect("the same challenge once there is room");
     let played = w
         .games
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .expect("the game goes on");
@@ -137,13 +141,19 @@ async fn connections_postgresql_dropped_cost_at_most_one_request_and_keep_nothin
     let w = world(Backend::Postgres).await;
     let id = started(&w).await;
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .expect("a move before the drop");
     execute(&w.url, DROP_ALL, &[]).await;
     let mut failed = 0;
     let played = loop {
-        match w.games.play(&bob(), PLACE, GameRef::Id(id), "c2-c3").await {
+        match w
+            .games
+            .play
+            .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+            .await
+        {
             Ok(played) => break played,
             Err(e) => {
                 failed += 1;
@@ -165,6 +175,7 @@ async fn connections_postgresql_dropped_cost_at_most_one_request_and_keep_nothin
     execute(&w.url, DROP_ALL, &[]).await;
     let played = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "b4-b3")
         .await
         .expect("the first move after a quiet second and a drop");
@@ -198,7 +209,7 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
     let stale = started(&w).await;
     let fresh = started_between(&w, &carol(), &alice()).await;
     play_all(&w, stale, &["a4-a3"]).await;
-    let size = w.games.game(stale).await.unwrap().size;
+    let size = w.games.play.game(stale).await.unwrap().size;
 
     let mut other = sqlx::PgConnection::connect(&w.url).await.expect("connect");
     let mut tx = other.begin().await.expect("begin");
@@ -210,7 +221,7 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
         .expect("lock both games");
     let play = |who: Member, id: GameId, mv: &'static str| {
         let games = w.games.clone();
-        tokio::spawn(async move { games.play(&who, PLACE, GameRef::Id(id), mv).await })
+        tokio::spawn(async move { games.play.play(&who, PLACE, GameRef::Id(id), mv).await })
     };
     let late = play(bob(), stale, "b2-b3");
     let on_time = play(carol(), fresh, "a4-a3");
@@ -239,10 +250,10 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
     refused!(late.await.unwrap(), GameError::PositionChanged);
     assert_eq!(on_time.await.unwrap().unwrap().game.ply, 1);
     assert_eq!(
-        w.games.history(PLACE, fresh).await.unwrap().moves,
+        w.games.standings.history(PLACE, fresh).await.unwrap().moves,
         ["a4-a3"]
     );
-    let h = w.games.history(PLACE, stale).await.unwrap();
+    let h = w.games.standings.history(PLACE, stale).await.unwrap();
     assert_eq!(h.moves, ["a4-a3", "c2-c3"]);
     assert_eq!(h.game.position, position);
 }
@@ -269,7 +280,12 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
     let (a, b) = (started(&w).await, started(&w).await);
     let play = |id: GameId| {
         let games = w.games.clone();
-        tokio::spawn(async move { games.play(&alice(), PLACE, GameRef::Id(id), "a4-a3").await })
+        tokio::spawn(async move {
+            games
+                .play
+                .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+                .await
+        })
     };
 
     // Every group in flight is held up on a `busy` game while the moves of `a` and `b` queue up
@@ -338,7 +354,10 @@ async fn a_group_of_moves_that_deadlocks_with_another_writer_is_tried_again() {
             .unwrap()
             .unwrap_or_else(|e| panic!("{id}: {e:?}"));
         assert_eq!(played.game.ply, 1);
-        assert_eq!(w.games.history(PLACE, id).await.unwrap().moves, ["a4-a3"]);
+        assert_eq!(
+            w.games.standings.history(PLACE, id).await.unwrap().moves,
+            ["a4-a3"]
+        );
     }
 }
 
@@ -407,7 +426,9 @@ pub(super) async fn a_write_transaction_dropped_half_way_keeps_nothing_and_holds
     .expect("another connection wrote alice's row within 5 s");
     tokio::time::timeout(
         Duration::from_secs(5),
-        w.games.challenge(request(&alice(), Some(&carol()), "8x8")),
+        w.games
+            .challenges
+            .challenge(request(&alice(), Some(&carol()), "8x8")),
     )
     .await
     .expect("the next write went through within 5 s")
@@ -428,6 +449,7 @@ pub(super) async fn a_stored_value_that_does_not_read_back_is_an_internal_error_
     let id = started(&w).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&carol(), Some(&bob()), "3x5"))
         .await
         .unwrap();
@@ -448,14 +470,15 @@ pub(super) async fn a_stored_value_that_does_not_read_back_is_an_internal_error_
     .await;
     // A fresh service on the file, so no game is remembered from before.
     let store = Store::open(&w.url).await.unwrap();
-    let games = Games::new(store.clone(), w.clock.clone(), Limits::default());
+    let games = Services::new(store.clone(), w.clock.clone(), Limits::default());
     for e in [
-        games.game(id).await.unwrap_err(),
+        games.play.game(id).await.unwrap_err(),
         games
+            .play
             .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
             .await
             .unwrap_err(),
-        games.challenge_view(c.id).await.unwrap_err(),
+        games.challenges.challenge_view(c.id).await.unwrap_err(),
     ] {
         assert!(e.is_internal(), "{e:?}");
         assert_eq!(

@@ -28,8 +28,8 @@ use std::sync::Arc;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRef, ChallengeRequest, EndReason, Game, GameId, GameRef, Games, Limits,
-    ManualClock, Member, Place, TimeControl, Timestamp,
+    AiRequest, ChallengeRef, ChallengeRequest, EndReason, Game, GameId, GameRef, Limits,
+    ManualClock, Member, Place, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -59,7 +59,7 @@ const PLACE: Place = Place::new(10, 20);
 const T0: Timestamp = Timestamp::from_unix_seconds(1_800_000_000);
 
 struct World {
-    games: Games,
+    games: Services,
     clock: Arc<ManualClock>,
     store: Store,
     url: String,
@@ -72,7 +72,7 @@ async fn world_with(b: Backend, limits: Limits) -> World {
     let store = Store::open(&url).await.expect("open store");
     let clock = Arc::new(ManualClock::new(T0));
     World {
-        games: Games::new(store.clone(), clock.clone(), limits),
+        games: Services::new(store.clone(), clock.clone(), limits),
         clock,
         store,
         url,
@@ -115,10 +115,12 @@ async fn started(w: &World) -> GameId {
 async fn started_between(w: &World, black: &Member, white: &Member) -> GameId {
     let c = w
         .games
+        .challenges
         .challenge(request(black, Some(white), "3x5"))
         .await
         .expect("challenge");
     w.games
+        .challenges
         .accept(white, ChallengeRef::Id(c.place, c.id))
         .await
         .expect("accept")
@@ -133,6 +135,7 @@ async fn play_all(w: &World, id: GameId, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         w.games
+            .play
             .play(&who, PLACE, GameRef::Id(id), mv)
             .await
             .unwrap_or_else(|e| panic!("{mv}: {e}"));
@@ -189,10 +192,12 @@ fn dave() -> Member {
 /// carol (Black) and bob each move once in game `id`.
 async fn carol_and_bob_move(w: &World, id: GameId) {
     w.games
+        .play
         .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();
@@ -201,6 +206,7 @@ async fn carol_and_bob_move(w: &World, id: GameId) {
 /// What the outbox holds, oldest first, with everything due.
 async fn owed(w: &World) -> Vec<breakthrough_bot::game::Announcement> {
     w.games
+        .outbox
         .due_announcements(Timestamp::MAX, 100)
         .await
         .unwrap()

@@ -15,15 +15,18 @@ pub(super) async fn several_games_in_a_channel_need_a_game_number(b: Backend) {
     started(&w).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&carol(), Some(&alice()), "5x5"))
         .await
         .unwrap();
     w.games
+        .challenges
         .accept(&alice(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     let err = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Only, "a4-a3")
         .await
         .unwrap_err();
@@ -32,6 +35,7 @@ pub(super) async fn several_games_in_a_channel_need_a_game_number(b: Backend) {
     assert!(err.to_string().contains("#2 against carol"), "{err}");
     assert_eq!(
         w.games
+            .standings
             .games_of(alice().id, Some(PLACE.guild))
             .await
             .unwrap()
@@ -47,6 +51,7 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
     for at in [NEXT_CHANNEL, OTHER_SERVER, A_DM] {
         let refusal = w
             .games
+            .play
             .play(&alice(), at, GameRef::Id(id), "a4-a3")
             .await
             .expect_err("a move from elsewhere");
@@ -55,15 +60,19 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
             format!("game #{id} is played in channel 20; make your move there")
         );
         refused!(
-            w.games.resign(&alice(), at, GameRef::Id(id)).await,
+            w.games.play.resign(&alice(), at, GameRef::Id(id)).await,
             GameError::PlayedElsewhere { .. }
         );
         refused!(
-            w.games.resignable(alice().id, at, GameRef::Id(id)).await,
+            w.games
+                .play
+                .resignable(alice().id, at, GameRef::Id(id))
+                .await,
             GameError::PlayedElsewhere { .. }
         );
         let refusal = w
             .games
+            .play
             .abort(&bob(), at, GameRef::Id(id))
             .await
             .expect_err("an abort from elsewhere");
@@ -73,16 +82,18 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
         );
         assert!(w
             .games
+            .play
             .move_suggestions(alice().id, at, GameRef::Id(id), "", 25)
             .await
             .unwrap()
             .is_empty());
     }
-    let game = w.games.game(id).await.unwrap();
+    let game = w.games.play.game(id).await.unwrap();
     assert!(game.is_active());
     assert_eq!(game.ply, 0);
     assert!(!w
         .games
+        .play
         .move_suggestions(alice().id, PLACE, GameRef::Id(id), "", 25)
         .await
         .unwrap()
@@ -92,26 +103,43 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
     // its own players too.
     let seen = w
         .games
+        .play
         .find_game(carol().id, NEXT_CHANNEL, GameRef::Id(id))
         .await
         .unwrap();
     assert_eq!(seen.id, id);
-    assert_eq!(w.games.history(NEXT_CHANNEL, id).await.unwrap().game.id, id);
+    assert_eq!(
+        w.games
+            .standings
+            .history(NEXT_CHANNEL, id)
+            .await
+            .unwrap()
+            .game
+            .id,
+        id
+    );
     for at in [OTHER_SERVER, A_DM] {
         for who in [alice(), carol()] {
             let refusal = w
                 .games
+                .play
                 .find_game(who.id, at, GameRef::Id(id))
                 .await
                 .expect_err("a look from elsewhere");
             assert_eq!(refusal.to_string(), format!("there is no game #{id} here"));
         }
-        let refusal = w.games.history(at, id).await.expect_err("history");
+        let refusal = w
+            .games
+            .standings
+            .history(at, id)
+            .await
+            .expect_err("history");
         assert_eq!(refusal.to_string(), format!("there is no game #{id} here"));
     }
     // Someone from another server acting on it learns nothing either.
     refused!(
         w.games
+            .play
             .play(&carol(), OTHER_SERVER, GameRef::Id(id), "a4-a3")
             .await,
         GameError::NoSuchGame(_)
@@ -119,16 +147,18 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
 
     // In its own channel all of it works.
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
-    assert_eq!(w.games.game(id).await.unwrap().ply, 1);
+    assert_eq!(w.games.play.game(id).await.unwrap().ply, 1);
 }
 
 pub(super) async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_message(b: Backend) {
     let w = world(b).await;
     let game = w
         .games
+        .challenges
         .challenge_ai(ai_request(A_DM, Some(Color::Black), "8x8"))
         .await
         .unwrap();
@@ -136,6 +166,7 @@ pub(super) async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_mess
     for at in [PLACE, another_dm] {
         let refusal = w
             .games
+            .play
             .play(&alice(), at, GameRef::Id(game.id), "e7-e6")
             .await
             .expect_err("a move from elsewhere");
@@ -148,18 +179,24 @@ pub(super) async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_mess
         );
         refused!(
             w.games
+                .play
                 .find_game(carol().id, at, GameRef::Id(game.id))
                 .await,
             GameError::NoSuchGame(_)
         );
-        refused!(w.games.history(at, game.id).await, GameError::NoSuchGame(_));
+        refused!(
+            w.games.standings.history(at, game.id).await,
+            GameError::NoSuchGame(_)
+        );
     }
-    assert_eq!(w.games.game(game.id).await.unwrap().ply, 0);
+    assert_eq!(w.games.play.game(game.id).await.unwrap().ply, 0);
     w.games
+        .play
         .find_game(alice().id, A_DM, GameRef::Id(game.id))
         .await
         .unwrap();
     w.games
+        .play
         .play(&alice(), A_DM, GameRef::Id(game.id), "e7-e6")
         .await
         .unwrap();

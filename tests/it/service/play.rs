@@ -2,7 +2,7 @@
 //! processes, and a refused ending.
 
 use breakthrough_bot::game::{
-    EndReason, GameError, GameId, GameRef, GameState, Games, Limits, RatingValue,
+    EndReason, GameError, GameId, GameRef, GameState, Limits, RatingValue, Services,
 };
 use breakthrough_bot::rules::{Color, MoveError};
 use breakthrough_bot::store::Store;
@@ -19,38 +19,44 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
     let id = started(&w).await;
     let ply = |w: &World| {
         let games = w.games.clone();
-        async move { games.game(id).await.unwrap().ply }
+        async move { games.play.game(id).await.unwrap().ply }
     };
     let err = w
         .games
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "a2-a3")
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), "it is not your turn: alice is to move");
     refused!(
         w.games
+            .play
             .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
             .await,
         GameError::NotAPlayer(_)
     );
     refused!(
-        w.games.play(&carol(), PLACE, GameRef::Only, "a4-a3").await,
+        w.games
+            .play
+            .play(&carol(), PLACE, GameRef::Only, "a4-a3")
+            .await,
         GameError::NoActiveGame
     );
     refused!(
-        w.games
-            .play(&alice(), PLACE, GameRef::Id(GameId::new(77)), "a4-a3")
+        w.games.play.play(&alice(), PLACE, GameRef::Id(GameId::new(77)), "a4-a3")
             .await,
         GameError::NoSuchGame(id) if id == GameId::new(77)
     );
     let err = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a2")
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), "a piece moves one square at a time");
     let err = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4xa3")
         .await
         .unwrap_err();
@@ -60,6 +66,7 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
     );
     let err = w
         .games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "hello")
         .await
         .unwrap_err();
@@ -69,10 +76,15 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
     // After both have moved, abort is refused; resign ends it; then everything is refused.
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
     refused!(
-        w.games.abort(&alice(), PLACE, GameRef::Id(id)).await,
+        w.games.play.abort(&alice(), PLACE, GameRef::Id(id)).await,
         GameError::AbortTooLate
     );
-    let over = w.games.resign(&bob(), PLACE, GameRef::Only).await.unwrap();
+    let over = w
+        .games
+        .play
+        .resign(&bob(), PLACE, GameRef::Only)
+        .await
+        .unwrap();
     assert_eq!(
         result(&over),
         Some((Some(Color::Black), EndReason::Resignation))
@@ -80,12 +92,13 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
     assert!(over.status.rating_change().is_some());
     refused!(
         w.games
+            .play
             .play(&alice(), PLACE, GameRef::Id(id), "a3-a2")
             .await,
         GameError::GameOver(_)
     );
     refused!(
-        w.games.resign(&alice(), PLACE, GameRef::Id(id)).await,
+        w.games.play.resign(&alice(), PLACE, GameRef::Id(id)).await,
         GameError::GameOver(_)
     );
     assert_eq!(ply(&w).await, 2);
@@ -95,11 +108,17 @@ pub(super) async fn abort_before_both_have_moved_leaves_no_result_and_no_rating(
     let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
-    let g = w.games.abort(&bob(), PLACE, GameRef::Id(id)).await.unwrap();
+    let g = w
+        .games
+        .play
+        .abort(&bob(), PLACE, GameRef::Id(id))
+        .await
+        .unwrap();
     assert_eq!(g.status.state(), GameState::Aborted);
     assert_eq!(result(&g), Some((None, EndReason::Aborted)));
     let card = w
         .games
+        .standings
         .rating(PLACE.guild, &alice(), "3x5".parse().unwrap())
         .await
         .unwrap();
@@ -113,7 +132,10 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
     for _ in 0..50 {
         let games = w.games.clone();
         tasks.push(tokio::spawn(async move {
-            games.play(&alice(), PLACE, GameRef::Id(id), "a4-a3").await
+            games
+                .play
+                .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+                .await
         }));
     }
     let mut applied = 0;
@@ -125,7 +147,7 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
         }
     }
     assert_eq!(applied, 1);
-    let h = w.games.history(PLACE, id).await.unwrap();
+    let h = w.games.standings.history(PLACE, id).await.unwrap();
     assert_eq!(h.moves, ["a4-a3"]);
     assert_eq!(h.game.ply, 1);
 
@@ -138,7 +160,7 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
     {
         let games = w.games.clone();
         tasks.push(tokio::spawn(async move {
-            games.play(&bob(), PLACE, GameRef::Id(id), mv).await
+            games.play.play(&bob(), PLACE, GameRef::Id(id), mv).await
         }));
     }
     let mut applied = 0;
@@ -150,7 +172,16 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
         }
     }
     assert_eq!(applied, 1);
-    assert_eq!(w.games.history(PLACE, id).await.unwrap().moves.len(), 2);
+    assert_eq!(
+        w.games
+            .standings
+            .history(PLACE, id)
+            .await
+            .unwrap()
+            .moves
+            .len(),
+        2
+    );
 }
 
 pub(super) async fn a_stale_move_written_together_with_others_is_turned_away_alone(b: Backend) {
@@ -160,7 +191,8 @@ pub(super) async fn a_stale_move_written_together_with_others_is_turned_away_alo
     play_all(&w, stale, &["a4-a3"]).await;
     // A second process moves for bob; this process has not seen it yet.
     let other = Store::open(&w.url).await.unwrap();
-    Games::new(other.clone(), w.clock.clone(), Limits::default())
+    Services::new(other.clone(), w.clock.clone(), Limits::default())
+        .play
         .play(&bob(), PLACE, GameRef::Id(stale), "c2-c3")
         .await
         .unwrap();
@@ -169,16 +201,18 @@ pub(super) async fn a_stale_move_written_together_with_others_is_turned_away_alo
     // Submitted at the same moment, the two moves go to the database in one statement.
     let (bob, carol) = (bob(), carol());
     let (late, on_time) = tokio::join!(
-        w.games.play(&bob, PLACE, GameRef::Id(stale), "b2-b3"),
-        w.games.play(&carol, PLACE, GameRef::Id(fresh), "a4-a3"),
+        w.games.play.play(&bob, PLACE, GameRef::Id(stale), "b2-b3"),
+        w.games
+            .play
+            .play(&carol, PLACE, GameRef::Id(fresh), "a4-a3"),
     );
     refused!(late, GameError::PositionChanged);
     assert_eq!(on_time.unwrap().game.ply, 1);
     assert_eq!(
-        w.games.history(PLACE, fresh).await.unwrap().moves,
+        w.games.standings.history(PLACE, fresh).await.unwrap().moves,
         ["a4-a3"]
     );
-    let h = w.games.history(PLACE, stale).await.unwrap();
+    let h = w.games.standings.history(PLACE, stale).await.unwrap();
     assert_eq!(h.moves, ["a4-a3", "c2-c3"]);
     assert_eq!(
         h.game.position,
@@ -194,22 +228,26 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
     let w = world(b).await;
     let id = started(&w).await;
     play_all(&w, id, &["a4-a3"]).await;
-    assert_eq!(w.games.game(id).await.unwrap().ply, 1);
+    assert_eq!(w.games.play.game(id).await.unwrap().ply, 1);
 
     // A second process on the same file moves for bob.
     let other = Store::open(&w.url).await.unwrap();
-    let elsewhere = Games::new(other.clone(), w.clock.clone(), Limits::default());
+    let elsewhere = Services::new(other.clone(), w.clock.clone(), Limits::default());
     elsewhere
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();
     // bob's second copy of that move, here, is refused without writing anything, and from
     // then on this process sees the move.
     refused!(
-        w.games.play(&bob(), PLACE, GameRef::Id(id), "c2-c3").await,
+        w.games
+            .play
+            .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+            .await,
         GameError::PositionChanged
     );
-    let seen = w.games.game(id).await.unwrap();
+    let seen = w.games.play.game(id).await.unwrap();
     assert_eq!(seen.ply, 2);
     assert_eq!(
         seen.last_move.map(|m| m.to_string()).as_deref(),
@@ -219,41 +257,47 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
     // And the same the other way round.
     refused!(
         elsewhere
+            .play
             .play(&alice(), PLACE, GameRef::Id(id), "b4-b3")
             .await,
         GameError::PositionChanged
     );
-    assert_eq!(elsewhere.game(id).await.unwrap().ply, 3);
+    assert_eq!(elsewhere.play.game(id).await.unwrap().ply, 3);
     other.close().await;
 
     // The reminder, the resignation and the time-out of this process show at once.
-    w.games.sweep(T0 + secs(49 * 60)).await.unwrap();
+    w.games.play.sweep(T0 + secs(49 * 60)).await.unwrap();
     w.games
+        .play
         .resign(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
-    let over = w.games.game(id).await.unwrap();
+    let over = w.games.play.game(id).await.unwrap();
     assert_eq!(over.status.state(), GameState::Finished);
     assert_eq!(
         result(&over),
         Some((Some(Color::White), EndReason::Resignation))
     );
     refused!(
-        w.games.play(&bob(), PLACE, GameRef::Id(id), "c3-c4").await,
+        w.games
+            .play
+            .play(&bob(), PLACE, GameRef::Id(id), "c3-c4")
+            .await,
         GameError::GameOver(_)
     );
 
     let timed = started(&w).await;
     play_all(&w, timed, &["a4-a3", "c2-c3"]).await;
-    assert!(w.games.game(timed).await.unwrap().status.state() == GameState::Active);
+    assert!(w.games.play.game(timed).await.unwrap().status.state() == GameState::Active);
     let r = swept(&w.games, T0 + secs(3600)).await.unwrap();
     assert_eq!(r.timed_out.len(), 1);
     assert_eq!(
-        w.games.game(timed).await.unwrap().status.state(),
+        w.games.play.game(timed).await.unwrap().status.state(),
         GameState::Finished
     );
     refused!(
         w.games
+            .play
             .play(&alice(), PLACE, GameRef::Id(timed), "b4-b3")
             .await,
         GameError::GameOver(_)
@@ -305,7 +349,7 @@ pub(super) async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_
         Ended::GameMovedOn
     );
     // Nothing was written by the refusals; as read, it ends, and then it has moved on.
-    assert!(w.games.game(id).await.unwrap().is_active());
+    assert!(w.games.play.game(id).await.unwrap().is_active());
     assert_eq!(
         w.store.end_game(&ending(Some(2), None)).await.unwrap(),
         Ended::Done
@@ -315,7 +359,7 @@ pub(super) async fn a_refused_ending_says_whether_the_game_or_the_ratings_moved_
         Ended::GameMovedOn
     );
     assert_eq!(
-        w.games.game(id).await.unwrap().status.winner(),
+        w.games.play.game(id).await.unwrap().status.winner(),
         Some(Color::Black)
     );
 }

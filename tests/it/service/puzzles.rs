@@ -40,7 +40,7 @@ fn size(s: &str) -> BoardSize {
 
 async fn loaded(b: Backend) -> World {
     let w = world(b).await;
-    assert_eq!(w.games.load_pools(&pools()).await.unwrap(), 6);
+    assert_eq!(w.games.puzzles.load_pools(&pools()).await.unwrap(), 6);
     w
 }
 
@@ -68,7 +68,12 @@ async fn solve(w: &World, who: &Member, view: &PuzzleView, first: &str, plies: u
     let mut left = plies;
     let mut mv = position.parse_move(first).unwrap();
     loop {
-        let step = w.games.puzzle_move(who, &mv.to_string()).await.unwrap();
+        let step = w
+            .games
+            .puzzles
+            .puzzle_move(who, &mv.to_string())
+            .await
+            .unwrap();
         assert_eq!(step.played, mv);
         let after = position.play(mv).unwrap();
         match &step.state {
@@ -156,6 +161,7 @@ pub(super) async fn a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says(
     let w = loaded(b).await;
     let view = w
         .games
+        .puzzles
         .puzzle(&alice(), PLACE, Some(size("6x6")))
         .await
         .unwrap();
@@ -166,7 +172,7 @@ pub(super) async fn a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says(
     let said = text::puzzle_view(Lang::En, &view);
     assert!(said.contains("Black to move and win in 4 moves."), "{said}");
     // Asking again shows the same puzzle again.
-    let again = w.games.puzzle(&alice(), PLACE, None).await.unwrap();
+    let again = w.games.puzzles.puzzle(&alice(), PLACE, None).await.unwrap();
     assert!(again.resumed);
     assert_eq!(again.id, view.id);
     let puzzle_before = w.store.puzzle(view.id).await.unwrap().unwrap().value;
@@ -175,7 +181,7 @@ pub(super) async fn a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says(
     let c = change(&last).expect("a first attempt is rated");
     assert_eq!(c.before, RatingValue::START);
     assert_eq!(c.after.rating, mine);
-    let card = w.games.puzzle_rating(&alice()).await.unwrap();
+    let card = w.games.puzzles.puzzle_rating(&alice()).await.unwrap();
     assert_eq!(card.rating.rating, mine);
     assert_eq!(
         (card.solved, card.failed, card.streak, card.best_streak),
@@ -186,7 +192,7 @@ pub(super) async fn a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says(
     assert_eq!((row.attempts, row.solves), (1, 1));
     // Solved, the puzzle is no longer in progress.
     refused!(
-        w.games.puzzle_move(&alice(), "a1-a2").await,
+        w.games.puzzles.puzzle_move(&alice(), "a1-a2").await,
         GameError::Puzzle(PuzzleRefusal::NoPuzzle)
     );
 }
@@ -197,12 +203,13 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
     let w = loaded(b).await;
     let view = w
         .games
+        .puzzles
         .puzzle(&bob(), PLACE, Some(size("6x6")))
         .await
         .unwrap();
     // An illegal move changes nothing.
     refused!(
-        w.games.puzzle_move(&bob(), "a5-a3").await,
+        w.games.puzzles.puzzle_move(&bob(), "a5-a3").await,
         GameError::Move(_)
     );
     assert_eq!(
@@ -215,7 +222,7 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
         0
     );
     // a6-b5 is legal, but only a5xb4 wins.
-    let step = w.games.puzzle_move(&bob(), "a6-b5").await.unwrap();
+    let step = w.games.puzzles.puzzle_move(&bob(), "a6-b5").await.unwrap();
     let PuzzleState::Failed { line, from, result } = &step.state else {
         panic!("not failed: {step:?}");
     };
@@ -242,6 +249,7 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
     for _ in 0..2 {
         let other = w
             .games
+            .puzzles
             .puzzle(&bob(), PLACE, Some(size("6x6")))
             .await
             .unwrap();
@@ -250,13 +258,14 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
         let plies = u32::try_from(row.plies).unwrap();
         solve(&w, &bob(), &other, &row.solution, plies).await;
     }
-    let card = w.games.puzzle_rating(&bob()).await.unwrap();
+    let card = w.games.puzzles.puzzle_rating(&bob()).await.unwrap();
     assert_eq!(
         (card.solved, card.failed, card.streak, card.best_streak),
         (2, 1, 2, 2)
     );
     let repeat = w
         .games
+        .puzzles
         .puzzle(&bob(), PLACE, Some(size("6x6")))
         .await
         .unwrap();
@@ -269,13 +278,13 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
         said.contains("Not rated: you tried this puzzle before."),
         "{said}"
     );
-    assert_eq!(w.games.puzzle_rating(&bob()).await.unwrap(), card);
+    assert_eq!(w.games.puzzles.puzzle_rating(&bob()).await.unwrap(), card);
     assert_eq!(
         w.store.puzzle(view.id).await.unwrap().unwrap(),
         puzzle_before
     );
     // A failure after the streak ends it, keeping the best.
-    let eight = w.games.puzzle(&bob(), PLACE, None).await.unwrap();
+    let eight = w.games.puzzles.puzzle(&bob(), PLACE, None).await.unwrap();
     assert_eq!(eight.position.size(), size("8x8"));
     let solution = w.store.puzzle(eight.id).await.unwrap().unwrap().solution;
     let wrong = eight
@@ -286,11 +295,12 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
         .unwrap();
     let failed = w
         .games
+        .puzzles
         .puzzle_move(&bob(), &wrong.to_string())
         .await
         .unwrap();
     assert!(matches!(failed.state, PuzzleState::Failed { .. }));
-    let card = w.games.puzzle_rating(&bob()).await.unwrap();
+    let card = w.games.puzzles.puzzle_rating(&bob()).await.unwrap();
     assert_eq!(
         (card.solved, card.failed, card.streak, card.best_streak),
         (2, 2, 0, 2)
@@ -301,14 +311,15 @@ pub(super) async fn two_moves_at_once_in_a_puzzle_apply_once(b: Backend) {
     let w = loaded(b).await;
     let view = w
         .games
+        .puzzles
         .puzzle(&carol(), PLACE, Some(size("6x6")))
         .await
         .unwrap();
     assert_eq!(view.position.to_string(), "b5/b5/1w4/6/6/2w3 b");
     let carol = carol();
     let (one, two) = tokio::join!(
-        w.games.puzzle_move(&carol, "a5xb4"),
-        w.games.puzzle_move(&carol, "a5xb4")
+        w.games.puzzles.puzzle_move(&carol, "a5xb4"),
+        w.games.puzzles.puzzle_move(&carol, "a5xb4")
     );
     let applied = [&one, &two].iter().filter(|r| r.is_ok()).count();
     assert_eq!(applied, 1, "{one:?} {two:?}");
@@ -327,17 +338,20 @@ pub(super) async fn two_moves_at_once_in_a_puzzle_apply_once(b: Backend) {
     let progress = w.store.puzzle_progress(carol.id).await.unwrap().unwrap();
     assert_eq!(progress.played, 2);
     assert_eq!(progress.moves.split(' ').count(), 2);
-    assert_eq!(w.games.puzzle_rating(&carol).await.unwrap().solved, 0);
+    assert_eq!(
+        w.games.puzzles.puzzle_rating(&carol).await.unwrap().solved,
+        0
+    );
 }
 
 pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_answer(b: Backend) {
     let w = loaded(b).await;
     refused!(
-        w.games.puzzle_daily(&alice(), A_DM).await,
+        w.games.puzzles.puzzle_daily(&alice(), A_DM).await,
         GameError::Puzzle(PuzzleRefusal::DailyInDirect)
     );
-    let a = w.games.puzzle_daily(&alice(), PLACE).await.unwrap();
-    let b_ = w.games.puzzle_daily(&bob(), PLACE).await.unwrap();
+    let a = w.games.puzzles.puzzle_daily(&alice(), PLACE).await.unwrap();
+    let b_ = w.games.puzzles.puzzle_daily(&bob(), PLACE).await.unwrap();
     assert_eq!(a.id, b_.id, "one puzzle for the server");
     assert_eq!(a.start.size(), size("8x8"));
     let solution = w.store.puzzle(a.id).await.unwrap().unwrap().solution;
@@ -367,6 +381,7 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
         .unwrap();
     let failed = w
         .games
+        .puzzles
         .puzzle_move(&alice(), &wrong.to_string())
         .await
         .unwrap();
@@ -394,7 +409,7 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
     let count = result.daily.expect("the daily count");
     assert_eq!((count.solved, count.tried), (1, 2));
     // Once tried, the member sees their result and the solution.
-    let again = w.games.puzzle_daily(&alice(), PLACE).await.unwrap();
+    let again = w.games.puzzles.puzzle_daily(&alice(), PLACE).await.unwrap();
     let DailyYours::Tried { solved, line, .. } = &again.yours else {
         panic!("{again:?}");
     };
@@ -403,21 +418,28 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
     assert!(text::daily_puzzle(Lang::En, &again).contains(&solution));
     // The post is stored, and every count carries it.
     w.games
+        .puzzles
         .set_daily_post(PLACE.guild, again.count.day, PLACE.channel, 77)
         .await
         .unwrap();
     let counted = w
         .games
+        .puzzles
         .daily_count(PLACE.guild, again.count.day)
         .await
         .unwrap();
     assert_eq!(counted.post, Some((PLACE.channel, 77)));
     assert_eq!((counted.solved, counted.tried), (1, 2));
     // Another server has its own; the next day brings another puzzle.
-    let elsewhere = w.games.puzzle_daily(&carol(), OTHER_SERVER).await.unwrap();
+    let elsewhere = w
+        .games
+        .puzzles
+        .puzzle_daily(&carol(), OTHER_SERVER)
+        .await
+        .unwrap();
     assert_eq!((elsewhere.count.solved, elsewhere.count.tried), (0, 0));
     w.clock.advance(secs(86_400));
-    let next = w.games.puzzle_daily(&alice(), PLACE).await.unwrap();
+    let next = w.games.puzzles.puzzle_daily(&alice(), PLACE).await.unwrap();
     assert_ne!(next.id, a.id, "a puzzle not used before");
     assert_eq!((next.count.solved, next.count.tried), (0, 0));
 }
@@ -425,24 +447,28 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
 pub(super) async fn pools_load_once_and_a_new_line_adds_one_puzzle(b: Backend) {
     let w = loaded(b).await;
     assert_eq!(
-        w.games.load_pools(&pools()).await.unwrap(),
+        w.games.puzzles.load_pools(&pools()).await.unwrap(),
         0,
         "nothing twice"
     );
     let more = format!("{SIX}6/6/3wb1/b5/4w1/2w3 b a3-a2 3\n");
     let pool = Pool::parse(size("6x6"), &more).unwrap();
     assert_eq!(
-        w.games.load_pools(&[(pool, more.as_str())]).await.unwrap(),
+        w.games
+            .puzzles
+            .load_pools(&[(pool, more.as_str())])
+            .await
+            .unwrap(),
         1
     );
     assert_eq!(w.store.puzzle_count(size("6x6")).await.unwrap(), 4);
     // The shipped pools load too, once.
-    let shipped = w.games.load_puzzles().await.unwrap();
+    let shipped = w.games.puzzles.load_puzzles().await.unwrap();
     assert!(shipped > 0);
-    assert_eq!(w.games.load_puzzles().await.unwrap(), 0);
+    assert_eq!(w.games.puzzles.load_puzzles().await.unwrap(), 0);
     // A size without puzzles is refused, naming those with some.
     refused!(
-        w.games.puzzle(&alice(), PLACE, Some(size("5x5"))).await,
+        w.games.puzzles.puzzle(&alice(), PLACE, Some(size("5x5"))).await,
         GameError::Puzzle(PuzzleRefusal::NoPuzzles { ref sizes, .. }) if !sizes.is_empty()
     );
 }

@@ -32,6 +32,7 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
     let w = world(b).await;
     let c = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await
         .unwrap();
@@ -39,6 +40,7 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
     assert!(c.rated);
     let game = w
         .games
+        .challenges
         .accept(&bob(), ChallengeRef::Find(PLACE, None))
         .await
         .unwrap()
@@ -49,18 +51,23 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
     );
     assert_eq!(game.status.deadline(), Some(T0 + secs(3600)));
     assert_eq!(
-        w.games.challenge_view(c.id).await.unwrap().state,
+        w.games.challenges.challenge_view(c.id).await.unwrap().state,
         ChallengeState::Accepted(game.id)
     );
 
     for (i, mv) in BLACK_WINS.iter().enumerate() {
         w.clock.advance(secs(60));
         let who = if i % 2 == 0 { alice() } else { bob() };
-        let played = w.games.play(&who, PLACE, GameRef::Only, mv).await.unwrap();
+        let played = w
+            .games
+            .play
+            .play(&who, PLACE, GameRef::Only, mv)
+            .await
+            .unwrap();
         assert_eq!(played.mv.to_string(), *mv);
         assert_eq!(played.game.ply as usize, i + 1);
     }
-    let game = w.games.game(game.id).await.unwrap();
+    let game = w.games.play.game(game.id).await.unwrap();
     assert_eq!(game.status.state(), GameState::Finished);
     assert_eq!(
         result(&game),
@@ -78,18 +85,28 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
     assert_eq!(change.after.black.rating, want_b.rating);
     assert_eq!(change.after.white.rating, want_w.rating);
     let size: BoardSize = "3x5".parse().unwrap();
-    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    let card = w
+        .games
+        .standings
+        .rating(PLACE.guild, &alice(), size)
+        .await
+        .unwrap();
     assert_eq!(card.value.rating, want_b.rating);
     assert_eq!(card.value.deviation, want_b.deviation);
     assert_eq!((card.games, card.wins, card.losses), (1, 1, 0));
     assert_eq!(card.recent.len(), 1);
     assert!(card.recent[0].won);
-    let card = w.games.rating(PLACE.guild, &bob(), size).await.unwrap();
+    let card = w
+        .games
+        .standings
+        .rating(PLACE.guild, &bob(), size)
+        .await
+        .unwrap();
     assert_eq!(card.value.rating, want_w.rating);
     assert_eq!((card.games, card.wins, card.losses), (1, 0, 1));
 
     // The stored moves replay to the stored position.
-    let history = w.games.history(PLACE, game.id).await.unwrap();
+    let history = w.games.standings.history(PLACE, game.id).await.unwrap();
     assert_eq!(history.moves, BLACK_WINS);
     let (replayed, _) =
         breakthrough_bot::rules::replay(size, history.moves.iter().map(String::as_str)).unwrap();
@@ -117,7 +134,12 @@ pub(super) async fn a_rated_game_from_challenge_to_result_updates_ratings_as_gli
     let id = started(&w).await;
     play_all(&w, id, &BLACK_WINS).await;
     let (want_b2, _) = glicko2(&want_b, &want_w, &Outcomes::WIN, &Glicko2Config::new());
-    let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+    let card = w
+        .games
+        .standings
+        .rating(PLACE.guild, &alice(), size)
+        .await
+        .unwrap();
     assert!((card.value.rating - want_b2.rating).abs() < 1e-9);
     assert_eq!(card.games, 2);
 }
@@ -141,6 +163,7 @@ pub(super) async fn a_member_winning_two_games_at_the_same_moment_gets_both_resu
                     opponent.clone()
                 };
                 w.games
+                    .play
                     .play(&who, PLACE, GameRef::Id(id), mv)
                     .await
                     .unwrap();
@@ -151,6 +174,7 @@ pub(super) async fn a_member_winning_two_games_at_the_same_moment_gets_both_resu
             let games = w.games.clone();
             tokio::spawn(async move {
                 games
+                    .play
                     .play(&alice(), PLACE, GameRef::Id(id), BLACK_WINS[4])
                     .await
             })
@@ -162,12 +186,18 @@ pub(super) async fn a_member_winning_two_games_at_the_same_moment_gets_both_resu
         }
 
         // Both count, one after the other: the later one starts from where the earlier left her.
-        let card = w.games.rating(PLACE.guild, &alice(), size).await.unwrap();
+        let card = w
+            .games
+            .standings
+            .rating(PLACE.guild, &alice(), size)
+            .await
+            .unwrap();
         assert_eq!((card.games, card.wins), (2 * round + 2, 2 * round + 2));
         let mut changes = Vec::new();
         for id in ids {
             changes.push(
                 w.games
+                    .play
                     .game(id)
                     .await
                     .unwrap()
@@ -204,11 +234,13 @@ pub(super) async fn the_casual_note_says_the_daily_limit_in_force(b: Backend) {
     .await;
     let id = started(&w).await;
     w.games
+        .play
         .abort(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
     let c = w
         .games
+        .challenges
         .challenge(request(&bob(), Some(&alice()), "3x5"))
         .await
         .unwrap();
@@ -224,15 +256,17 @@ pub(super) async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
     let w = world(b).await;
     for _ in 0..3 {
         let id = started(&w).await;
-        let g = w.games.game(id).await.unwrap();
+        let g = w.games.play.game(id).await.unwrap();
         assert!(g.rated);
         w.games
+            .play
             .abort(&alice(), PLACE, GameRef::Id(id))
             .await
             .unwrap();
     }
     let c = w
         .games
+        .challenges
         .challenge(request(&bob(), Some(&alice()), "3x5"))
         .await
         .unwrap();
@@ -245,12 +279,14 @@ pub(super) async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
     );
     let g = w
         .games
+        .challenges
         .accept(&alice(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap()
         .game;
     assert!(!g.rated);
     w.games
+        .play
         .abort(&alice(), PLACE, GameRef::Id(g.id))
         .await
         .unwrap();
@@ -258,6 +294,7 @@ pub(super) async fn three_rated_games_a_day_per_pair_then_casual(b: Backend) {
     w.clock.advance(secs(86_400));
     let c = w
         .games
+        .challenges
         .challenge(request(&bob(), Some(&alice()), "3x5"))
         .await
         .unwrap();
@@ -272,6 +309,7 @@ pub(super) async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Bac
         play_all(&w, id, opening).await;
         let game = w
             .games
+            .play
             .resign(&resigner, PLACE, GameRef::Id(id))
             .await
             .unwrap();
@@ -304,6 +342,7 @@ pub(super) async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Bac
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
     let game = w
         .games
+        .play
         .resign(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
@@ -311,6 +350,7 @@ pub(super) async fn a_resignation_before_both_sides_have_moved_is_unrated(b: Bac
     assert!(!breakthrough_bot::text::status(Lang::En, &Plain, &game, T0).contains("unrated"));
     let card = w
         .games
+        .standings
         .rating(PLACE.guild, &bob(), "3x5".parse().unwrap())
         .await
         .unwrap();
@@ -322,6 +362,7 @@ pub(super) async fn aborts_and_early_time_outs_say_unrated(b: Backend) {
     let id = started(&w).await;
     let game = w
         .games
+        .play
         .abort(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();

@@ -18,19 +18,31 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
     let w = world(b).await;
     let id = started(&w).await;
     // Not before the game is over, and only by its players.
-    let early = w.games.rematch(&bob(), PLACE, GameRef::Id(id)).await;
+    let early = w
+        .games
+        .challenges
+        .rematch(&bob(), PLACE, GameRef::Id(id))
+        .await;
     assert!(
         matches!(early, Err(GameError::RematchTooEarly(g)) if g == id),
         "{early:?}"
     );
     play_all(&w, id, &BLACK_WINS).await;
-    let onlooker = w.games.rematch(&carol(), PLACE, GameRef::Id(id)).await;
+    let onlooker = w
+        .games
+        .challenges
+        .rematch(&carol(), PLACE, GameRef::Id(id))
+        .await;
     assert!(
         matches!(onlooker, Err(GameError::NotAPlayer(g)) if g == id),
         "{onlooker:?}"
     );
     let elsewhere = Place::new(11, 21);
-    let hidden = w.games.rematch(&bob(), elsewhere, GameRef::Id(id)).await;
+    let hidden = w
+        .games
+        .challenges
+        .rematch(&bob(), elsewhere, GameRef::Id(id))
+        .await;
     assert!(
         matches!(hidden, Err(GameError::NoSuchGame(g)) if g == id),
         "{hidden:?}"
@@ -39,8 +51,8 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
     // Both players press at once: one rematch.
     let (alice, bob) = (alice(), bob());
     let (a, b) = tokio::join!(
-        w.games.rematch(&alice, PLACE, GameRef::Id(id)),
-        w.games.rematch(&bob, PLACE, GameRef::Only),
+        w.games.challenges.rematch(&alice, PLACE, GameRef::Id(id)),
+        w.games.challenges.rematch(&bob, PLACE, GameRef::Only),
     );
     let (made, refused) = match (a, b) {
         (Ok(Rematch::Challenge(c)), Err(e)) | (Err(e), Ok(Rematch::Challenge(c))) => (c, e),
@@ -74,6 +86,7 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
     // It is a challenge like any other: accepted, it is a game with the colours swapped.
     let again = w
         .games
+        .challenges
         .accept(&other, ChallengeRef::Id(made.place, made.id))
         .await
         .unwrap()
@@ -85,6 +98,7 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
     // A third press, once the rematch is under way, offers nothing more.
     let late = w
         .games
+        .challenges
         .rematch(&alice.clone(), PLACE, GameRef::Id(id))
         .await;
     assert!(matches!(late, Err(GameError::RematchTaken(_))), "{late:?}");
@@ -104,20 +118,27 @@ pub(super) async fn a_rematch_meets_every_limit_of_a_challenge(b: Backend) {
     // alice has a challenge out already: a rematch would be her second.
     let out = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&carol()), "3x5"))
         .await
         .unwrap();
-    let refused = w.games.rematch(&alice(), PLACE, GameRef::Id(id)).await;
+    let refused = w
+        .games
+        .challenges
+        .rematch(&alice(), PLACE, GameRef::Id(id))
+        .await;
     assert!(
         matches!(refused, Err(GameError::TooManyChallenges(1))),
         "{refused:?}"
     );
     w.games
+        .challenges
         .cancel(&alice(), ChallengeRef::Id(out.place, out.id))
         .await
         .unwrap();
     let made = w
         .games
+        .challenges
         .rematch(&alice(), PLACE, GameRef::Id(id))
         .await
         .unwrap();
@@ -126,11 +147,13 @@ pub(super) async fn a_rematch_meets_every_limit_of_a_challenge(b: Backend) {
     };
     // bob declines it; a new challenge from alice meets the hour a decline asks for.
     w.games
+        .challenges
         .decline(&bob(), ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap();
     let refused = w
         .games
+        .challenges
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await;
     assert!(
@@ -145,15 +168,18 @@ pub(super) async fn a_rematch_against_the_ai_starts_the_game_at_once(b: Backend)
     let w = world(b).await;
     let g = w
         .games
+        .challenges
         .challenge_ai(ai_request(PLACE, Some(Color::Black), "3x5"))
         .await
         .unwrap();
     w.games
+        .play
         .resign(&alice(), PLACE, GameRef::Id(g.id))
         .await
         .unwrap();
     let again = w
         .games
+        .challenges
         .rematch(&alice(), PLACE, GameRef::Only)
         .await
         .unwrap();
@@ -171,8 +197,12 @@ pub(super) async fn a_rematch_against_the_ai_starts_the_game_at_once(b: Backend)
     );
     assert!(game.is_active() && game.ai_to_move());
     let slot = slot.expect("the AI's place in the queue");
-    assert!(w.games.ai_reply_with(slot).await.unwrap().is_some());
-    let twice = w.games.rematch(&alice(), PLACE, GameRef::Id(g.id)).await;
+    assert!(w.games.play.ai_reply_with(slot).await.unwrap().is_some());
+    let twice = w
+        .games
+        .challenges
+        .rematch(&alice(), PLACE, GameRef::Id(g.id))
+        .await;
     assert!(
         matches!(twice, Err(GameError::RematchTaken(_))),
         "{twice:?}"

@@ -3,8 +3,8 @@
 //! settings refused in a direct message.
 
 use breakthrough_bot::game::{
-    BoardStyle, GameError, Games, GuildId, Limits, MemberSettings, MemberSettingsChange,
-    ServerSettings, ServerSettingsChange,
+    BoardStyle, GameError, GuildId, Limits, MemberSettings, MemberSettingsChange, ServerSettings,
+    ServerSettingsChange, Services,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
@@ -29,19 +29,20 @@ pub(super) async fn settings_default_to_emoji_and_no_threads_and_change_one_choi
     let emoji = MemberSettings {
         board: BoardStyle::Emoji,
     };
-    assert_eq!(g.member_settings(me).await.unwrap(), emoji);
+    assert_eq!(g.settings.member_settings(me).await.unwrap(), emoji);
     let defaults = ServerSettings {
         board: BoardStyle::Emoji,
         threads: false,
     };
-    assert_eq!(g.server_settings(here).await.unwrap(), defaults);
+    assert_eq!(g.settings.server_settings(here).await.unwrap(), defaults);
 
     // A member's choice is theirs alone, and asking with nothing to change changes nothing.
-    let mine = g.set_member_settings(me, IMAGE).await.unwrap();
+    let mine = g.settings.set_member_settings(me, IMAGE).await.unwrap();
     assert_eq!(mine.board, BoardStyle::Image);
-    assert_eq!(g.member_settings(me).await.unwrap(), mine);
-    assert_eq!(g.member_settings(other).await.unwrap(), emoji);
+    assert_eq!(g.settings.member_settings(me).await.unwrap(), mine);
+    assert_eq!(g.settings.member_settings(other).await.unwrap(), emoji);
     let unchanged = g
+        .settings
         .set_member_settings(me, MemberSettingsChange::default())
         .await
         .unwrap();
@@ -52,26 +53,32 @@ pub(super) async fn settings_default_to_emoji_and_no_threads_and_change_one_choi
         threads: Some(true),
         ..Default::default()
     };
-    let after = g.set_server_settings(here, on).await.unwrap();
+    let after = g.settings.set_server_settings(here, on).await.unwrap();
     assert_eq!((after.board, after.threads), (BoardStyle::Emoji, true));
     let image = ServerSettingsChange {
         board: Some(BoardStyle::Image),
         ..Default::default()
     };
-    let after = g.set_server_settings(here, image).await.unwrap();
+    let after = g.settings.set_server_settings(here, image).await.unwrap();
     assert_eq!((after.board, after.threads), (BoardStyle::Image, true));
-    assert_eq!(g.server_settings(here).await.unwrap(), after);
-    assert_eq!(g.server_settings(elsewhere).await.unwrap(), defaults);
+    assert_eq!(g.settings.server_settings(here).await.unwrap(), after);
+    assert_eq!(
+        g.settings.server_settings(elsewhere).await.unwrap(),
+        defaults
+    );
     // The server's pictures are not the member's, nor the other way round.
-    assert_eq!(g.member_settings(other).await.unwrap(), emoji);
+    assert_eq!(g.settings.member_settings(other).await.unwrap(), emoji);
 
     // Back to the defaults, both at once.
     let both = ServerSettingsChange {
         board: Some(BoardStyle::Emoji),
         threads: Some(false),
     };
-    assert_eq!(g.set_server_settings(here, both).await.unwrap(), defaults);
-    assert_eq!(g.server_settings(here).await.unwrap(), defaults);
+    assert_eq!(
+        g.settings.set_server_settings(here, both).await.unwrap(),
+        defaults
+    );
+    assert_eq!(g.settings.server_settings(here).await.unwrap(), defaults);
 }
 
 /// A member's board choice and their turn notifications share a row, and neither setting
@@ -80,38 +87,43 @@ pub(super) async fn a_members_board_and_turn_notifications_are_kept_apart(b: Bac
     let w = world(b).await;
     let g = &w.games;
     let me = alice().id;
-    g.set_turn_dms(me, true, Lang::Es).await.unwrap();
-    g.set_member_settings(me, IMAGE).await.unwrap();
-    assert!(g.turn_dms(me).await.unwrap());
-    g.set_turn_dms(me, false, Lang::Es).await.unwrap();
+    g.settings.set_turn_dms(me, true, Lang::Es).await.unwrap();
+    g.settings.set_member_settings(me, IMAGE).await.unwrap();
+    assert!(g.settings.turn_dms(me).await.unwrap());
+    g.settings.set_turn_dms(me, false, Lang::Es).await.unwrap();
     assert_eq!(
-        g.member_settings(me).await.unwrap().board,
+        g.settings.member_settings(me).await.unwrap().board,
         BoardStyle::Image
     );
-    assert!(!g.turn_dms(me).await.unwrap());
+    assert!(!g.settings.turn_dms(me).await.unwrap());
 }
 
 /// What was chosen is still there once the database is opened again, as after a restart.
 pub(super) async fn settings_are_kept_across_a_restart(b: Backend) {
     let w = world(b).await;
     let me = alice().id;
-    w.games.set_member_settings(me, IMAGE).await.unwrap();
+    w.games
+        .settings
+        .set_member_settings(me, IMAGE)
+        .await
+        .unwrap();
     let threads = ServerSettingsChange {
         threads: Some(true),
         ..Default::default()
     };
     w.games
+        .settings
         .set_server_settings(PLACE.guild, threads)
         .await
         .unwrap();
     w.store.close().await;
     let store = Store::open(&w.url).await.unwrap();
-    let games = Games::new(store.clone(), w.clock.clone(), Limits::default());
+    let games = Services::new(store.clone(), w.clock.clone(), Limits::default());
     assert_eq!(
-        games.member_settings(me).await.unwrap().board,
+        games.settings.member_settings(me).await.unwrap().board,
         BoardStyle::Image
     );
-    let server = games.server_settings(PLACE.guild).await.unwrap();
+    let server = games.settings.server_settings(PLACE.guild).await.unwrap();
     assert_eq!((server.board, server.threads), (BoardStyle::Emoji, true));
     store.close().await;
 }
@@ -126,11 +138,15 @@ pub(super) async fn a_servers_settings_are_refused_in_a_direct_message(b: Backen
     };
     assert_eq!(A_DM.guild, GuildId::DIRECT);
     refused!(
-        w.games.set_server_settings(A_DM.guild, change).await,
+        w.games
+            .settings
+            .set_server_settings(A_DM.guild, change)
+            .await,
         GameError::ServerSettingsInDirect
     );
     let e = w
         .games
+        .settings
         .set_server_settings(A_DM.guild, change)
         .await
         .unwrap_err();
@@ -143,7 +159,7 @@ pub(super) async fn a_servers_settings_are_refused_in_a_direct_message(b: Backen
         "los ajustes de un servidor se cambian en uno de sus canales, no por mensaje directo"
     );
     assert_eq!(
-        w.games.server_settings(A_DM.guild).await.unwrap(),
+        w.games.settings.server_settings(A_DM.guild).await.unwrap(),
         ServerSettings::default()
     );
 }

@@ -81,7 +81,7 @@ pub(super) async fn leaderboard_ranks_established_ratings_then_lists_provisional
     seed_rating(&w, 7, "newer", 1400.0, 300.0, T0).await; // provisional
 
     let size = BoardSize::DEFAULT;
-    let page = |n| w.games.leaderboard(PLACE.guild, size, n);
+    let page = |n| w.games.standings.leaderboard(PLACE.guild, size, n);
     // The established by rating, ranked; then the provisional by rating, unranked, even the
     // higher rated ones.
     let page1 = page(1).await.unwrap();
@@ -102,6 +102,7 @@ pub(super) async fn leaderboard_ranks_established_ratings_then_lists_provisional
     // Another board or server is empty.
     let other = w
         .games
+        .standings
         .leaderboard(GuildId::new(PLACE.guild.get() + 1), size, 1)
         .await
         .unwrap();
@@ -160,6 +161,7 @@ pub(super) async fn a_new_servers_leaderboard_lists_its_provisional_players(b: B
 
     let board = w
         .games
+        .standings
         .leaderboard(PLACE.guild, BoardSize::DEFAULT, 1)
         .await
         .unwrap();
@@ -188,6 +190,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
     let agent = Member::new(alice().id, "Secret Agent");
     let c = w
         .games
+        .challenges
         .challenge(ChallengeRequest {
             place: OTHER_SERVER,
             ..request(&carol(), Some(&agent), "3x5")
@@ -196,6 +199,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
         .unwrap();
     let there = w
         .games
+        .challenges
         .accept(&agent, ChallengeRef::Id(c.place, c.id))
         .await
         .unwrap()
@@ -204,11 +208,12 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
 
     // Her first server still calls her alice: the game, its history, her games from a DM.
     assert_eq!(
-        w.games.game(here).await.unwrap().players.black.name,
+        w.games.play.game(here).await.unwrap().players.black.name,
         "alice"
     );
     assert_eq!(
         w.games
+            .standings
             .history(PLACE, here)
             .await
             .unwrap()
@@ -220,6 +225,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
     );
     let mine: Vec<_> = w
         .games
+        .standings
         .games_of(alice().id, None)
         .await
         .unwrap()
@@ -263,7 +269,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
     }
     let size = BoardSize::DEFAULT;
     for (guild, name) in [(PLACE.guild, "alice"), (OTHER_SERVER.guild, "Secret Agent")] {
-        let board = w.games.leaderboard(guild, size, 1).await.unwrap();
+        let board = w.games.standings.leaderboard(guild, size, 1).await.unwrap();
         let names: Vec<_> = board
             .standings
             .iter()
@@ -279,6 +285,7 @@ pub(super) async fn a_member_is_called_in_each_server_by_the_name_they_use_there
         assert!(!text.contains(other), "{text}");
         let card = w
             .games
+            .standings
             .rating(guild, &Member::new(alice().id, "from the caller"), size)
             .await
             .unwrap();

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use breakthrough_bot::game::{
-    EndReason, Game, GameRef, GameStatus, Games, Limits, MemberId, Place, TournamentFormat,
+    EndReason, Game, GameRef, GameStatus, Limits, MemberId, Place, Services, TournamentFormat,
     TournamentId, TournamentRef, TournamentState,
 };
 use breakthrough_bot::rules::Color;
@@ -24,7 +24,7 @@ fn pair(game: &Game) -> (MemberId, MemberId) {
 
 /// The tournament's round and state now.
 async fn at(w: &World, id: TournamentId) -> (u32, TournamentState) {
-    let t = w.games.tournament(id).await.unwrap();
+    let t = w.games.tournaments.tournament(id).await.unwrap();
     (t.round, t.state)
 }
 
@@ -55,14 +55,14 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
         assert_eq!(at(&w, id).await, (1, TournamentState::Running));
     }
     w.clock.advance(secs(3_601));
-    w.games.sweep(w.games.now()).await.unwrap();
-    let timed_out = w.games.game(one.games[2].id).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    let timed_out = w.games.play.game(one.games[2].id).await.unwrap();
     assert_eq!(timed_out.status.reason(), Some(EndReason::Timeout));
     assert_eq!(timed_out.status.winner(), Some(Color::White));
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
 
-    let two = w.games.round_games(id, 2).await.unwrap();
+    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
     assert_eq!(two.games.len(), 3);
     let bye = two.bye.as_ref().expect("a bye in round 2").id;
     assert_ne!(bye, players[6].id, "a second bye for the same player");
@@ -72,15 +72,17 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     let away = paused.players[Color::Black].clone();
     let leaver = withdrawn_game.players[Color::White].clone();
     let stayer = withdrawn_game.players[Color::Black].clone();
-    let vacation = w.games.vacation(&away, 3).await.unwrap();
+    let vacation = w.games.play.vacation(&away, 3).await.unwrap();
     assert!(vacation.started);
-    let paused_now = w.games.game(paused.id).await.unwrap();
+    let paused_now = w.games.play.game(paused.id).await.unwrap();
     assert!(paused_now.status.deadline() > paused.status.deadline());
     w.games
+        .play
         .play(&stayer, PLACE, GameRef::Id(withdrawn_game.id), "a4-a3")
         .await
         .unwrap();
     w.games
+        .play
         .play(&leaver, PLACE, GameRef::Id(withdrawn_game.id), "c2-c3")
         .await
         .unwrap();
@@ -89,6 +91,7 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
 
     let (_, lost) = w
         .games
+        .tournaments
         .withdraw(&leaver, PLACE, TournamentRef::Only)
         .await
         .unwrap();
@@ -96,7 +99,7 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
         lost.iter().map(|g| g.id).collect::<Vec<_>>(),
         [withdrawn_game.id]
     );
-    let forfeited = w.games.game(withdrawn_game.id).await.unwrap();
+    let forfeited = w.games.play.game(withdrawn_game.id).await.unwrap();
     assert_eq!(forfeited.status.winner(), Some(Color::Black));
     assert_eq!(
         forfeited.status.rating_change(),
@@ -107,12 +110,13 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
 
     // Two hours on, the vacationer's clock has waited: the game goes on, round 3 waits for it.
     w.clock.advance(secs(7_200));
-    w.games.sweep(w.games.now()).await.unwrap();
-    assert!(w.games.game(paused.id).await.unwrap().is_active());
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    assert!(w.games.play.game(paused.id).await.unwrap().is_active());
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
     // Back and moving; then their opponent resigns, the round's last game.
     w.games
+        .play
         .play(&away, PLACE, GameRef::Id(paused.id), "a4-a3")
         .await
         .unwrap();
@@ -120,14 +124,14 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     assert_eq!(at(&w, id).await, (3, TournamentState::Running));
     assert_eq!(news(&w, id).await, (vec![1, 2, 3], 0));
 
-    let three = w.games.round_games(id, 3).await.unwrap();
+    let three = w.games.tournaments.round_games(id, 3).await.unwrap();
     assert_eq!((three.games.len(), three.bye.clone()), (3, None));
     assert_eq!(
         three.games_of(leaver.id).count(),
         0,
         "the withdrawn are not paired"
     );
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     let line = table
         .lines
         .iter()
@@ -146,13 +150,13 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     let pairs: BTreeSet<_> = games.iter().map(pair).collect();
     assert_eq!(pairs.len(), 9, "a rematch");
     assert!(games.iter().all(|g| !g.is_active()));
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     assert_eq!(table.lines.iter().map(|l| l.points).sum::<u32>(), 11);
     assert!(table.lines.windows(2).all(|l| l[0].points >= l[1].points));
     assert_eq!(table.winner(), Some(&table.lines[0].member));
 
     // A sweep afterwards changes nothing.
-    w.games.sweep(w.games.now()).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
     assert_eq!(news(&w, id).await, (vec![1, 2, 3], 1));
 }
 
@@ -171,7 +175,16 @@ pub(super) async fn two_last_games_ending_at_once_pair_the_next_round_once(b: Ba
             lose(&w, g2, g2.players[Color::White].id),
         );
         assert_eq!(at(&w, id).await, (2, TournamentState::Running));
-        assert_eq!(w.games.round_games(id, 2).await.unwrap().games.len(), 2);
+        assert_eq!(
+            w.games
+                .tournaments
+                .round_games(id, 2)
+                .await
+                .unwrap()
+                .games
+                .len(),
+            2
+        );
         assert_eq!(news(&w, id).await, (vec![1, 2], 0), "server {server}");
     }
 }
@@ -207,26 +220,35 @@ pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Ba
 
     let fresh = || async {
         let store = Store::open(&w.url).await.unwrap();
-        Games::new(store, w.clock.clone(), Limits::default())
+        Services::new(store, w.clock.clone(), Limits::default())
     };
     let second = fresh().await;
-    second.sweep(second.now()).await.unwrap();
+    second.play.sweep(second.now()).await.unwrap();
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
-    assert_eq!(w.games.round_games(id, 2).await.unwrap().games.len(), 2);
+    assert_eq!(
+        w.games
+            .tournaments
+            .round_games(id, 2)
+            .await
+            .unwrap()
+            .games
+            .len(),
+        2
+    );
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
-    second.sweep(second.now()).await.unwrap();
-    fresh().await.sweep(second.now()).await.unwrap();
+    second.play.sweep(second.now()).await.unwrap();
+    fresh().await.play.sweep(second.now()).await.unwrap();
     assert_eq!(all_games(&w, id).await.len(), 4);
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
 
     // Round 2, the last: one result through the service, the other behind its back.
-    let two = w.games.round_games(id, 2).await.unwrap();
+    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
     lose(&w, &two.games[0], two.games[0].players[Color::Black].id).await;
     end_behind(&two.games[1]).await;
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
-    second.sweep(second.now()).await.unwrap();
+    second.play.sweep(second.now()).await.unwrap();
     assert_eq!(at(&w, id).await, (2, TournamentState::Finished));
-    second.sweep(second.now()).await.unwrap();
+    second.play.sweep(second.now()).await.unwrap();
     assert_eq!(news(&w, id).await, (vec![1, 2], 1));
 }
 
@@ -240,11 +262,12 @@ pub(super) async fn withdrawals_pair_the_next_round_and_end_a_swiss_left_with_on
     lose(&w, &one.games[0], one.games[0].players[Color::Black].id).await;
     let first_out = one.games[1].players[Color::White].clone();
     w.games
+        .tournaments
         .withdraw(&first_out, PLACE, TournamentRef::Id(id))
         .await
         .unwrap();
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
-    let two = w.games.round_games(id, 2).await.unwrap();
+    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
     assert_eq!(two.games.len(), 1);
     let bye = two.bye.clone().expect("three left: a bye");
     assert_ne!(bye.id, first_out.id);
@@ -253,21 +276,23 @@ pub(super) async fn withdrawals_pair_the_next_round_and_end_a_swiss_left_with_on
     // One of round 2's players withdraws: round 3 pairs the two left.
     let second_out = two.games[0].players[Color::Black].clone();
     w.games
+        .tournaments
         .withdraw(&second_out, PLACE, TournamentRef::Id(id))
         .await
         .unwrap();
     assert_eq!(at(&w, id).await, (3, TournamentState::Running));
-    let three = w.games.round_games(id, 3).await.unwrap();
+    let three = w.games.tournaments.round_games(id, 3).await.unwrap();
     assert_eq!((three.games.len(), three.bye.clone()), (1, None));
     let last = three.games[0].players[Color::White].clone();
     w.games
+        .tournaments
         .withdraw(&last, PLACE, TournamentRef::Id(id))
         .await
         .unwrap();
     // One player left: no fourth round; it is over.
     assert_eq!(at(&w, id).await, (3, TournamentState::Finished));
     assert_eq!(news(&w, id).await, (vec![1, 2, 3], 1));
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     let winner = table.winner().expect("a winner").id;
     assert!(![first_out.id, second_out.id, last.id].contains(&winner));
 }
@@ -285,6 +310,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
     assert_eq!(round.games.len(), 6);
     let (_, lost) = w
         .games
+        .tournaments
         .withdraw(&players[0], PLACE, TournamentRef::Id(id))
         .await
         .unwrap();
@@ -296,7 +322,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
         );
         assert_eq!(g.status.rating_change(), None);
     }
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     let out = table
         .lines
         .iter()
@@ -319,7 +345,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
     lose(&w, left, players[3].id).await;
     assert_eq!(at(&w, id).await, (1, TournamentState::Finished));
     assert_eq!(news(&w, id).await, (vec![1], 1));
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     assert_eq!(table.winner().map(|m| m.id), Some(players[2].id));
 
     // Cancelled with its games in progress: they go on, and end as ordinary games.
@@ -327,6 +353,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
     let other = entered(&w, there, TournamentFormat::RoundRobin, None, &members(3)).await;
     let round = started(&w, there, other).await;
     w.games
+        .tournaments
         .cancel_tournament(&alice(), false, there, TournamentRef::Id(other))
         .await
         .unwrap();
@@ -335,6 +362,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
     let (first, rest) = round.games.split_first().unwrap();
     let aborted = w
         .games
+        .play
         .abort(
             &first.players[Color::Black],
             first.place,
@@ -349,7 +377,7 @@ pub(super) async fn a_round_robin_withdrawal_forfeits_the_rest_and_a_cancelled_o
         }
     );
     for g in rest {
-        assert!(w.games.game(g.id).await.unwrap().is_active());
+        assert!(w.games.play.game(g.id).await.unwrap().is_active());
         lose(&w, g, g.players[Color::Black].id).await;
     }
     assert_eq!(at(&w, other).await, (1, TournamentState::Cancelled));
@@ -362,41 +390,65 @@ pub(super) async fn the_sweep_starts_a_tournament_at_its_time_or_cancels_it(b: B
     let w = world(b).await;
     let mut timed = super::tournaments::request(PLACE, TournamentFormat::Swiss, None);
     timed.starts_in = Some(secs(86_400));
-    let id = w.games.create_tournament(timed.clone()).await.unwrap().id;
+    let id = w
+        .games
+        .tournaments
+        .create_tournament(timed.clone())
+        .await
+        .unwrap()
+        .id;
     let players = members(5);
     for p in &players {
         w.games
+            .tournaments
             .join_tournament(p, PLACE, TournamentRef::Id(id))
             .await
             .unwrap();
     }
     let there = Place::new(700, 20);
     timed.place = there;
-    let few = w.games.create_tournament(timed).await.unwrap().id;
+    let few = w
+        .games
+        .tournaments
+        .create_tournament(timed)
+        .await
+        .unwrap()
+        .id;
     for p in &players[..2] {
         w.games
+            .tournaments
             .join_tournament(p, there, TournamentRef::Id(few))
             .await
             .unwrap();
     }
     w.clock.advance(secs(86_399));
-    w.games.sweep(w.games.now()).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
     assert_eq!(at(&w, id).await, (0, TournamentState::Open));
     assert_eq!(at(&w, few).await, (0, TournamentState::Open));
     w.clock.advance(secs(1));
-    w.games.sweep(w.games.now()).await.unwrap();
-    w.games.sweep(w.games.now()).await.unwrap();
-    let t = w.games.tournament(id).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    let t = w.games.tournaments.tournament(id).await.unwrap();
     // Five players: ⌈log2 5⌉ + 1 rounds, fixed at the start.
     assert_eq!(
         (t.round, t.state, t.rounds),
         (1, TournamentState::Running, Some(4))
     );
-    assert_eq!(w.games.round_games(id, 1).await.unwrap().games.len(), 2);
+    assert_eq!(
+        w.games
+            .tournaments
+            .round_games(id, 1)
+            .await
+            .unwrap()
+            .games
+            .len(),
+        2
+    );
     assert_eq!(news(&w, id).await, (vec![1], 0));
     assert_eq!(at(&w, few).await, (0, TournamentState::Cancelled));
     let cancelled = w
         .games
+        .outbox
         .due_announcements(breakthrough_bot::game::Timestamp::MAX, 1_000)
         .await
         .unwrap()

@@ -52,12 +52,14 @@ pub(super) async fn entered(
 ) -> TournamentId {
     let id = w
         .games
+        .tournaments
         .create_tournament(request(place, format, rounds))
         .await
         .expect("create")
         .id;
     for p in players {
         w.games
+            .tournaments
             .join_tournament(p, place, TournamentRef::Id(id))
             .await
             .expect("join");
@@ -68,6 +70,7 @@ pub(super) async fn entered(
 /// Started by its organizer: round 1.
 pub(super) async fn started(w: &World, place: Place, id: TournamentId) -> RoundGames {
     w.games
+        .tournaments
         .start_tournament(&alice(), false, place, TournamentRef::Id(id))
         .await
         .expect("start")
@@ -78,6 +81,7 @@ pub(super) async fn lose(w: &World, game: &Game, loser: MemberId) {
     let color = game.color_of(loser).expect("a player of the game");
     let who = game.players[color].clone();
     w.games
+        .play
         .resign(&who, game.place, GameRef::Id(game.id))
         .await
         .unwrap_or_else(|e| panic!("resign game {}: {e}", game.id));
@@ -90,6 +94,7 @@ pub(super) async fn news(w: &World, id: TournamentId) -> (Vec<u32>, usize) {
     let mut ended = 0;
     for owed in w
         .games
+        .outbox
         .due_announcements(breakthrough_bot::game::Timestamp::MAX, 10_000)
         .await
         .expect("outbox")
@@ -107,10 +112,22 @@ pub(super) async fn news(w: &World, id: TournamentId) -> (Vec<u32>, usize) {
 
 /// Every game of the tournament's rounds so far.
 pub(super) async fn all_games(w: &World, id: TournamentId) -> Vec<Game> {
-    let t = w.games.tournament(id).await.expect("tournament");
+    let t = w
+        .games
+        .tournaments
+        .tournament(id)
+        .await
+        .expect("tournament");
     let mut games = Vec::new();
     for round in 1..=t.round {
-        games.extend(w.games.round_games(id, round).await.expect("round").games);
+        games.extend(
+            w.games
+                .tournaments
+                .round_games(id, round)
+                .await
+                .expect("round")
+                .games,
+        );
     }
     games
 }
@@ -122,17 +139,20 @@ pub(super) async fn create_refusals(b: Backend) {
     let mut no_right = request(PLACE, rr, None);
     no_right.manages_server = false;
     refused!(
-        w.games.create_tournament(no_right).await,
+        w.games.tournaments.create_tournament(no_right).await,
         GameError::Tournament(TournamentRefusal::NeedsManageServer)
     );
     refused!(
-        w.games.create_tournament(request(A_DM, rr, None)).await,
+        w.games
+            .tournaments
+            .create_tournament(request(A_DM, rr, None))
+            .await,
         GameError::Tournament(TournamentRefusal::InDirect)
     );
     let mut too_many = request(PLACE, rr, None);
     too_many.max_players = Some(33);
     refused!(
-        w.games.create_tournament(too_many).await,
+        w.games.tournaments.create_tournament(too_many).await,
         GameError::Tournament(TournamentRefusal::Players {
             format: TournamentFormat::RoundRobin,
             max: 32
@@ -141,18 +161,22 @@ pub(super) async fn create_refusals(b: Backend) {
     let mut too_many = request(PLACE, swiss, None);
     too_many.max_players = Some(129);
     refused!(
-        w.games.create_tournament(too_many).await,
+        w.games.tournaments.create_tournament(too_many).await,
         GameError::Tournament(TournamentRefusal::Players {
             format: TournamentFormat::Swiss,
             max: 128
         })
     );
     refused!(
-        w.games.create_tournament(request(PLACE, rr, Some(3))).await,
+        w.games
+            .tournaments
+            .create_tournament(request(PLACE, rr, Some(3)))
+            .await,
         GameError::Tournament(TournamentRefusal::RoundsOnlySwiss)
     );
     assert!(w
         .games
+        .tournaments
         .tournaments_in(PLACE.guild)
         .await
         .unwrap()
@@ -162,26 +186,49 @@ pub(super) async fn create_refusals(b: Backend) {
     let mut most = request(PLACE, rr, None);
     most.max_players = Some(32);
     assert_eq!(
-        w.games.create_tournament(most).await.unwrap().max_players,
+        w.games
+            .tournaments
+            .create_tournament(most)
+            .await
+            .unwrap()
+            .max_players,
         32
     );
     let mut most = request(PLACE, swiss, Some(3));
     most.max_players = Some(128);
     assert_eq!(
-        w.games.create_tournament(most).await.unwrap().max_players,
+        w.games
+            .tournaments
+            .create_tournament(most)
+            .await
+            .unwrap()
+            .max_players,
         128
     );
     w.games
+        .tournaments
         .create_tournament(request(PLACE, swiss, None))
         .await
         .unwrap();
     // A fourth live one in the server is refused; another server has its own three.
     refused!(
-        w.games.create_tournament(request(PLACE, swiss, None)).await,
+        w.games
+            .tournaments
+            .create_tournament(request(PLACE, swiss, None))
+            .await,
         GameError::Tournament(TournamentRefusal::Limit(3))
     );
-    assert_eq!(w.games.tournaments_in(PLACE.guild).await.unwrap().len(), 3);
+    assert_eq!(
+        w.games
+            .tournaments
+            .tournaments_in(PLACE.guild)
+            .await
+            .unwrap()
+            .len(),
+        3
+    );
     w.games
+        .tournaments
         .create_tournament(request(OTHER_SERVER, swiss, None))
         .await
         .unwrap();
@@ -191,39 +238,54 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
     let w = world(b).await;
     let id = entered(&w, PLACE, TournamentFormat::Swiss, None, &[bob()]).await;
     let which = TournamentRef::Id(id);
-    let before = w.games.tournament(id).await.unwrap();
+    let before = w.games.tournaments.tournament(id).await.unwrap();
     refused!(
-        w.games.join_tournament(&bob(), PLACE, which).await,
+        w.games
+            .tournaments
+            .join_tournament(&bob(), PLACE, which)
+            .await,
         GameError::Tournament(TournamentRefusal::AlreadyIn)
     );
     refused!(
-        w.games.leave_tournament(&carol(), PLACE, which).await,
+        w.games
+            .tournaments
+            .leave_tournament(&carol(), PLACE, which)
+            .await,
         GameError::Tournament(TournamentRefusal::NotIn)
     );
     refused!(
-        w.games.withdraw(&bob(), PLACE, which).await,
+        w.games.tournaments.withdraw(&bob(), PLACE, which).await,
         GameError::Tournament(TournamentRefusal::NotStarted)
     );
     w.games
+        .tournaments
         .join_tournament(&carol(), PLACE, which)
         .await
         .unwrap();
     refused!(
         w.games
+            .tournaments
             .start_tournament(&alice(), false, PLACE, which)
             .await,
         GameError::Tournament(TournamentRefusal::TooFew(2))
     );
-    let with_two = w.games.tournament(id).await.unwrap();
+    let with_two = w.games.tournaments.tournament(id).await.unwrap();
     assert_eq!(with_two.state, TournamentState::Open);
     assert_eq!(with_two.entrants.len(), before.entrants.len() + 1);
     let dave = Member::new(1004, "dave");
-    w.games.join_tournament(&dave, PLACE, which).await.unwrap();
+    w.games
+        .tournaments
+        .join_tournament(&dave, PLACE, which)
+        .await
+        .unwrap();
     refused!(
-        w.games.start_tournament(&bob(), false, PLACE, which).await,
+        w.games
+            .tournaments
+            .start_tournament(&bob(), false, PLACE, which)
+            .await,
         GameError::Tournament(TournamentRefusal::NotOrganizer)
     );
-    let with_three = w.games.tournament(id).await.unwrap();
+    let with_three = w.games.tournaments.tournament(id).await.unwrap();
     assert_eq!(
         (with_three.state, with_three.round),
         (TournamentState::Open, 0)
@@ -233,28 +295,36 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
     // A member who manages the server may start it for its organizer.
     let round = w
         .games
+        .tournaments
         .start_tournament(&bob(), true, PLACE, which)
         .await
         .unwrap();
-    let running = w.games.tournament(id).await.unwrap();
+    let running = w.games.tournaments.tournament(id).await.unwrap();
     refused!(
         w.games
+            .tournaments
             .join_tournament(&Member::new(1005, "erin"), PLACE, which)
             .await,
         GameError::Tournament(TournamentRefusal::AlreadyStarted)
     );
     refused!(
-        w.games.leave_tournament(&bob(), PLACE, which).await,
+        w.games
+            .tournaments
+            .leave_tournament(&bob(), PLACE, which)
+            .await,
         GameError::Tournament(TournamentRefusal::AlreadyStarted)
     );
     let game = round.games[0].clone();
     let player = game.players[Color::Black].clone();
     refused!(
-        w.games.abort(&player, PLACE, GameRef::Id(game.id)).await,
+        w.games
+            .play
+            .abort(&player, PLACE, GameRef::Id(game.id))
+            .await,
         GameError::Tournament(TournamentRefusal::NoAbort)
     );
-    assert_eq!(w.games.tournament(id).await.unwrap(), running);
-    assert!(w.games.game(game.id).await.unwrap().is_active());
+    assert_eq!(w.games.tournaments.tournament(id).await.unwrap(), running);
+    assert!(w.games.play.game(game.id).await.unwrap().is_active());
 }
 
 /// Five players, every pair once: the games are made at the start, each with White and Black
@@ -323,7 +393,7 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
     for (i, (loser, winner)) in losses.iter().enumerate() {
         let game = between(*loser, *winner);
         lose(&w, &game, *loser).await;
-        let t = w.games.tournament(id).await.unwrap();
+        let t = w.games.tournaments.tournament(id).await.unwrap();
         assert_eq!(
             (t.state, t.round),
             (TournamentState::Running, 1),
@@ -331,17 +401,17 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
         );
     }
     assert_eq!(news(&w, id).await, (vec![1], 0), "nothing ends early");
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     let p1_line = table.lines.iter().find(|l| l.member.id == p1).unwrap();
     assert_eq!((p1_line.played, p1_line.left), (3, Some(1)));
 
     w.clock.advance(secs(3_601));
-    w.games.sweep(w.games.now()).await.unwrap();
-    let last = w.games.game(last.id).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    let last = w.games.play.game(last.id).await.unwrap();
     assert_eq!(last.status.reason(), Some(EndReason::Timeout));
     assert_eq!(last.status.winner(), last.color_of(top_winner));
 
-    let table = w.games.table(id).await.unwrap();
+    let table = w.games.tournaments.table(id).await.unwrap();
     assert_eq!(table.tournament.state, TournamentState::Finished);
     let order: Vec<MemberId> = table.lines.iter().map(|l| l.member.id).collect();
     // The three on 3 points each beat one of the others (direct encounter 1 each) and p4 and p5
@@ -379,10 +449,11 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
     assert_eq!(news(&w, id).await, (vec![1], 1));
 
     // Over: nothing more is taken, and another sweep announces nothing.
-    w.games.sweep(w.games.now()).await.unwrap();
+    w.games.play.sweep(w.games.now()).await.unwrap();
     assert_eq!(news(&w, id).await, (vec![1], 1));
     refused!(
         w.games
+            .tournaments
             .withdraw(&players[0], PLACE, TournamentRef::Id(id))
             .await,
         GameError::Tournament(TournamentRefusal::Over)
@@ -398,6 +469,7 @@ pub(super) async fn tournaments_created_at_once_keep_to_the_servers_limit(b: Bac
         let games = w.games.clone();
         tasks.push(tokio::spawn(async move {
             games
+                .tournaments
                 .create_tournament(request(PLACE, TournamentFormat::Swiss, None))
                 .await
         }));
@@ -411,5 +483,13 @@ pub(super) async fn tournaments_created_at_once_keep_to_the_servers_limit(b: Bac
         }
     }
     assert_eq!(created, 3);
-    assert_eq!(w.games.tournaments_in(PLACE.guild).await.unwrap().len(), 3);
+    assert_eq!(
+        w.games
+            .tournaments
+            .tournaments_in(PLACE.guild)
+            .await
+            .unwrap()
+            .len(),
+        3
+    );
 }

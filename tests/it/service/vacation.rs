@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use breakthrough_bot::game::{GameError, GameId, GameRef, Games, Limits, Member};
+use breakthrough_bot::game::{GameError, GameId, GameRef, Limits, Member, Services};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -26,13 +26,13 @@ pub(super) async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it
     let first = started(&w).await;
     let second = started_between(&w, &carol(), &alice()).await;
     w.clock.advance(secs(600));
-    let before = deadline(&w.games.game(first).await.unwrap());
-    let change = w.games.vacation(&alice(), 3).await.unwrap();
+    let before = deadline(&w.games.play.game(first).await.unwrap());
+    let change = w.games.play.vacation(&alice(), 3).await.unwrap();
     let back = T0 + secs(600) + 3 * DAY;
     assert!(change.started);
     assert_eq!((change.until, change.days_left), (back, 18));
     assert_eq!(change.games.len(), 2);
-    let g = w.games.game(first).await.unwrap();
+    let g = w.games.play.game(first).await.unwrap();
     assert_eq!(deadline(&g), before + 3 * DAY);
     assert!(
         breakthrough_bot::text::status(Lang::En, &Plain, &g, w.games.now())
@@ -50,45 +50,48 @@ pub(super) async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it
         .map(|g| g.id)
         .collect();
     assert_eq!(ended, [second]);
-    assert!(w.games.game(first).await.unwrap().is_active());
+    assert!(w.games.play.game(first).await.unwrap().is_active());
 
     // alice moves: she is back, a day begun counts as taken, and bob has his usual hour.
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(first), "a4-a3")
         .await
         .unwrap();
-    let g = w.games.game(first).await.unwrap();
+    let g = w.games.play.game(first).await.unwrap();
     assert_eq!(g.away_until(Color::Black, w.games.now()), None);
     assert_eq!(deadline(&g), w.games.now() + HOUR);
-    let again = w.games.vacation(&alice(), 0).await;
+    let again = w.games.play.vacation(&alice(), 0).await;
     assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
 
     // bob goes away; alice's move hands him a turn that starts when he is back.
-    w.games.vacation(&bob(), 1).await.unwrap();
+    w.games.play.vacation(&bob(), 1).await.unwrap();
     let bob_back = w.games.now() + DAY;
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(first), "c2-c3")
         .await
         .unwrap();
     // bob moved, so he is back at once: alice's turn runs as usual.
-    let g = w.games.game(first).await.unwrap();
+    let g = w.games.play.game(first).await.unwrap();
     assert_eq!(deadline(&g), w.games.now() + HOUR);
-    w.games.vacation(&bob(), 1).await.unwrap();
+    w.games.play.vacation(&bob(), 1).await.unwrap();
     let bob_back_again = w.games.now() + DAY;
     assert!(bob_back_again >= bob_back);
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(first), "a3xb2")
         .await
         .unwrap();
-    let g = w.games.game(first).await.unwrap();
+    let g = w.games.play.game(first).await.unwrap();
     assert_eq!(deadline(&g), bob_back_again + HOUR);
     // bob ends it early: his deadline comes back by the time not taken.
     w.clock.advance(HOUR);
-    let change = w.games.vacation(&bob(), 0).await.unwrap();
+    let change = w.games.play.vacation(&bob(), 0).await.unwrap();
     assert!(!change.started);
     // The first vacation, ended by his move the moment it began, took nothing; this one a day.
     assert_eq!(change.days_left, 21 - 1);
-    let g = w.games.game(first).await.unwrap();
+    let g = w.games.play.game(first).await.unwrap();
     assert_eq!(deadline(&g), w.games.now() + HOUR);
 }
 
@@ -102,25 +105,27 @@ pub(super) async fn a_vacation_taken_through_another_process_reaches_the_games_t
     let id = started(&w).await;
     // alice (Black) moves: bob is to move, and this process remembers the game.
     w.games
+        .play
         .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
         .await
         .unwrap();
-    let before = deadline(&w.games.game(id).await.unwrap());
+    let before = deadline(&w.games.play.game(id).await.unwrap());
     let store = Store::open(&w.url).await.unwrap();
-    let other = Games::new(store.clone(), w.clock.clone(), Limits::default());
-    other.vacation(&bob(), 1).await.unwrap();
+    let other = Services::new(store.clone(), w.clock.clone(), Limits::default());
+    other.play.vacation(&bob(), 1).await.unwrap();
     tokio::time::sleep(
         breakthrough_bot::store::CACHE_MAX_AGE + std::time::Duration::from_millis(100),
     )
     .await;
-    let g = w.games.game(id).await.unwrap();
+    let g = w.games.play.game(id).await.unwrap();
     assert_eq!(deadline(&g), before + DAY);
     assert_eq!(g.away_until(Color::White, w.games.now()), Some(T0 + DAY));
     w.games
+        .play
         .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
         .await
         .unwrap();
-    let again = other.vacation(&bob(), 0).await;
+    let again = other.play.vacation(&bob(), 0).await;
     assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
     store.close().await;
 }
@@ -129,8 +134,8 @@ pub(super) async fn a_vacation_taken_through_another_process_reaches_the_games_t
 pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b: Backend) {
     let w = world(b).await;
     let id = started(&w).await;
-    let before = deadline(&w.games.game(id).await.unwrap());
-    let refused = w.games.vacation(&alice(), 22).await;
+    let before = deadline(&w.games.play.game(id).await.unwrap());
+    let refused = w.games.play.vacation(&alice(), 22).await;
     assert!(
         matches!(
             refused,
@@ -145,24 +150,24 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
         refused.unwrap_err().to_string(),
         "you have 21 vacation days left this year; ask for 1 to 21"
     );
-    let refused = w.games.vacation(&alice(), -1).await;
+    let refused = w.games.play.vacation(&alice(), -1).await;
     assert!(
         matches!(refused, Err(GameError::VacationDays { .. })),
         "{refused:?}"
     );
-    assert_eq!(deadline(&w.games.game(id).await.unwrap()), before);
+    assert_eq!(deadline(&w.games.play.game(id).await.unwrap()), before);
 
-    w.games.vacation(&alice(), 20).await.unwrap();
-    let refused = w.games.vacation(&alice(), 1).await;
+    w.games.play.vacation(&alice(), 20).await.unwrap();
+    let refused = w.games.play.vacation(&alice(), 1).await;
     assert!(
         matches!(refused, Err(GameError::AlreadyOnVacation(_))),
         "{refused:?}"
     );
     // Back after two and a half days: three are taken, eighteen given back.
     w.clock.advance(2 * DAY + 12 * HOUR);
-    let change = w.games.vacation(&alice(), 0).await.unwrap();
+    let change = w.games.play.vacation(&alice(), 0).await.unwrap();
     assert_eq!(change.days_left, 18);
-    let refused = w.games.vacation(&alice(), 19).await;
+    let refused = w.games.play.vacation(&alice(), 19).await;
     assert!(
         matches!(
             refused,
@@ -175,14 +180,18 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
     );
     // A year after the first, its days are free again.
     w.clock.advance(365 * DAY);
-    assert_eq!(w.games.vacation(&alice(), 21).await.unwrap().days_left, 0);
+    assert_eq!(
+        w.games.play.vacation(&alice(), 21).await.unwrap().days_left,
+        0
+    );
     // A member who never played may go away too.
     let newcomer = Member::new(1099, "newcomer");
-    let change = w.games.vacation(&newcomer, 2).await.unwrap();
+    let change = w.games.play.vacation(&newcomer, 2).await.unwrap();
     assert!(change.started && change.games.is_empty());
     // A challenge to a member on vacation is allowed, and says so.
     let c = w
         .games
+        .challenges
         .challenge(request(&carol(), Some(&alice()), "3x5"))
         .await
         .unwrap();
