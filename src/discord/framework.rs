@@ -2,7 +2,6 @@
 //! on buttons, and [`run`], which serves them until the process is told to stop.
 
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
@@ -194,8 +193,6 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
     startup::prepare(&http, &commands, config.guild_id).await?;
 
     let setup_games = games.clone();
-    let wake = Arc::new(tokio::sync::Notify::new());
-    let setup_wake = wake.clone();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -214,7 +211,6 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
                 Ok(Data {
                     games: setup_games,
                     rate: rate::RateLimit::new(burst, rate_period),
-                    outbox: setup_wake,
                 })
             })
         })
@@ -232,7 +228,6 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         games.clone(),
         sweep_every,
         post_timeout,
-        wake,
     );
 
     let shards = client.shard_manager.clone();

@@ -33,8 +33,6 @@ mod tasks;
 mod views;
 mod window;
 
-use std::sync::Arc;
-
 use crate::game::Services;
 
 pub use error::BotError;
@@ -50,8 +48,6 @@ pub use refusals::Refusals;
 pub struct Data {
     pub games: Services,
     pub rate: rate::RateLimit,
-    /// Tells the outbox something was queued, for a command whose change announces itself.
-    pub outbox: Arc<tokio::sync::Notify>,
 }
 
 pub type Context<'a> = poise::Context<'a, Data, BotError>;

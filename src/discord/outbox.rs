@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use poise::serenity_prelude as serenity;
-use tokio::sync::Notify;
 use tracing::{error, warn};
 
 use crate::game::{
@@ -38,13 +37,12 @@ const BACKOFF: Backoff = Backoff {
 /// sharing the database are seen this late at worst.
 const MAX_IDLE: Duration = Duration::from_secs(5);
 
-/// Starts the task that posts the outbox. `wake` is notified when something was queued;
+/// Starts the task that posts the outbox, woken by the service when something was queued;
 /// each post may take `timeout` before it counts as failed.
 pub(super) fn spawn_outbox(
     http: Arc<serenity::Http>,
     cache: Arc<serenity::Cache>,
     games: Services,
-    wake: Arc<Notify>,
     timeout: Duration,
 ) {
     tokio::spawn(async move {
@@ -77,7 +75,7 @@ pub(super) fn spawn_outbox(
             // Never spin, even on a row that keeps failing to be postponed.
             let wait = wait.clamp(Duration::from_millis(50), MAX_IDLE);
             tokio::select! {
-                () = wake.notified() => {}
+                () = games.outbox.queued() => {}
                 () = tokio::time::sleep(wait) => {}
             }
         }

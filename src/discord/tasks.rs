@@ -20,17 +20,16 @@ pub(super) fn spawn_clock_tasks(
     games: Services,
     every: Duration,
     post_timeout: Duration,
-    wake: Arc<tokio::sync::Notify>,
 ) {
-    outbox::spawn_outbox(http, cache, games.clone(), wake.clone(), post_timeout);
-    spawn_sweeper(games.clone(), every, wake.clone());
-    spawn_ai_answers(games, every, wake);
+    outbox::spawn_outbox(http, cache, games.clone(), post_timeout);
+    spawn_sweeper(games.clone(), every);
+    spawn_ai_answers(games, every);
 }
 
 /// Checks the clocks every `every`: first records that the bot is alive (moving every clock on
 /// by the time it was away, after a silence of more than two sweeps), then sweeps. What the
-/// sweep did is queued in the outbox with it; `wake` tells the outbox.
-fn spawn_sweeper(games: Services, every: Duration, wake: Arc<tokio::sync::Notify>) {
+/// sweep did is queued in the outbox with it, which the service tells the outbox of.
+fn spawn_sweeper(games: Services, every: Duration) {
     let grace = every.saturating_mul(2);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
@@ -43,23 +42,21 @@ fn spawn_sweeper(games: Services, every: Duration, wake: Arc<tokio::sync::Notify
                 error!(error = ?e, "could not record that the bot is alive");
                 continue;
             }
-            match games.play.sweep(now).await {
-                Ok(0) => {}
-                Ok(_) => wake.notify_one(),
-                Err(e) => error!(error = ?e, "clock sweep failed"),
+            if let Err(e) = games.play.sweep(now).await {
+                error!(error = ?e, "clock sweep failed");
             }
         }
     });
 }
 
 /// Answers the games left waiting for the AI every `every`, on a task of its own.
-fn spawn_ai_answers(games: Services, every: Duration, wake: Arc<tokio::sync::Notify>) {
+fn spawn_ai_answers(games: Services, every: Duration) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            answer_waiting_ai(&games, &wake).await;
+            answer_waiting_ai(&games).await;
         }
     });
 }
@@ -70,7 +67,7 @@ const AI_STALLED: Duration = Duration::from_secs(10);
 
 /// Answers the games left waiting for the AI; each move is queued in the outbox with its
 /// announcement.
-async fn answer_waiting_ai(games: &Services, wake: &tokio::sync::Notify) {
+async fn answer_waiting_ai(games: &Services) {
     let ids = match games.play.ai_games_to_move(AI_STALLED).await {
         Ok(ids) => ids,
         Err(e) => {
@@ -79,10 +76,8 @@ async fn answer_waiting_ai(games: &Services, wake: &tokio::sync::Notify) {
         }
     };
     for id in ids {
-        match games.play.ai_reply_announced(id).await {
-            Ok(Some(_)) => wake.notify_one(),
-            Ok(None) => {}
-            Err(e) => error!(error = ?e, game = %id, "the AI could not reply"),
+        if let Err(e) = games.play.ai_reply_announced(id).await {
+            error!(error = ?e, game = %id, "the AI could not reply");
         }
     }
 }

@@ -232,6 +232,14 @@ impl Announced {
 }
 
 impl Outbox {
+    /// Waits until an operation of this process queued an announcement since the last wait:
+    /// every write that queues one tells the outbox as it commits, so a front end's poster waits
+    /// on this (and on [`Outbox::next_announcement_at`] for the ones due later), never on a
+    /// signal of its own.
+    pub async fn queued(&self) {
+        self.store.outbox_bell().rung().await;
+    }
+
     /// Announcements of this service's servers that are due at `now`, oldest first, at most
     /// `limit`.
     ///

@@ -230,6 +230,7 @@ impl Store {
                                 insert_outbox(tx.conn(), row).await?;
                             }
                             tx.commit().await?;
+                            self.bell.ring();
                             Ok(Ended::Done)
                         }
                         // PostgreSQL reads nothing more in a transaction a statement failed in:

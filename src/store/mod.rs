@@ -105,6 +105,7 @@ pub use leases::{holder_name, LEASE};
 use moves::{apply_moves, Dialect};
 pub use moves::{MoveWrite, POSTGRES_GROUPS_IN_FLIGHT};
 use outbox::insert_outbox;
+pub use outbox::OutboxBell;
 pub use puzzles::{NewAttempt, NewPuzzle, ProgressRow, PuzzlePlayerRow, PuzzleRow};
 #[cfg(feature = "test-support")]
 pub use rows::PlayerRow;
@@ -130,6 +131,7 @@ pub struct Store {
     moves: Batcher<MoveWrite, Shared<bool>>,
     backend: Backend,
     cache: GameCache,
+    bell: OutboxBell,
     /// The checkpointer runs while any clone of this store is alive.
     _alive: Arc<()>,
 }
@@ -238,6 +240,7 @@ impl Store {
             moves,
             backend: Backend::Sqlite { checkpoint, games },
             cache,
+            bell: OutboxBell::default(),
             _alive: alive,
         })
     }
@@ -305,6 +308,7 @@ impl Store {
             moves,
             backend: Backend::Postgres,
             cache,
+            bell: OutboxBell::default(),
             _alive: Arc::new(()),
         })
     }
@@ -361,6 +365,8 @@ impl Store {
             tx: self.write.begin().await?,
             cache: self.cache.clone(),
             touched: Touched::Nothing,
+            bell: self.bell.clone(),
+            queued: false,
         })
     }
 }
@@ -371,12 +377,19 @@ pub struct WriteTx {
     cache: GameCache,
     /// The games the cache must forget once this commits.
     touched: Touched,
+    bell: OutboxBell,
+    /// Whether it queued announcements: the bell rings once it commits.
+    queued: bool,
 }
 
 impl WriteTx {
     pub async fn commit(self) -> Result<()> {
         let done = self.tx.commit().await;
         self.cache.drop_touched(&self.touched);
-        Ok(done?)
+        done?;
+        if self.queued {
+            self.bell.ring();
+        }
+        Ok(())
     }
 }

@@ -332,7 +332,10 @@ impl Store {
             Ok(())
         };
         match done {
-            Ok(()) if applied => self.cache.moved(&m),
+            Ok(()) if applied => {
+                self.cache.moved(&m);
+                self.bell.ring();
+            }
             _ => self.cache.forget(m.game),
         }
         done.map(|()| applied)

@@ -1,13 +1,33 @@
 //! The outbox of announcements owed to players, and the record that the bot is alive (which moves
 //! the clocks on after a downtime).
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use tokio::sync::Notify;
 
 use crate::domain::{OutboxId, Timestamp};
 
 use super::codec::{Millis, Seconds};
 use super::writer::Conn;
 use super::{NewOutbox, OutboxRow, Result, Servers, Sql, Store, WriteTx};
+
+/// Rung each time a write that queued announcements commits, so that whatever posts the outbox
+/// wakes at once instead of at its next look; a ring with no one waiting is kept for the next
+/// wait. Only this process's writes ring it: another process's are found at the next look.
+#[derive(Clone, Debug, Default)]
+pub struct OutboxBell(Arc<Notify>);
+
+impl OutboxBell {
+    pub(super) fn ring(&self) {
+        self.0.notify_one();
+    }
+
+    /// Waits until a write queued announcements since the last wait.
+    pub async fn rung(&self) {
+        self.0.notified().await;
+    }
+}
 
 /// Queues an announcement.
 pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()> {
@@ -26,6 +46,11 @@ pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()
 }
 
 impl Store {
+    /// The bell rung when announcements are queued.
+    pub fn outbox_bell(&self) -> &OutboxBell {
+        &self.bell
+    }
+
     /// Announcements in `servers` due at `now`, oldest first, at most `limit`.
     pub async fn due_outbox(
         &self,
@@ -79,7 +104,9 @@ impl Store {
 impl WriteTx {
     /// Queues an announcement with the change it announces.
     pub async fn insert_outbox(&mut self, row: &NewOutbox) -> Result<()> {
-        insert_outbox(self.tx.conn(), row).await
+        insert_outbox(self.tx.conn(), row).await?;
+        self.queued = true;
+        Ok(())
     }
 
     /// When the process looking after `servers` last recorded that it was alive.

@@ -235,9 +235,6 @@ pub async fn vacation(
         tr!(lang, "vacation-ended", left = change.days_left)
     };
     // The opponents are told in each game's channel, through the outbox.
-    if change.started {
-        ctx.data().outbox.notify_one();
-    }
     ctx.send(views::View::text(said).reply(true)).await?;
     Ok(())
 }

@@ -70,9 +70,8 @@ async fn late_move(
         },
         None => Some(&played.game),
     };
-    match owed {
-        Some(game) => reply::board_owed(data, game, &"the response closed before the move").await,
-        None => data.outbox.notify_one(),
+    if let Some(game) = owed {
+        reply::board_owed(data, game, &"the response closed before the move").await;
     }
     window::note(
         ctx,

@@ -247,9 +247,8 @@ pub async fn start(
     // The answer is the sign-up, now under way and without its buttons; the round's games
     // follow in its announcement, which pings their players.
     let v = signup_of(games, public_lang(ctx), &round.tournament).await?;
+    // The round's own announcements (direct messages) were queued with it, for the outbox.
     ctx.send(v.reply(false)).await?;
-    // The round's own announcements (direct messages) are queued: the outbox may post them.
-    ctx.data().outbox.notify_one();
     Ok(())
 }
 
@@ -308,7 +307,6 @@ pub async fn withdraw(
         .await?;
     let said = text::withdrawn(public_lang(ctx), &Markdown, &t, &lost, &me);
     ctx.send(View::text(said).reply(false)).await?;
-    ctx.data().outbox.notify_one();
     Ok(())
 }
 

@@ -35,7 +35,6 @@ pub(in crate::discord) async fn board_shown(
             warn!(error = ?e, "could not record a board's message");
         }
     }
-    data.outbox.notify_one();
 }
 
 /// The public board of a change that went through, which Discord did not take as the reply to
@@ -47,9 +46,8 @@ pub(in crate::discord) async fn board_owed(
     why: &(dyn std::fmt::Display + Sync),
 ) {
     warn!(game = %game.id, error = %why, "could not post a board as a reply; handing it to the outbox");
-    match data.games.outbox.board_owed(game).await {
-        Ok(()) => data.outbox.notify_one(),
-        Err(e) => error!(game = %game.id, error = ?e, "could not hand a board to the outbox"),
+    if let Err(e) = data.games.outbox.board_owed(game).await {
+        error!(game = %game.id, error = ?e, "could not hand a board to the outbox");
     }
 }
 

@@ -202,3 +202,35 @@ pub(super) async fn turn_notifications_are_queued_with_the_change_and_lapse_with
     assert!(w.games.outbox.take_dm_refusal(alice().id).await.unwrap());
     assert!(!w.games.outbox.take_dm_refusal(alice().id).await.unwrap());
 }
+
+/// Whether the outbox heard of something queued, without waiting for it longer than `within`.
+async fn rung(w: &super::World, within: std::time::Duration) -> bool {
+    tokio::time::timeout(within, w.games.outbox.queued())
+        .await
+        .is_ok()
+}
+
+pub(super) async fn the_outbox_hears_of_each_queued_announcement_as_its_write_commits(b: Backend) {
+    let w = world(b).await;
+    let id = started(&w).await;
+    // Whatever starting the game queued is heard once; then the bell is quiet.
+    rung(&w, secs(1)).await;
+    assert!(!rung(&w, std::time::Duration::from_millis(200)).await);
+
+    // Reads, and a sweep with nothing due, queue nothing and ring nothing.
+    w.games.play.game(id).await.unwrap();
+    w.games.play.sweep(T0 + secs(60)).await.unwrap();
+    assert!(owed(&w).await.is_empty());
+    assert!(!rung(&w, std::time::Duration::from_millis(200)).await);
+
+    // A sweep that queues a reminder rings as it commits, with no front end telling anyone.
+    w.games.play.sweep(T0 + secs(49 * 60)).await.unwrap();
+    assert_eq!(owed(&w).await.len(), 1);
+    assert!(rung(&w, secs(10)).await);
+    assert!(!rung(&w, std::time::Duration::from_millis(200)).await);
+
+    // So does a board handed to the outbox.
+    let game = w.games.play.game(id).await.unwrap();
+    w.games.outbox.board_owed(&game).await.unwrap();
+    assert!(rung(&w, secs(10)).await);
+}
