@@ -223,6 +223,20 @@ async fn post_one(poster: &Poster, cache: &serenity::Cache, games: &Services, ow
     }
 }
 
+/// Discord's JSON error code for missing permissions.
+const MISSING_PERMISSIONS: i64 = 50_013;
+/// Discord's JSON error code for a server at its cap of active threads.
+const TOO_MANY_THREADS: i64 = 160_006;
+
+/// What Discord's refusal of a thread, by its JSON error `code`, means for the service.
+fn thread_refusal(code: i64) -> ThreadRefusal {
+    match code {
+        MISSING_PERMISSIONS => ThreadRefusal::MissingPermissions,
+        TOO_MANY_THREADS => ThreadRefusal::TooManyThreads,
+        other => ThreadRefusal::Other(other),
+    }
+}
+
 /// How many times a thread waits for the message showing its game's board to be known, a
 /// growing pause apart (about a minute in all), before the game stays in its channel.
 const THREAD_WAITS: i64 = 8;
@@ -289,8 +303,8 @@ async fn open_thread(
             Verdict::Never | Verdict::DmClosed => {
                 let code = why.code().map_or(0, |code| code as i64);
                 warn!(outbox = %owed.id, game = game.id.get(), %why, "Discord would not open a game's thread; it stays in its channel");
-                let refusal = ThreadRefusal::from_code(code);
-                if refusal != ThreadRefusal::Other(0) {
+                if code != 0 {
+                    let refusal = thread_refusal(code);
                     if let Err(e) = games.threads.thread_refused(game.place, refusal).await {
                         error!(outbox = %owed.id, error = ?e, "could not record why a thread was refused");
                     }

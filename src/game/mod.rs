@@ -3,8 +3,8 @@
 //! Talks to [`crate::store`]. Every operation returns a domain value or a [`GameError`]; what a
 //! member is told of either is in [`crate::text`], so the service holds no words. It knows of no
 //! terminal; of Discord it knows only what a front end hands it as plain values (ids, and in
-//! `threads` the codes Discord gives when it refuses a thread). Time comes from a [`Clock`], so
-//! tests control it.
+//! `threads` why a thread could not open, as a [`ThreadRefusal`]). Time comes from a [`Clock`],
+//! so tests control it.
 //!
 //! What a change tells anyone beyond the reply to the command that made it (a turn by direct
 //! message, a time-out, a reminder, an expiry, a vacation, the AI's move after a restart) is an

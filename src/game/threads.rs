@@ -12,37 +12,33 @@ use crate::store::NewOutbox;
 use super::types::{ChannelId, Game, GameId, GuildId, MemberId, Place, Timestamp};
 use super::{Announcement, Core, GameError, GameRef, Result, Threads};
 
-/// Why Discord would not open a thread for a game, as far as a server's admins can help it.
+/// Why a thread could not be opened for a game, as far as a server's admins can help it: what
+/// the front end heard, in the service's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThreadRefusal {
-    /// The bot lacks Create Public Threads (or Send Messages in Threads) in the channel (50013).
+    /// The bot may not open threads (or post in them) in the channel.
     MissingPermissions,
-    /// The server has as many active threads as Discord allows (160006).
+    /// The server has as many active threads as it may.
     TooManyThreads,
-    /// Anything else, by Discord's error code.
+    /// Anything else, by the front end's error code, for the admins to look up.
     Other(i64),
 }
 
 impl ThreadRefusal {
-    /// Discord's JSON error code for missing permissions.
-    pub const MISSING_PERMISSIONS: i64 = 50013;
-    /// Discord's JSON error code for a server at its cap of active threads.
-    pub const TOO_MANY_THREADS: i64 = 160_006;
-
-    /// The refusal Discord's JSON error `code` stands for.
-    pub fn from_code(code: i64) -> ThreadRefusal {
-        match code {
-            Self::MISSING_PERMISSIONS => ThreadRefusal::MissingPermissions,
-            Self::TOO_MANY_THREADS => ThreadRefusal::TooManyThreads,
-            other => ThreadRefusal::Other(other),
+    /// As the store keeps it: the reason's name, and the code of an other one.
+    fn stored(self) -> (&'static str, i64) {
+        match self {
+            ThreadRefusal::MissingPermissions => ("missing_permissions", 0),
+            ThreadRefusal::TooManyThreads => ("too_many_threads", 0),
+            ThreadRefusal::Other(code) => ("other", code),
         }
     }
 
-    fn code(self) -> i64 {
-        match self {
-            ThreadRefusal::MissingPermissions => Self::MISSING_PERMISSIONS,
-            ThreadRefusal::TooManyThreads => Self::TOO_MANY_THREADS,
-            ThreadRefusal::Other(code) => code,
+    fn from_stored(reason: &str, code: i64) -> ThreadRefusal {
+        match reason {
+            "missing_permissions" => ThreadRefusal::MissingPermissions,
+            "too_many_threads" => ThreadRefusal::TooManyThreads,
+            _ => ThreadRefusal::Other(code),
         }
     }
 }
@@ -129,7 +125,7 @@ impl Threads {
     pub async fn thread_refused(&self, place: Place, why: ThreadRefusal) -> Result<()> {
         Ok(self
             .store
-            .record_thread_trouble(place.guild, place.channel, why.code(), self.now())
+            .record_thread_trouble(place.guild, place.channel, why.stored(), self.now())
             .await?)
     }
 
@@ -163,7 +159,7 @@ impl Threads {
             .await?
             .map(|row| ThreadTrouble {
                 channel: row.channel_id,
-                why: ThreadRefusal::from_code(row.code),
+                why: ThreadRefusal::from_stored(&row.reason, row.code),
                 at: row.at,
             }))
     }

@@ -11,6 +11,9 @@ use super::{Result, Store};
 #[derive(Clone, Debug, PartialEq, Eq, FromRow)]
 pub struct ThreadTroubleRow {
     pub channel_id: ChannelId,
+    /// The service's name for the reason.
+    pub reason: String,
+    /// Discord's error code, for a reason the service has no name for.
     pub code: i64,
     pub at: Timestamp,
 }
@@ -111,17 +114,20 @@ impl Store {
         &self,
         guild: GuildId,
         channel: ChannelId,
-        code: i64,
+        (reason, code): (&str, i64),
         at: Timestamp,
     ) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query(
-            "INSERT INTO thread_troubles (guild_id, channel_id, code, at) VALUES ($1, $2, $3, $4)
+            "INSERT INTO thread_troubles (guild_id, channel_id, reason, code, at)
+             VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (guild_id) DO UPDATE
-             SET channel_id = excluded.channel_id, code = excluded.code, at = excluded.at",
+             SET channel_id = excluded.channel_id, reason = excluded.reason, code = excluded.code,
+                 at = excluded.at",
         )
         .bind(guild)
         .bind(channel)
+        .bind(reason)
         .bind(code)
         .bind(at)
         .execute(held.conn())
@@ -131,11 +137,11 @@ impl Store {
 
     /// Why the latest game of `guild` could not get a thread, if none has got one since.
     pub async fn thread_trouble(&self, guild: GuildId) -> Result<Option<ThreadTroubleRow>> {
-        Ok(
-            sqlx::query_as("SELECT channel_id, code, at FROM thread_troubles WHERE guild_id = $1")
-                .bind(guild)
-                .fetch_optional(&self.read)
-                .await?,
+        Ok(sqlx::query_as(
+            "SELECT channel_id, reason, code, at FROM thread_troubles WHERE guild_id = $1",
         )
+        .bind(guild)
+        .fetch_optional(&self.read)
+        .await?)
     }
 }

@@ -147,12 +147,12 @@ pub(super) async fn why_threads_were_refused_is_kept_until_a_game_gets_one(b: Ba
     );
     w.games
         .threads
-        .thread_refused(PLACE, ThreadRefusal::from_code(160_006))
+        .thread_refused(PLACE, ThreadRefusal::TooManyThreads)
         .await
         .unwrap();
     w.games
         .threads
-        .thread_refused(PLACE, ThreadRefusal::from_code(50_013))
+        .thread_refused(PLACE, ThreadRefusal::MissingPermissions)
         .await
         .unwrap();
     // The latest refusal, of this server only.
