@@ -237,10 +237,6 @@ fn thread_refusal(code: i64) -> ThreadRefusal {
     }
 }
 
-/// How many times a thread waits for the message showing its game's board to be known, a
-/// growing pause apart (about a minute in all), before the game stays in its channel.
-const THREAD_WAITS: i64 = 8;
-
 /// Opens the thread a game that just started asks for, on `message` (the one showing its
 /// board), and moves the game into it. Refused, the game stays in its channel, and a refusal the
 /// server's admins can mend (missing permissions, too many threads) is kept for them to see.
@@ -251,17 +247,14 @@ async fn open_thread(
     game: &Game,
     message: Option<MessageId>,
 ) {
+    // Due once the board's message is recorded, or when it waited as long as it may.
     let Some(message) = message.and_then(|m| NonZeroU64::new(m.get())) else {
-        if owed.attempts < THREAD_WAITS {
-            later(games, owed).await;
-        } else {
-            warn!(
-                outbox = %owed.id,
-                game = game.id.get(),
-                "no message shows the game's board; it stays in its channel"
-            );
-            forget(games, owed).await;
-        }
+        warn!(
+            outbox = %owed.id,
+            game = game.id.get(),
+            "no message shows the game's board; it stays in its channel"
+        );
+        forget(games, owed).await;
         return;
     };
     let Some(channel) = NonZeroU64::new(game.place.channel.get()).map(serenity::ChannelId::from)

@@ -79,28 +79,35 @@ pub enum Announcement {
     TournamentCancelled { tournament: TournamentId },
 }
 
-/// How long a turn told by direct message, or a thread opened on the board's message, waits
-/// before it is first sent: the board is posted by the command that made the change.
-const AFTER_THE_BOARD: Duration = Duration::from_secs(1);
+/// The longest a turn told by direct message, or a thread to open on the board's message, waits
+/// for that message: the command that made the change posts the board and records its message
+/// ([`Outbox::board_posted`]), which makes them due at once. A board that never gets a known
+/// message (its post failed for longer than this) lets the turn be told without the link, and
+/// leaves the game in its channel.
+const BOARD_WAIT_LIMIT: Duration = Duration::from_secs(60);
 
 /// How long the news of a game that ended in its thread waits, for the command that ended it to
 /// post the result in the thread before it is archived.
 const AFTER_THE_RESULT: Duration = Duration::from_secs(2);
 
 impl Announcement {
-    /// The outbox row that queues this announcement for `place`: due at once, but a turn told
-    /// by direct message or a thread to open a second later, when the board they link to or
-    /// open on (posted by the command that made the change) is known, and a game's end told from
-    /// its thread two seconds later (see [`AFTER_THE_RESULT`]).
+    /// The outbox row that queues this announcement for `place`: due at once, but a turn told by
+    /// direct message after a move, or a thread to open, once the message of the board they
+    /// link to or open on is recorded (see [`BOARD_WAIT_LIMIT`]), and a game's end told from its
+    /// thread two seconds later (see [`AFTER_THE_RESULT`]). Rows due together go in the order
+    /// they were queued: a round's games told to each player follow the round's news.
     pub(crate) fn row(&self, place: Place, now: Timestamp) -> Result<NewOutbox> {
         let announcement = serde_json::to_string(self)
             .map_err(|e| corrupt(format!("announcement {self:?}: {e}")))?;
-        let delay = match self {
-            Announcement::YourTurn { .. }
-            | Announcement::OpenThread { .. }
-            | Announcement::TournamentGames { .. } => AFTER_THE_BOARD,
-            Announcement::ThreadEnded { .. } => AFTER_THE_RESULT,
-            _ => Duration::ZERO,
+        let (delay, waits_for_board) = match self {
+            Announcement::YourTurn {
+                game,
+                reminder: false,
+                ..
+            }
+            | Announcement::OpenThread { game } => (BOARD_WAIT_LIMIT, Some(*game)),
+            Announcement::ThreadEnded { .. } => (AFTER_THE_RESULT, None),
+            _ => (Duration::ZERO, None),
         };
         Ok(NewOutbox {
             guild_id: place.guild,
@@ -108,6 +115,7 @@ impl Announcement {
             announcement,
             created_at: now,
             first_attempt_at: now + delay,
+            waits_for_board,
         })
     }
 }
@@ -566,13 +574,16 @@ impl Outbox {
     }
 
     /// Records `message` as the latest message showing game `game`'s board, for the links in
-    /// turn notifications.
+    /// turn notifications and a new game's thread; what waited for it is due at once.
     ///
     /// # Errors
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn board_posted(&self, game: GameId, message: MessageId) -> Result<()> {
-        Ok(self.store.set_game_message(game, message).await?)
+        Ok(self
+            .store
+            .set_game_message(game, message, self.now())
+            .await?)
     }
 }
 

@@ -32,14 +32,16 @@ impl OutboxBell {
 /// Queues an announcement.
 pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()> {
     sqlx::query(
-        "INSERT INTO outbox (guild_id, channel_id, announcement, created_at, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO outbox
+            (guild_id, channel_id, announcement, created_at, next_attempt_at, board_game)
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(row.guild_id)
     .bind(row.channel_id)
     .bind(&row.announcement)
     .bind(row.created_at)
     .bind(Millis(row.first_attempt_at))
+    .bind(row.waits_for_board)
     .execute(conn)
     .await?;
     Ok(())

@@ -258,8 +258,11 @@ pub struct NewOutbox {
     /// The announcement, as JSON.
     pub announcement: String,
     pub created_at: Timestamp,
-    /// When to post it first (stored in unix milliseconds).
+    /// When to post it first (stored in unix milliseconds); for one that waits for a board's
+    /// message, the latest.
     pub first_attempt_at: Timestamp,
+    /// The game whose board's message it waits for: recording that message makes it due.
+    pub waits_for_board: Option<GameId>,
 }
 
 /// An announcement waiting in the outbox.

@@ -6,7 +6,7 @@ use crate::domain::{
     ServerSettings, ServerSettingsChange, Timestamp,
 };
 
-use super::codec::Flag;
+use super::codec::{Flag, Millis};
 use super::{Result, Store, WriteTx};
 
 impl Store {
@@ -172,19 +172,38 @@ impl Store {
     }
 
     /// Records `message` as the latest to show game `game`'s board.
-    pub async fn set_game_message(&self, game: GameId, message: MessageId) -> Result<()> {
+    pub async fn set_game_message(
+        &self,
+        game: GameId,
+        message: MessageId,
+        now: Timestamp,
+    ) -> Result<()> {
         let Ok(message) = i64::try_from(message.get()) else {
             return Ok(());
         };
-        let mut held = self.write.lock().await?;
+        let mut tx = self.write.begin().await?;
         sqlx::query(
             "INSERT INTO game_messages (game_id, message_id) VALUES ($1, $2)
              ON CONFLICT (game_id) DO UPDATE SET message_id = $2",
         )
         .bind(game)
         .bind(message)
-        .execute(held.conn())
+        .execute(tx.conn())
         .await?;
+        // What waited for this message is due now.
+        let released = sqlx::query(
+            "UPDATE outbox SET next_attempt_at = $1, board_game = NULL
+             WHERE board_game = $2 AND next_attempt_at > $1",
+        )
+        .bind(Millis(now))
+        .bind(game)
+        .execute(tx.conn())
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        if released > 0 {
+            self.bell.ring();
+        }
         Ok(())
     }
 }

@@ -18,8 +18,8 @@ use super::views::{self, View};
 use super::{ids, place, private_lang, public_lang, BotError, Context, Data};
 
 /// After a change that posted `game`'s board as `message` (if it is known): records the message,
-/// for a turn notification to link to and for a new game's thread to open on, and wakes the
-/// outbox, which may be waiting for it.
+/// for a turn notification to link to and for a new game's thread to open on, which the service
+/// then makes due.
 pub(in crate::discord) async fn board_shown(
     data: &Data,
     game: game::GameId,

@@ -234,3 +234,77 @@ pub(super) async fn the_outbox_hears_of_each_queued_announcement_as_its_write_co
     w.games.outbox.board_owed(&game).await.unwrap();
     assert!(rung(&w, secs(10)).await);
 }
+
+/// The announcements due at `now`.
+async fn due_at(w: &super::World, now: Timestamp) -> Vec<breakthrough_bot::game::Announcement> {
+    w.games
+        .outbox
+        .due_announcements(now, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| o.announcement.expect("a readable announcement"))
+        .collect()
+}
+
+pub(super) async fn a_turn_told_by_direct_message_waits_for_the_board_it_links_to(b: Backend) {
+    use breakthrough_bot::game::{Announcement, MessageId};
+    let w = world(b).await;
+    w.games
+        .settings
+        .set_turn_dms(alice().id, true, Lang::En)
+        .await
+        .unwrap();
+    let id = started(&w).await;
+    let turn = |ply: u32, reminder: bool| Announcement::YourTurn {
+        game: id,
+        member: alice().id,
+        ply,
+        reminder,
+    };
+    // Queued with the game, but not due until the board it links to has a message.
+    assert_eq!(owed(&w).await, [turn(0, false)]);
+    assert_eq!(due_at(&w, T0 + secs(30)).await, []);
+    rung(&w, secs(1)).await;
+    // The board's message recorded, it is due at once, and the outbox hears of it.
+    w.games
+        .outbox
+        .board_posted(id, MessageId::new(4242))
+        .await
+        .unwrap();
+    assert_eq!(due_at(&w, T0).await, [turn(0, false)]);
+    assert!(rung(&w, secs(10)).await);
+    let owed_now = w.games.outbox.due_announcements(T0, 100).await.unwrap();
+    for o in &owed_now {
+        w.games.outbox.announced(o.id).await.unwrap();
+    }
+    // A board whose message is never known: the turn is told when it has waited a minute.
+    w.games
+        .play
+        .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+        .await
+        .unwrap();
+    w.games
+        .play
+        .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
+        .await
+        .unwrap();
+    assert_eq!(due_at(&w, T0 + secs(59)).await, []);
+    assert_eq!(due_at(&w, T0 + secs(60)).await, [turn(2, false)]);
+    w.games
+        .outbox
+        .announced(
+            w.games
+                .outbox
+                .due_announcements(T0 + secs(60), 100)
+                .await
+                .unwrap()[0]
+                .id,
+        )
+        .await
+        .unwrap();
+    // A reminder links to a board already posted: it is due at once.
+    w.clock.advance(secs(50 * 60));
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    assert!(due_at(&w, w.games.now()).await.contains(&turn(2, true)));
+}

@@ -256,6 +256,7 @@ on_both_backends! {
     #[tokio::test] a_broken_game_does_not_stop_the_sweep_of_the_others,
     #[tokio::test] the_sweep_queues_each_announcement_with_its_change,
     #[tokio::test] the_outbox_hears_of_each_queued_announcement_as_its_write_commits,
+    #[tokio::test] a_turn_told_by_direct_message_waits_for_the_board_it_links_to,
     #[tokio::test] clocks_move_on_by_the_time_the_service_was_away,
     #[tokio::test] an_announced_ai_reply_is_queued_with_the_move,
     #[tokio::test] a_member_is_called_in_each_server_by_the_name_they_use_there,
