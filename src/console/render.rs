@@ -87,7 +87,9 @@ impl Console {
                 ))
             }
             Announced::TournamentEnded(table) => text::final_standings(self.lang, &Plain, table),
-            Announced::TournamentCancelled(t) => text::tournament_cancelled(self.lang, t, true),
+            Announced::TournamentCancelled(t) => {
+                text::tournament_cancelled(self.lang, t, text::CancelledBy::TooFewEntrants)
+            }
             Announced::TimedOut(g) | Announced::Board(g) => self.board(g),
             Announced::Reminder { game, member } => format!(
                 "@{}: {}",

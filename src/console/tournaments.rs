@@ -123,14 +123,14 @@ impl Console {
                     .tournaments
                     .join_tournament(who, CONSOLE_PLACE, which(tournament))
                     .await?;
-                Reply::private(text::entry_answer(self.lang, &t, true))
+                Reply::private(text::entry_answer(self.lang, &t, text::Entry::Join))
             }
             T::Leave { tournament } => {
                 let t = g
                     .tournaments
                     .leave_tournament(who, CONSOLE_PLACE, which(tournament))
                     .await?;
-                Reply::private(text::entry_answer(self.lang, &t, false))
+                Reply::private(text::entry_answer(self.lang, &t, text::Entry::Leave))
             }
             T::Start { tournament } => {
                 g.tournaments
@@ -165,7 +165,11 @@ impl Console {
                     .tournaments
                     .cancel_tournament(who, manages_server, CONSOLE_PLACE, which(tournament))
                     .await?;
-                Reply::public(text::tournament_cancelled(self.lang, &t, false))
+                Reply::public(text::tournament_cancelled(
+                    self.lang,
+                    &t,
+                    text::CancelledBy::Organizer,
+                ))
             }
         })
     }

@@ -1,6 +1,7 @@
 //! The poise framework: the commands as registered, the hooks around each command, the clicks
 //! on buttons, and [`run`], which serves them until the process is told to stop.
 
+use crate::discord::views::Audience;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use crate::config::{BotConfig, MISSING_TOKEN};
 use crate::game::{ChannelId, Member, Place, Services};
 use crate::i18n::tr;
 use crate::i18n::Lang;
+use crate::text::Entry;
 
 use super::button::Button;
 use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
@@ -153,11 +155,11 @@ async fn components(
         Button::Rematch(id) => challenge::on_rematch(ctx, data, click, &who, id).await,
         Button::KeepPlaying(_) => {
             let text = tr!(click_lang(click), "resign-kept-playing");
-            update(ctx, click, view::View::text(text), true).await
+            update(ctx, click, view::View::text(text), Audience::Caller).await
         }
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
-        Button::Join(id) => tournament::on_button(ctx, data, click, &who, id, true).await,
-        Button::Leave(id) => tournament::on_button(ctx, data, click, &who, id, false).await,
+        Button::Join(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Join).await,
+        Button::Leave(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Leave).await,
     }
 }
 
@@ -297,7 +299,10 @@ async fn tell_closed_dms(ctx: Context<'_>) {
     match ctx.data().games.outbox.take_dm_refusal(me).await {
         Ok(true) => {
             let said = tr!(private_lang(ctx), "notify-refused");
-            if let Err(e) = ctx.send(view::View::text(said).reply(true)).await {
+            if let Err(e) = ctx
+                .send(view::View::text(said).reply(Audience::Caller))
+                .await
+            {
                 warn!(error = %e, "could not tell a member their notifications went off");
             }
         }

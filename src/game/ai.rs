@@ -9,6 +9,7 @@ use crate::engine;
 use crate::rules::{ByColor, Color, Position};
 use crate::store::NewGame;
 
+use super::challenges::Whose;
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
@@ -35,6 +36,14 @@ pub struct AiSlot {
 pub(super) enum Work {
     Reply,
     Analysis,
+}
+
+/// Who shows the AI's move: the front end that asked for it, in its answer, or the outbox, for a
+/// reply no one waits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Told {
+    ByCaller,
+    ByOutbox,
 }
 
 impl AiSlot {
@@ -102,7 +111,7 @@ impl Challenges {
             return Err(GameError::SelfChallenge);
         }
         let mut tx = self.store.begin().await?;
-        self.check_game_limit(&mut tx, &req.challenger, true)
+        self.check_game_limit(&mut tx, &req.challenger, Whose::Callers)
             .await?;
         if tx.count_active_ai_games(req.challenger.id).await? >= self.limits.ai_games {
             return Err(GameError::TooManyAiGames(self.limits.ai_games));
@@ -207,11 +216,12 @@ impl Play {
     /// [`GameError::Internal`] when the database fails. The AI's move is never refused: it is legal
     /// by construction.
     pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
-        self.ai_move(id, false).await
+        self.ai_move(id, Told::ByCaller).await
     }
 
-    /// [`Play::ai_reply`], with the move's announcement queued in the same write if `announce`.
-    pub(super) async fn ai_move(&self, id: GameId, announce: bool) -> Result<Option<Played>> {
+    /// [`Play::ai_reply`], with the move's announcement queued in the same write if `told` says
+    /// so.
+    pub(super) async fn ai_move(&self, id: GameId, told: Told) -> Result<Option<Played>> {
         let row = self
             .store
             .game(id)
@@ -227,7 +237,7 @@ impl Play {
             Err(GameError::AiBusyForYou(busy)) if busy == id => return Ok(None),
             Err(e) => return Err(e),
         };
-        self.answer_with(slot, announce).await
+        self.answer_with(slot, told).await
     }
 
     /// The AI's answer in the game of `slot`, taken before the member's move (or the game) was
@@ -237,12 +247,12 @@ impl Play {
     ///
     /// [`GameError::Internal`] when the database fails.
     pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
-        self.answer_with(slot, false).await
+        self.answer_with(slot, Told::ByCaller).await
     }
 
     /// The AI's answer with its place in the queue, its announcement queued in the same write if
-    /// `announce`.
-    pub(super) async fn answer_with(&self, slot: AiSlot, announce: bool) -> Result<Option<Played>> {
+    /// `told` says so.
+    pub(super) async fn answer_with(&self, slot: AiSlot, told: Told) -> Result<Option<Played>> {
         let id = slot.game;
         let row = self
             .store
@@ -274,7 +284,7 @@ impl Play {
                 row.ply
             )))
         })?;
-        let announce = announce.then(|| Announcement::AiMoved {
+        let announce = (told == Told::ByOutbox).then(|| Announcement::AiMoved {
             game: id,
             ply: game.ply + 1,
         });

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::i18n::Lang;
 use crate::store::{NewOutbox, OutboxRow};
 
+use super::ai::Told;
 use super::error::corrupt;
 use super::types::{
     Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played, Timestamp,
@@ -461,7 +462,7 @@ impl Play {
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
-        self.ai_move(id, true).await
+        self.ai_move(id, Told::ByOutbox).await
     }
 
     /// The AI's answer with its place in the queue, as [`Play::ai_reply_with`], with its
@@ -472,7 +473,7 @@ impl Play {
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn ai_reply_with_announced(&self, slot: super::AiSlot) -> Result<Option<Played>> {
-        self.answer_with(slot, true).await
+        self.answer_with(slot, Told::ByOutbox).await
     }
 }
 

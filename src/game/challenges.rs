@@ -11,6 +11,14 @@ use super::{
     DAY, HOUR,
 };
 
+/// Whose limit of games a check is about, for the refusal to name them: the member who asked,
+/// or the one they would play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Whose {
+    Callers,
+    Opponents,
+}
+
 impl Challenges {
     /// Makes a challenge. Rated games between members are capped per day and pair: past the cap,
     /// the challenge is casual and says so.
@@ -59,7 +67,7 @@ impl Challenges {
         if pending >= self.limits.pending_challenges {
             return Err(GameError::TooManyChallenges(pending));
         }
-        self.check_game_limit(&mut tx, &req.challenger, true)
+        self.check_game_limit(&mut tx, &req.challenger, Whose::Callers)
             .await?;
         tx.upsert_member(
             req.place.guild,
@@ -136,12 +144,12 @@ impl Challenges {
         &self,
         tx: &mut WriteTx,
         who: &Member,
-        is_caller: bool,
+        whose: Whose,
     ) -> Result<()> {
         let active = tx.count_active_games(who.id).await?;
         if active >= self.limits.active_games {
             let limit = self.limits.active_games;
-            return Err(if is_caller {
+            return Err(if whose == Whose::Callers {
                 GameError::TooManyGames { limit }
             } else {
                 GameError::OpponentTooManyGames {
@@ -273,8 +281,9 @@ impl Challenges {
             row.challenger_id,
             self.name_of(row.guild_id, row.challenger_id).await?,
         );
-        self.check_game_limit(&mut tx, who, true).await?;
-        self.check_game_limit(&mut tx, &challenger, false).await?;
+        self.check_game_limit(&mut tx, who, Whose::Callers).await?;
+        self.check_game_limit(&mut tx, &challenger, Whose::Opponents)
+            .await?;
         let mut rated = row.rated;
         if rated
             && self

@@ -144,18 +144,25 @@ impl Store {
         )
     }
 
-    /// The tournaments of `guild`, newest first: only the open and running ones with `live`.
-    pub async fn tournaments_of(&self, guild: GuildId, live: bool) -> Result<Vec<TournamentRow>> {
-        let sql = if live {
+    /// The open and running tournaments of `guild`, newest first.
+    pub async fn live_tournaments(&self, guild: GuildId) -> Result<Vec<TournamentRow>> {
+        Ok(sqlx::query_as(
             "SELECT * FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')
-             ORDER BY id DESC"
-        } else {
-            "SELECT * FROM tournaments WHERE guild_id = $1 ORDER BY id DESC LIMIT 25"
-        };
-        Ok(sqlx::query_as(sql)
-            .bind(guild)
-            .fetch_all(self.read.get())
-            .await?)
+             ORDER BY id DESC",
+        )
+        .bind(guild)
+        .fetch_all(self.read.get())
+        .await?)
+    }
+
+    /// The latest 25 tournaments of `guild`, whatever their state, newest first.
+    pub async fn latest_tournaments(&self, guild: GuildId) -> Result<Vec<TournamentRow>> {
+        Ok(sqlx::query_as(
+            "SELECT * FROM tournaments WHERE guild_id = $1 ORDER BY id DESC LIMIT 25",
+        )
+        .bind(guild)
+        .fetch_all(self.read.get())
+        .await?)
     }
 
     /// The tournaments of `servers` with work for the sweep: open ones whose start time has come,

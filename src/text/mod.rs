@@ -46,7 +46,8 @@ pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
 pub use tournaments::{
     entry_answer, final_standings, round_games, round_news, signup, table, tournament_cancelled,
-    tournament_format, tournament_refusal, tournament_tag, withdrawn, your_games,
+    tournament_format, tournament_refusal, tournament_tag, withdrawn, your_games, CancelledBy,
+    Entry,
 };
 // Used inside `text` alone so far; open to the tests.
 #[cfg(feature = "test-support")]

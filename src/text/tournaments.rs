@@ -244,13 +244,25 @@ pub fn final_standings(lang: Lang, m: &dyn Markup, t: &Table) -> String {
     format!("{head}\n{}", table(lang, m, t))
 }
 
+/// Who or what cancelled a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CancelledBy {
+    Organizer,
+    /// Too few entrants at its start time.
+    TooFewEntrants,
+}
+
 /// A tournament cancelled: by its organizer, or for want of entrants at its start.
-pub fn tournament_cancelled(lang: Lang, t: &Tournament, too_few: bool) -> String {
+pub fn tournament_cancelled(lang: Lang, t: &Tournament, by: CancelledBy) -> String {
+    let why = match by {
+        CancelledBy::Organizer => "organizer",
+        CancelledBy::TooFewEntrants => "too-few",
+    };
     tr!(
         lang,
         "tournament-cancelled",
         name = tournament_name(t),
-        why = if too_few { "too-few" } else { "organizer" }
+        why = why
     )
 }
 
@@ -273,13 +285,24 @@ pub fn withdrawn(
     )
 }
 
+/// A member's entry into a tournament: joined, or left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Join,
+    Leave,
+}
+
 /// The answer to joining or leaving: `You are in Spring Cup (#3): 5 entrants.`
-pub fn entry_answer(lang: Lang, t: &Tournament, joined: bool) -> String {
+pub fn entry_answer(lang: Lang, t: &Tournament, entry: Entry) -> String {
+    let joined = match entry {
+        Entry::Join => "yes",
+        Entry::Leave => "no",
+    };
     tr!(
         lang,
         "tournament-entry",
         name = tournament_name(t),
-        joined = if joined { "yes" } else { "no" },
+        joined = joined,
         count = t.entrants.len()
     )
 }

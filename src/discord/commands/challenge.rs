@@ -1,10 +1,11 @@
 //! `/challenge`, `/accept`, `/decline`, `/cancel`, and the challenge message's buttons.
 
+use crate::discord::views::Audience;
 use poise::serenity_prelude as serenity;
 
 use crate::discord::button::Button;
 use crate::discord::params::{read_size, sizes, Side, Time};
-use crate::discord::reply;
+use crate::discord::reply::{self, Linked};
 use crate::discord::{caller, place, public_lang, user_member, views, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
@@ -71,7 +72,7 @@ pub async fn challenge(
     };
     let games = &ctx.data().games;
     let c = games.challenges.challenge(request).await?;
-    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
+    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(Audience::Channel))
         .await?;
     Ok(())
 }
@@ -94,7 +95,7 @@ async fn show_ai_game(ctx: Context<'_>, game: &Game, slot: Option<AiSlot>) -> Re
     if let Some(slot) = slot.filter(|_| game.ai_to_move()) {
         return reply::answer_ai(ctx, game, slot).await;
     }
-    reply::reply_board(ctx, game, true).await;
+    reply::reply_board(ctx, game, Linked::Record).await;
     Ok(())
 }
 
@@ -115,7 +116,7 @@ pub async fn accept(
     let which = find(ctx, challenger).await;
     let me = caller(ctx).await;
     let started = games.challenges.accept(&me, which).await?;
-    reply::reply_board(ctx, &started.game, true).await;
+    reply::reply_board(ctx, &started.game, Linked::Record).await;
     Ok(())
 }
 
@@ -128,7 +129,7 @@ pub async fn decline(
     let games = &ctx.data().games;
     let which = find(ctx, challenger).await;
     let c = games.challenges.decline(&caller(ctx).await, which).await?;
-    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
+    ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(Audience::Channel))
         .await?;
     Ok(())
 }
@@ -148,7 +149,8 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), BotError> {
         count = ids.len(),
         ids = ids.join(", ")
     );
-    ctx.send(views::View::text(text).reply(true)).await?;
+    ctx.send(views::View::text(text).reply(Audience::Caller))
+        .await?;
     Ok(())
 }
 
@@ -166,7 +168,7 @@ pub async fn rematch(
         .await?
     {
         Rematch::Challenge(c) => {
-            ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(false))
+            ctx.send(views::challenge(public_lang(ctx), &c, games.now()).reply(Audience::Channel))
                 .await?;
             Ok(())
         }
@@ -208,7 +210,8 @@ pub async fn on_rematch(
             (v, Some(game.id))
         }
     };
-    let message = serenity::CreateInteractionResponse::Message(v.interaction_message(false));
+    let message =
+        serenity::CreateInteractionResponse::Message(v.interaction_message(Audience::Channel));
     click.create_response(&ctx.http, message).await?;
     // A new game's board: its thread may open on it.
     if let Some(game) = started {
@@ -240,11 +243,14 @@ pub async fn on_button(
                 .await?;
             // The game has begun: whatever Discord does from here, nobody is told otherwise.
             let closed = match games.challenges.challenge_view(id).await {
-                Ok(closed) => {
-                    reply::update(ctx, click, views::challenge(lang, &closed, now), false)
-                        .await
-                        .err()
-                }
+                Ok(closed) => reply::update(
+                    ctx,
+                    click,
+                    views::challenge(lang, &closed, now),
+                    Audience::Channel,
+                )
+                .await
+                .err(),
                 Err(e) => Some(e.into()),
             };
             if let Some(e) = closed {
@@ -266,7 +272,13 @@ pub async fn on_button(
                 .challenges
                 .decline(who, ChallengeRef::Id(at, id))
                 .await?;
-            reply::update(ctx, click, views::challenge(lang, &c, now), false).await?;
+            reply::update(
+                ctx,
+                click,
+                views::challenge(lang, &c, now),
+                Audience::Channel,
+            )
+            .await?;
         }
         Button::Cancel(id) => {
             let c = games
@@ -277,7 +289,13 @@ pub async fn on_button(
                 .ok_or_else(|| {
                     BotError::Input(tr!(crate::discord::click_lang(click), "challenge-gone"))
                 })?;
-            reply::update(ctx, click, views::challenge(lang, &c, now), false).await?;
+            reply::update(
+                ctx,
+                click,
+                views::challenge(lang, &c, now),
+                Audience::Channel,
+            )
+            .await?;
         }
         _ => {
             return Err(BotError::Input(tr!(

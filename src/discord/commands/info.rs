@@ -1,6 +1,7 @@
 //! `/games`, `/leaderboard` (paged with buttons), `/rating` (with the puzzle rating), `/history`,
 //! `/help`, `/vacation`, `/notify`.
 
+use crate::discord::views::Audience;
 use poise::serenity_prelude as serenity;
 
 use crate::discord::params::{read_size, sizes};
@@ -75,7 +76,7 @@ pub async fn leaderboard(
         .standings
         .leaderboard(server(ctx)?, size, page)
         .await?;
-    ctx.send(views::leaderboard(public_lang(ctx), &board).reply(false))
+    ctx.send(views::leaderboard(public_lang(ctx), &board).reply(Audience::Channel))
         .await?;
     Ok(())
 }
@@ -180,7 +181,8 @@ pub async fn history(
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
     let help = text::help(crate::discord::private_lang(ctx), &Markdown);
-    ctx.send(views::View::text(help).reply(true)).await?;
+    ctx.send(views::View::text(help).reply(Audience::Caller))
+        .await?;
     Ok(())
 }
 
@@ -203,7 +205,13 @@ pub async fn on_page(
         })?;
     let board = data.games.standings.leaderboard(guild, size, page).await?;
     let lang = crate::discord::click_public_lang(click);
-    reply::update(ctx, click, views::leaderboard(lang, &board), false).await?;
+    reply::update(
+        ctx,
+        click,
+        views::leaderboard(lang, &board),
+        Audience::Channel,
+    )
+    .await?;
     Ok(())
 }
 
@@ -235,7 +243,8 @@ pub async fn vacation(
         tr!(lang, "vacation-ended", left = change.days_left)
     };
     // The opponents are told in each game's channel, through the outbox.
-    ctx.send(views::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(Audience::Caller))
+        .await?;
     Ok(())
 }
 
@@ -256,6 +265,7 @@ pub async fn notify(
         None => games.settings.turn_dms(me).await?,
     };
     let said = text::notify_setting(lang, &Markdown, on);
-    ctx.send(views::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(Audience::Caller))
+        .await?;
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! `/move` (with autocomplete of the caller's legal moves), `/board`, `/resign`, `/abort`.
 
+use crate::discord::views::Audience;
 use poise::serenity_prelude as serenity;
 
 use crate::discord::params::{game_ref, legal_moves};
-use crate::discord::reply;
 use crate::discord::reply::answer_ai;
+use crate::discord::reply::{self, Linked, Response};
 use crate::discord::window::{self, Done};
 use crate::discord::{caller, place, private_lang, public_lang, views, BotError, Context, Data};
 use crate::game::{AiSlot, GameId, GameRef, Member, Moved, Played};
@@ -37,14 +38,22 @@ pub async fn play_move(
     let (played, slot) = match window::run(ctx, work).await? {
         Done::InTime(Moved::Game(played, slot)) => (played, slot),
         Done::Late(Moved::Game(played, slot)) => return late_move(ctx, &played, slot).await,
-        Done::InTime(Moved::Puzzle(step)) => return reply::answer_move(ctx, &step, false).await,
-        Done::Late(Moved::Puzzle(step)) => return reply::answer_move(ctx, &step, true).await,
+        Done::InTime(Moved::Puzzle(step)) => {
+            return reply::answer_move(ctx, &step, Response::Open).await
+        }
+        Done::Late(Moved::Puzzle(step)) => {
+            return reply::answer_move(ctx, &step, Response::Deferred).await
+        }
         Done::Refused => return Ok(()),
     };
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
         return answer_ai(ctx, &played.game, slot).await;
     }
-    reply::reply_board(ctx, &played.game, played.notified.is_some()).await;
+    let linked = match played.notified {
+        Some(_) => Linked::Record,
+        None => Linked::Not,
+    };
+    reply::reply_board(ctx, &played.game, linked).await;
     Ok(())
 }
 
@@ -108,7 +117,12 @@ pub async fn board(
     if g.is_active() {
         v.content = None;
     }
-    ctx.send(v.reply(seen.private)).await?;
+    let to = if seen.private {
+        Audience::Caller
+    } else {
+        Audience::Channel
+    };
+    ctx.send(v.reply(to)).await?;
     Ok(())
 }
 
@@ -128,7 +142,7 @@ pub async fn resign(
             game_ref(game),
         )
         .await?;
-    ctx.send(views::confirm_resign(private_lang(ctx), &g).reply(true))
+    ctx.send(views::confirm_resign(private_lang(ctx), &g).reply(Audience::Caller))
         .await?;
     Ok(())
 }
@@ -144,7 +158,7 @@ pub async fn abort(
         .play
         .abort(&caller(ctx).await, place(ctx), game_ref(game))
         .await?;
-    reply::reply_board(ctx, &g, false).await;
+    reply::reply_board(ctx, &g, Linked::Not).await;
     Ok(())
 }
 
@@ -165,7 +179,7 @@ pub async fn on_resign(
         "resign-done",
         id = id.to_string()
     ));
-    if let Err(e) = reply::update(ctx, click, done, true).await {
+    if let Err(e) = reply::update(ctx, click, done, Audience::Caller).await {
         tracing::warn!(error = %e, "could not confirm a resignation to its member");
     }
     let limit = reply::pictures::click_attachment_limit(click);

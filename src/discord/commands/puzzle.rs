@@ -2,6 +2,7 @@
 //! public post of the daily puzzle. A member's puzzle is their own: every answer about it is
 //! ephemeral, and the day's post never shows the answer.
 
+use crate::discord::views::Audience;
 use tracing::warn;
 
 use crate::discord::reply::own_style;
@@ -66,7 +67,7 @@ pub async fn puzzle(
         style,
         text::puzzle_view(lang, &view),
     );
-    ctx.send(v.reply(true)).await?;
+    ctx.send(v.reply(Audience::Caller)).await?;
     Ok(())
 }
 
@@ -91,7 +92,7 @@ async fn daily(ctx: Context<'_>, who: &Member) -> Result<(), BotError> {
     };
     let style = own_style(ctx, who.id).await;
     let v = board(lang, shown, style, text::daily_puzzle(lang, &daily));
-    ctx.send(v.reply(true)).await?;
+    ctx.send(v.reply(Audience::Caller)).await?;
     daily_post(ctx, &daily).await;
     Ok(())
 }

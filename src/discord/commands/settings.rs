@@ -1,6 +1,7 @@
 //! `/settings` (a member's own choices) and `/server-settings` (a server's), each showing the
 //! choices without options and saving them with.
 
+use crate::discord::views::Audience;
 use crate::discord::views::Markdown;
 use crate::discord::{place, private_lang, views, BotError, Context};
 use crate::game::{BoardStyle, MemberSettingsChange, ServerSettingsChange};
@@ -55,7 +56,8 @@ pub async fn settings(
     let now = games.settings.set_member_settings(me, change).await?;
     let shown = text::member_settings(lang, &now);
     let said = text::settings_answer(lang, shown, !change.is_empty());
-    ctx.send(views::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(Audience::Caller))
+        .await?;
     Ok(())
 }
 
@@ -85,6 +87,7 @@ pub async fn server_settings(
     let trouble = games.threads.thread_trouble(guild).await?;
     let shown = text::server_settings(lang, &Markdown, &now, trouble.as_ref());
     let said = text::settings_answer(lang, shown, !change.is_empty());
-    ctx.send(views::View::text(said).reply(true)).await?;
+    ctx.send(views::View::text(said).reply(Audience::Caller))
+        .await?;
     Ok(())
 }

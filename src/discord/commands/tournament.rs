@@ -1,6 +1,7 @@
 //! `/tournament` and its subcommands, the sign-up message with its Join and Leave buttons, and
 //! how a tournament's posts look.
 
+use crate::discord::views::Audience;
 use poise::serenity_prelude as serenity;
 use tracing::warn;
 
@@ -14,7 +15,7 @@ use crate::game::{
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::text;
+use crate::text::{self, Entry};
 
 /// How the games are paired.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -161,7 +162,7 @@ pub async fn create(
     let games = &ctx.data().games;
     let t = games.tournaments.create_tournament(request).await?;
     let reply = ctx
-        .send(signup(public_lang(ctx), &t, &organizer).reply(false))
+        .send(signup(public_lang(ctx), &t, &organizer).reply(Audience::Channel))
         .await?;
     match reply.message().await {
         Ok(posted) => {
@@ -192,7 +193,7 @@ pub async fn join(
         .tournaments
         .join_tournament(&me, place(ctx), meant(tournament))
         .await?;
-    entered(ctx, &t, true).await
+    entered(ctx, &t, Entry::Join).await
 }
 
 /// Leave a tournament before it starts
@@ -209,11 +210,11 @@ pub async fn leave(
         .tournaments
         .leave_tournament(&me, place(ctx), meant(tournament))
         .await?;
-    entered(ctx, &t, false).await
+    entered(ctx, &t, Entry::Leave).await
 }
 
 /// Brings the sign-up message up to date after a join or a leave, then answers it privately.
-async fn entered(ctx: Context<'_>, t: &Tournament, joined: bool) -> Result<(), BotError> {
+async fn entered(ctx: Context<'_>, t: &Tournament, entry: Entry) -> Result<(), BotError> {
     if let Some(message) = t.message {
         let v = signup_of(&ctx.data().games, public_lang(ctx), t).await?;
         let channel = serenity::ChannelId::new(t.place.channel.get());
@@ -225,8 +226,8 @@ async fn entered(ctx: Context<'_>, t: &Tournament, joined: bool) -> Result<(), B
             warn!(error = %e, tournament = %t.id, "could not update a sign-up message");
         }
     }
-    let said = text::entry_answer(private_lang(ctx), t, joined);
-    ctx.send(View::text(said).reply(true)).await?;
+    let said = text::entry_answer(private_lang(ctx), t, entry);
+    ctx.send(View::text(said).reply(Audience::Caller)).await?;
     Ok(())
 }
 
@@ -248,7 +249,7 @@ pub async fn start(
     // follow in its announcement, which pings their players.
     let v = signup_of(games, public_lang(ctx), &round.tournament).await?;
     // The round's own announcements (direct messages) were queued with it, for the outbox.
-    ctx.send(v.reply(false)).await?;
+    ctx.send(v.reply(Audience::Channel)).await?;
     Ok(())
 }
 
@@ -266,7 +267,7 @@ pub async fn standings(
         .tournament_standings(place(ctx), meant(tournament))
         .await?;
     let said = text::table(public_lang(ctx), &Markdown, &table);
-    ctx.send(embedded(said).reply(false)).await?;
+    ctx.send(embedded(said).reply(Audience::Channel)).await?;
     Ok(())
 }
 
@@ -287,7 +288,7 @@ pub async fn pairings(
         .tournament_pairings(place(ctx), meant(tournament), count(round))
         .await?;
     let said = text::round_games(public_lang(ctx), &Markdown, &round, games.now());
-    ctx.send(embedded(said).reply(false)).await?;
+    ctx.send(embedded(said).reply(Audience::Channel)).await?;
     Ok(())
 }
 
@@ -306,7 +307,7 @@ pub async fn withdraw(
         .withdraw(&me, place(ctx), meant(tournament))
         .await?;
     let said = text::withdrawn(public_lang(ctx), &Markdown, &t, &lost, &me);
-    ctx.send(View::text(said).reply(false)).await?;
+    ctx.send(View::text(said).reply(Audience::Channel)).await?;
     Ok(())
 }
 
@@ -325,8 +326,8 @@ pub async fn cancel(
         .tournaments
         .cancel_tournament(&me, manages_server(ctx), place(ctx), meant(tournament))
         .await?;
-    let said = text::tournament_cancelled(public_lang(ctx), &t, false);
-    ctx.send(View::text(said).reply(false)).await?;
+    let said = text::tournament_cancelled(public_lang(ctx), &t, text::CancelledBy::Organizer);
+    ctx.send(View::text(said).reply(Audience::Channel)).await?;
     Ok(())
 }
 
@@ -338,18 +339,17 @@ pub async fn on_button(
     click: &serenity::ComponentInteraction,
     who: &Member,
     id: TournamentId,
-    joined: bool,
+    entry: Entry,
 ) -> Result<(), BotError> {
     let games = &data.games;
     let at = crate::discord::click_place(click);
     let which = TournamentRef::Id(id);
-    let t = if joined {
-        games.tournaments.join_tournament(who, at, which).await?
-    } else {
-        games.tournaments.leave_tournament(who, at, which).await?
+    let t = match entry {
+        Entry::Join => games.tournaments.join_tournament(who, at, which).await?,
+        Entry::Leave => games.tournaments.leave_tournament(who, at, which).await?,
     };
     let v = signup_of(games, crate::discord::click_public_lang(click), &t).await?;
-    reply::update(ctx, click, v, false).await
+    reply::update(ctx, click, v, Audience::Channel).await
 }
 
 /// The sign-up message of `t`, its organizer's name read from the server's members.

@@ -5,6 +5,7 @@
 
 pub(super) mod pictures;
 
+use crate::discord::views::Audience;
 use poise::serenity_prelude as serenity;
 use tracing::{error, warn};
 
@@ -51,14 +52,23 @@ pub(in crate::discord) async fn board_owed(
     }
 }
 
+/// Whether the message of a board just replied is wanted: a game just started (whose thread may
+/// open on it) or a turn told by direct message (which links to it) wait for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::discord) enum Linked {
+    /// Read the message back (one more request) and record it.
+    Record,
+    /// Nothing waits for it.
+    Not,
+}
+
 /// Replies to a command with `game`'s board after the change it made: the public post of that
 /// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]). With
-/// `linked` (a game just started, whose thread may open on it, or a turn told by direct message,
-/// which links to it), the reply's message is read back and recorded.
-pub(in crate::discord) async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: bool) {
+/// [`Linked::Record`], the reply's message is read back and recorded.
+pub(in crate::discord) async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: Linked) {
     let limit = pictures::attachment_limit(ctx);
     let v = pictures::public_board(&ctx.data().games, public_lang(ctx), game, limit).await;
-    match ctx.send(v.reply(false)).await {
+    match ctx.send(v.reply(Audience::Channel)).await {
         Ok(reply) => {
             let message = sent_message(&reply, linked).await;
             board_shown(ctx.data(), game.id, message).await;
@@ -67,9 +77,12 @@ pub(in crate::discord) async fn reply_board(ctx: Context<'_>, game: &game::Game,
     }
 }
 
-/// The message of a reply just sent, read back (one more request) only when `wanted`.
-async fn sent_message(reply: &poise::ReplyHandle<'_>, wanted: bool) -> Option<serenity::MessageId> {
-    if !wanted {
+/// The message of a reply just sent, read back (one more request) only when wanted.
+async fn sent_message(
+    reply: &poise::ReplyHandle<'_>,
+    linked: Linked,
+) -> Option<serenity::MessageId> {
+    if linked == Linked::Not {
         return None;
     }
     match reply.message().await {
@@ -86,9 +99,9 @@ pub(in crate::discord) async fn update(
     ctx: &serenity::Context,
     click: &serenity::ComponentInteraction,
     v: View,
-    ephemeral: bool,
+    to: Audience,
 ) -> Result<(), BotError> {
-    let message = v.interaction_message(ephemeral);
+    let message = v.interaction_message(to);
     click
         .create_response(
             &ctx.http,
@@ -127,7 +140,7 @@ pub(in crate::discord) async fn answer_ai(
             }
         }
         poise::Context::Prefix(_) => {
-            ctx.send(v.reply(false)).await?;
+            ctx.send(v.reply(Audience::Channel)).await?;
         }
     }
     Ok(())
@@ -164,14 +177,21 @@ pub(in crate::discord) async fn after_ai(
     })
 }
 
+/// Whether a command's response is still to be made, or was deferred and is to be completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::discord) enum Response {
+    Open,
+    Deferred,
+}
+
 /// The answer to a `/move` in the member's puzzle, for them alone: the board after the bot's
-/// reply, after the win, or at the end of the winning line when the move was wrong. `late`: the
-/// response was deferred, so the answer completes it. A finished daily puzzle's count goes to
+/// reply, after the win, or at the end of the winning line when the move was wrong. A deferred
+/// response ([`Done::Late`](crate::discord::window::Done::Late)) is completed by the answer. A finished daily puzzle's count goes to
 /// the day's post.
 pub(in crate::discord) async fn answer_move(
     ctx: Context<'_>,
     step: &PuzzleStep,
-    late: bool,
+    response: Response,
 ) -> Result<(), BotError> {
     let lang = private_lang(ctx);
     let last = match &step.state {
@@ -186,13 +206,13 @@ pub(in crate::discord) async fn answer_move(
     let style = own_style(ctx, ids::member_id(ctx.author().id)).await;
     let v = board(lang, shown, style, text::puzzle_step(lang, step));
     match ctx {
-        poise::Context::Application(app) if late => {
+        poise::Context::Application(app) if response == Response::Deferred => {
             app.interaction
                 .edit_response(ctx.serenity_context(), v.edit())
                 .await?;
         }
         _ => {
-            ctx.send(v.reply(true)).await?;
+            ctx.send(v.reply(Audience::Caller)).await?;
         }
     }
     if let PuzzleState::Solved(result) | PuzzleState::Failed { result, .. } = &step.state {

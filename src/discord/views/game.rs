@@ -185,7 +185,11 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
             lang,
         } => tournament::embedded(text::your_games(*lang, &Markdown, round, *member, now)),
         Announced::TournamentEnded(table) => tournament::final_standings(lang, table),
-        Announced::TournamentCancelled(t) => View::text(text::tournament_cancelled(lang, t, true)),
+        Announced::TournamentCancelled(t) => View::text(text::tournament_cancelled(
+            lang,
+            t,
+            text::CancelledBy::TooFewEntrants,
+        )),
         Announced::ChallengeExpired(c) => challenge(lang, c, now),
         Announced::TimedOut(g) | Announced::Board(g) => game(lang, g, now, style),
         Announced::Reminder { game, member } => View {

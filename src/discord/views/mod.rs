@@ -85,9 +85,9 @@ impl View {
         self.files.iter().map(|f| f.bytes.len()).sum()
     }
 
-    pub fn reply(self, ephemeral: bool) -> poise::CreateReply {
+    pub fn reply(self, to: Audience) -> poise::CreateReply {
         fill!(
-            poise::CreateReply::default().ephemeral(ephemeral),
+            poise::CreateReply::default().ephemeral(to == Audience::Caller),
             self,
             attachment
         )
@@ -97,12 +97,9 @@ impl View {
         fill!(serenity::CreateMessage::new(), self, add_file)
     }
 
-    pub fn interaction_message(
-        self,
-        ephemeral: bool,
-    ) -> serenity::CreateInteractionResponseMessage {
+    pub fn interaction_message(self, to: Audience) -> serenity::CreateInteractionResponseMessage {
         fill!(
-            serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+            serenity::CreateInteractionResponseMessage::new().ephemeral(to == Audience::Caller),
             self,
             add_file
         )
@@ -129,6 +126,13 @@ impl View {
             new_attachment
         )
     }
+}
+
+/// Who sees a reply: everyone in the channel, or only the member it answers (ephemeral).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    Channel,
+    Caller,
 }
 
 /// Text as Discord shows it literally: every ASCII punctuation mark escaped with a backslash.

@@ -147,7 +147,7 @@ impl Tournaments {
         let id = match which {
             TournamentRef::Id(id) => id,
             TournamentRef::Only => {
-                let live = self.store.tournaments_of(at.guild, true).await?;
+                let live = self.store.live_tournaments(at.guild).await?;
                 match live.as_slice() {
                     [] => return Err(refused(TournamentRefusal::NoneHere)),
                     [one] => one.id,
@@ -197,7 +197,7 @@ impl Tournaments {
     ///
     /// [`GameError::Internal`] when the database fails.
     pub async fn tournaments_in(&self, guild: GuildId) -> Result<Vec<(TournamentId, String)>> {
-        let mut rows: Vec<TournamentRow> = self.store.tournaments_of(guild, false).await?;
+        let mut rows: Vec<TournamentRow> = self.store.latest_tournaments(guild).await?;
         rows.sort_by_key(|t| (!t.state.is_live(), std::cmp::Reverse(t.id)));
         Ok(rows.into_iter().map(|t| (t.id, t.name)).collect())
     }
