@@ -1,7 +1,7 @@
 //! How the domain's values are written to and read from the database (SQLite or PostgreSQL,
 //! through sqlx's `Any` driver): one `Type`, `Encode` and `Decode` for each, and nowhere else.
 //!
-//! - Discord's ids ([`MemberId`], [`GuildId`], [`ChannelId`]) are `u64`, stored as a 64-bit
+//! - Discord's ids ([`MemberId`], [`GuildId`], [`ChannelId`], [`MessageId`]) are `u64`, stored as a 64-bit
 //!   signed integer bit for bit (ids above `i64::MAX` read back negative in SQL, and unchanged here).
 //! - Row ids ([`GameId`], [`ChallengeId`]) are the `i64` they are.
 //! - Stored states and reasons, colours and board sizes are the text the columns have always
@@ -31,8 +31,8 @@ type AnyArgumentBuffer = <Any as Database>::ArgumentBuffer;
 use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
-    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, OutboxId,
-    PuzzleId, TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
+    BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, MessageId,
+    OutboxId, PuzzleId, TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -83,6 +83,9 @@ integer!(GuildId, |id| to_db(id.get()), |n| Ok(GuildId::new(
     from_db(n)
 )));
 integer!(ChannelId, |id| to_db(id.get()), |n| Ok(ChannelId::new(
+    from_db(n)
+)));
+integer!(MessageId, |id| to_db(id.get()), |n| Ok(MessageId::new(
     from_db(n)
 )));
 integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));

@@ -10,7 +10,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{ChannelId, GuildId, MemberId, PuzzleId, RatingValue, Timestamp};
+use crate::domain::{ChannelId, GuildId, MemberId, MessageId, PuzzleId, RatingValue, Timestamp};
 use crate::rules::{BoardSize, Position};
 
 use super::codec::Flag;
@@ -124,7 +124,7 @@ pub struct DailyRow {
     pub day: i64,
     pub puzzle_id: PuzzleId,
     pub channel_id: Option<ChannelId>,
-    pub message_id: Option<i64>,
+    pub message_id: Option<MessageId>,
 }
 
 const DAILY: &str = "SELECT guild_id, day, puzzle_id, channel_id, message_id FROM puzzle_dailies
@@ -288,7 +288,7 @@ impl Store {
         guild: GuildId,
         day: i64,
         channel: ChannelId,
-        message: u64,
+        message: MessageId,
     ) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query(
@@ -298,7 +298,7 @@ impl Store {
         .bind(guild)
         .bind(day)
         .bind(channel)
-        .bind(i64::from_ne_bytes(message.to_ne_bytes()))
+        .bind(message)
         .execute(held.conn())
         .await?;
         Ok(())

@@ -163,12 +163,12 @@ impl Store {
 
     /// The latest message known to show game `game`'s board.
     pub async fn game_message(&self, game: GameId) -> Result<Option<MessageId>> {
-        let id: Option<i64> =
+        Ok(
             sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.read)
-                .await?;
-        Ok(id.and_then(|n| u64::try_from(n).ok()).map(MessageId::new))
+                .await?,
+        )
     }
 
     /// Records `message` as the latest to show game `game`'s board.
@@ -178,9 +178,6 @@ impl Store {
         message: MessageId,
         now: Timestamp,
     ) -> Result<()> {
-        let Ok(message) = i64::try_from(message.get()) else {
-            return Ok(());
-        };
         let mut tx = self.write.begin().await?;
         sqlx::query(
             "INSERT INTO game_messages (game_id, message_id) VALUES ($1, $2)

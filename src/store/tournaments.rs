@@ -7,8 +7,8 @@
 use sqlx::{Any, Executor, FromRow};
 
 use crate::domain::{
-    ChannelId, GameId, GuildId, MemberId, TimeControl, Timestamp, TournamentFormat, TournamentId,
-    TournamentState,
+    ChannelId, GameId, GuildId, MemberId, MessageId, TimeControl, Timestamp, TournamentFormat,
+    TournamentId, TournamentState,
 };
 use crate::rules::BoardSize;
 
@@ -33,7 +33,7 @@ pub struct TournamentRow {
     pub starts_at: Option<Timestamp>,
     pub state: TournamentState,
     pub round: i64,
-    pub message_id: Option<i64>,
+    pub message_id: Option<MessageId>,
     pub created_at: Timestamp,
     pub started_at: Option<Timestamp>,
     pub ended_at: Option<Timestamp>,
@@ -189,10 +189,10 @@ impl Store {
     }
 
     /// Records the sign-up message of a tournament.
-    pub async fn set_tournament_message(&self, id: TournamentId, message: u64) -> Result<()> {
+    pub async fn set_tournament_message(&self, id: TournamentId, message: MessageId) -> Result<()> {
         let mut held = self.write.lock().await?;
         sqlx::query("UPDATE tournaments SET message_id = $1 WHERE id = $2")
-            .bind(i64::from_ne_bytes(message.to_ne_bytes()))
+            .bind(message)
             .bind(id)
             .execute(held.conn())
             .await?;

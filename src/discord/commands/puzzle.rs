@@ -8,7 +8,7 @@ use tracing::warn;
 use crate::discord::reply::own_style;
 use crate::discord::views::puzzle::{board, Board};
 use crate::discord::views::View;
-use crate::discord::{caller, place, private_lang, public_lang, BotError, Context};
+use crate::discord::{caller, ids, place, private_lang, public_lang, BotError, Context};
 use crate::game::{DailyPuzzle, DailyYours, Member};
 use crate::rules::BoardSize;
 use crate::text;
@@ -127,7 +127,12 @@ async fn daily_post(ctx: Context<'_>, daily: &DailyPuzzle) {
             let here = place(ctx);
             let recorded = games
                 .puzzles
-                .set_daily_post(here.guild, daily.count.day, here.channel, message.id.get())
+                .set_daily_post(
+                    here.guild,
+                    daily.count.day,
+                    here.channel,
+                    ids::message_id(message.id),
+                )
                 .await;
             if let Err(e) = recorded {
                 warn!(error = ?e, "could not record the daily puzzle's post");

@@ -8,7 +8,7 @@ use tracing::warn;
 use crate::discord::params::{read_size, sizes, Time};
 use crate::discord::reply;
 use crate::discord::views::{embedded, signup, Markdown, View};
-use crate::discord::{caller, place, private_lang, public_lang, BotError, Context, Data};
+use crate::discord::{caller, ids, place, private_lang, public_lang, BotError, Context, Data};
 use crate::game::{
     Member, TimeControl, Tournament, TournamentFormat, TournamentId, TournamentRef,
     TournamentRequest,
@@ -168,7 +168,7 @@ pub async fn create(
         Ok(posted) => {
             if let Err(e) = games
                 .tournaments
-                .tournament_posted(t.id, posted.id.get())
+                .tournament_posted(t.id, ids::message_id(posted.id))
                 .await
             {
                 warn!(error = ?e, tournament = %t.id, "could not record a sign-up message");
@@ -220,7 +220,7 @@ async fn entered(ctx: Context<'_>, t: &Tournament, entry: Entry) -> Result<(), B
         let channel = serenity::ChannelId::new(t.place.channel.get());
         let edit = v.edit_message();
         if let Err(e) = channel
-            .edit_message(ctx.http(), serenity::MessageId::new(message), edit)
+            .edit_message(ctx.http(), serenity::MessageId::new(message.get()), edit)
             .await
         {
             warn!(error = %e, tournament = %t.id, "could not update a sign-up message");

@@ -230,7 +230,7 @@ async fn edit_count(ctx: Context<'_>, lang: Lang, count: &DailyCount) {
     };
     let edit = serenity::EditMessage::new().content(text::daily_count(lang, count));
     let edited = serenity::ChannelId::new(channel.get())
-        .edit_message(ctx.http(), serenity::MessageId::new(message), edit)
+        .edit_message(ctx.http(), serenity::MessageId::new(message.get()), edit)
         .await;
     if let Err(e) = edited {
         warn!(error = %e, "could not update the daily puzzle's count");

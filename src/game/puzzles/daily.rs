@@ -13,7 +13,9 @@ use super::{
     count, judge, own_moves, plies_of, refused, solution_of, view_of, PuzzleRefusal, PuzzleResult,
     PuzzleState, PuzzleStep, PuzzleView, PUZZLE_SIZE,
 };
-use crate::game::{ChannelId, GuildId, Member, Place, PuzzleId, Puzzles, RatingValue, Result};
+use crate::game::{
+    ChannelId, GuildId, Member, MessageId, Place, PuzzleId, Puzzles, RatingValue, Result,
+};
 use crate::store::ProgressRow;
 
 /// How many members solved a server's daily puzzle, and tried it, with its public post.
@@ -24,7 +26,7 @@ pub struct DailyCount {
     pub solved: u32,
     pub tried: u32,
     /// The channel and message of the day's public post, once posted.
-    pub post: Option<(ChannelId, u64)>,
+    pub post: Option<(ChannelId, MessageId)>,
 }
 
 /// A member's side of the daily puzzle.
@@ -170,12 +172,11 @@ impl Puzzles {
 
     async fn count_daily(&self, guild: GuildId, day: i64, date: time::Date) -> Result<DailyCount> {
         let (solved, tried) = self.store.daily_counts(guild, day).await?;
-        let post = self.store.daily_puzzle(guild, day).await?.and_then(|d| {
-            Some((
-                d.channel_id?,
-                u64::from_ne_bytes(d.message_id?.to_ne_bytes()),
-            ))
-        });
+        let post = self
+            .store
+            .daily_puzzle(guild, day)
+            .await?
+            .and_then(|d| Some((d.channel_id?, d.message_id?)));
         Ok(DailyCount {
             guild,
             day: date,
@@ -195,7 +196,7 @@ impl Puzzles {
         guild: GuildId,
         date: time::Date,
         channel: ChannelId,
-        message: u64,
+        message: MessageId,
     ) -> Result<()> {
         Ok(self
             .store

@@ -20,8 +20,8 @@ use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 
 use super::rows::game_of;
 use super::{
-    Game, GameError, GameState, GuildId, Member, Place, Result, TournamentFormat, TournamentId,
-    TournamentState, Tournaments,
+    Game, GameError, GameState, GuildId, Member, MessageId, Place, Result, TournamentFormat,
+    TournamentId, TournamentState, Tournaments,
 };
 
 use read::{count, refused, table_of, tournament_of};
@@ -207,7 +207,7 @@ impl Tournaments {
     /// # Errors
     ///
     /// [`GameError::Internal`] when the database fails.
-    pub async fn tournament_posted(&self, id: TournamentId, message: u64) -> Result<()> {
+    pub async fn tournament_posted(&self, id: TournamentId, message: MessageId) -> Result<()> {
         Ok(self.store.set_tournament_message(id, message).await?)
     }
 

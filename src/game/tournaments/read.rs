@@ -35,7 +35,7 @@ pub(super) fn tournament_of(read: &TournamentRead) -> Tournament {
         starts_at: t.starts_at,
         state: t.state,
         round: count(t.round),
-        message: t.message_id.map(|m| u64::from_ne_bytes(m.to_ne_bytes())),
+        message: t.message_id,
         entrants: read
             .entrants
             .iter()

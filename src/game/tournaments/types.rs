@@ -7,8 +7,8 @@ use crate::pairing::TieBreak;
 use crate::rules::BoardSize;
 
 use super::super::{
-    Game, Member, MemberId, Place, TimeControl, Timestamp, TournamentFormat, TournamentId,
-    TournamentState,
+    Game, Member, MemberId, MessageId, Place, TimeControl, Timestamp, TournamentFormat,
+    TournamentId, TournamentState,
 };
 
 /// A tournament to create.
@@ -115,7 +115,7 @@ pub struct Tournament {
     /// The round being played: 0 before the start; a round robin plays all its games in round 1.
     pub round: u32,
     /// The sign-up message, once posted.
-    pub message: Option<u64>,
+    pub message: Option<MessageId>,
     /// In their seeding order from the start, in their order of entry before.
     pub entrants: Vec<TournamentEntrant>,
 }

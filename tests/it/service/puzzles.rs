@@ -5,7 +5,7 @@
 
 use breakthrough_bot::engine::{prove, Proof, PROOF_NODES};
 use breakthrough_bot::game::{
-    DailyYours, GameError, Member, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
+    DailyYours, GameError, Member, MessageId, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
     PuzzleStep, PuzzleView, RatingValue,
 };
 use breakthrough_bot::i18n::Lang;
@@ -419,7 +419,12 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
     // The post is stored, and every count carries it.
     w.games
         .puzzles
-        .set_daily_post(PLACE.guild, again.count.day, PLACE.channel, 77)
+        .set_daily_post(
+            PLACE.guild,
+            again.count.day,
+            PLACE.channel,
+            MessageId::new(77),
+        )
         .await
         .unwrap();
     let counted = w
@@ -428,7 +433,7 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
         .daily_count(PLACE.guild, again.count.day)
         .await
         .unwrap();
-    assert_eq!(counted.post, Some((PLACE.channel, 77)));
+    assert_eq!(counted.post, Some((PLACE.channel, MessageId::new(77))));
     assert_eq!((counted.solved, counted.tried), (1, 2));
     // Another server has its own; the next day brings another puzzle.
     let elsewhere = w
