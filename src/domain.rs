@@ -25,7 +25,7 @@ pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 pub use shards::{Shards, ShardsError};
-pub use tournament::{TournamentFormat, TournamentState};
+pub use tournament::{RoundNumber, TournamentFormat, TournamentState};
 
 /// A Discord snowflake (member, server or channel), as a type of its own.
 macro_rules! snowflake {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Subcommand;
 
 use crate::game::{
-    GameError, Member, TimeControl, TournamentFormat, TournamentId, TournamentRef,
+    GameError, Member, RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef,
     TournamentRequest,
 };
 use crate::rules::BoardSize;
@@ -149,7 +149,11 @@ impl Console {
             T::Pairings { tournament, round } => {
                 let games = g
                     .tournaments
-                    .tournament_pairings(CONSOLE_PLACE, which(tournament), round)
+                    .tournament_pairings(
+                        CONSOLE_PLACE,
+                        which(tournament),
+                        round.map(RoundNumber::new),
+                    )
                     .await?;
                 Reply::public(text::round_games(self.lang, &Plain, &games, g.now()))
             }

@@ -84,3 +84,47 @@ impl TournamentState {
         matches!(self, TournamentState::Open | TournamentState::Running)
     }
 }
+
+/// A round of a tournament, counted from 1; round 0 is before the first. One type wherever a
+/// round is kept, shown or asked for (a round robin has a single round).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct RoundNumber(u32);
+
+impl RoundNumber {
+    /// Before the first round.
+    pub const NONE: RoundNumber = RoundNumber(0);
+    pub const FIRST: RoundNumber = RoundNumber(1);
+
+    pub const fn new(n: u32) -> RoundNumber {
+        RoundNumber(n)
+    }
+
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// The round after this one.
+    #[must_use]
+    pub const fn next(self) -> RoundNumber {
+        RoundNumber(self.0.saturating_add(1))
+    }
+}
+
+impl std::fmt::Display for RoundNumber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}

@@ -14,8 +14,8 @@ use crate::store::{NewOutbox, OutboxRow};
 use super::ai::Told;
 use super::error::corrupt;
 use super::types::{
-    Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played, Timestamp,
-    TournamentId,
+    Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played,
+    RoundNumber, Timestamp, TournamentId,
 };
 use super::{
     Challenges, Outbox, Play, Result, RoundGames, Settings, Table, Tournament, Tournaments,
@@ -65,13 +65,13 @@ pub enum Announcement {
     /// Round `round` of `tournament` was made (round 1: it started): its games, for its channel.
     TournamentRound {
         tournament: TournamentId,
-        round: u32,
+        round: RoundNumber,
     },
     /// `member`'s games in round `round` of `tournament`: for the member, by direct message, who
     /// asked for turn notifications.
     TournamentGames {
         tournament: TournamentId,
-        round: u32,
+        round: RoundNumber,
         member: MemberId,
     },
     /// `tournament` is over: its final standings, with the winner.

@@ -96,7 +96,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
             (Some(id), Some(round)) => Some(TournamentTag {
                 id,
                 name: row.tournament_name.clone().unwrap_or_default(),
-                round: u32::try_from(round).unwrap_or(0),
+                round,
             }),
             _ => None,
         },

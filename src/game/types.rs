@@ -7,8 +7,8 @@ use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 pub use crate::domain::PROVISIONAL_DEVIATION;
 pub use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    MessageId, OutboxId, PuzzleId, RatingChange, RatingValue, Shards, ShardsError, TimeControl,
-    TimeControlError, Timestamp, TournamentFormat, TournamentId, TournamentState,
+    MessageId, OutboxId, PuzzleId, RatingChange, RatingValue, RoundNumber, Shards, ShardsError,
+    TimeControl, TimeControlError, Timestamp, TournamentFormat, TournamentId, TournamentState,
 };
 
 /// A member of a server (or the bot itself), by Discord id, with a display name.
@@ -253,7 +253,7 @@ pub struct Game {
 pub struct TournamentTag {
     pub id: TournamentId,
     pub name: String,
-    pub round: u32,
+    pub round: RoundNumber,
 }
 
 /// How a board is shown to the one who asked for it. A player sees it from their own side, their

@@ -32,7 +32,8 @@ use sqlx::{Decode, Encode, Type};
 
 use crate::domain::{
     BoardStyle, ChallengeId, ChannelId, EndReason, GameId, GameState, GuildId, MemberId, MessageId,
-    OutboxId, PuzzleId, TimeControl, Timestamp, TournamentFormat, TournamentId, TournamentState,
+    OutboxId, PuzzleId, RoundNumber, TimeControl, Timestamp, TournamentFormat, TournamentId,
+    TournamentState,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Position};
@@ -89,6 +90,9 @@ integer!(MessageId, |id| to_db(id.get()), |n| Ok(MessageId::new(
     from_db(n)
 )));
 integer!(GameId, |id| id.get(), |n| Ok(GameId::new(n)));
+integer!(RoundNumber, |r| i64::from(r.get()), |n| u32::try_from(n)
+    .map(RoundNumber::new)
+    .map_err(|_| format!("round {n} is not a round").into()));
 integer!(ChallengeId, |id| id.get(), |n| Ok(ChallengeId::new(n)));
 integer!(TournamentId, |id| id.get(), |n| Ok(TournamentId::new(n)));
 integer!(PuzzleId, |id| id.get(), |n| Ok(PuzzleId::new(n)));

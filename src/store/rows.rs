@@ -5,7 +5,7 @@ use sqlx::{FromRow, Row};
 
 use crate::domain::{
     ChallengeId, ChallengeState, ChannelId, EndReason, GameId, GameState, GuildId, MemberId,
-    OutboxId, RatingChange, RatingValue, TimeControl, Timestamp, TournamentId,
+    OutboxId, RatingChange, RatingValue, RoundNumber, TimeControl, Timestamp, TournamentId,
 };
 use crate::engine::Level;
 use crate::rules::{BoardSize, ByColor, Color, Position};
@@ -121,7 +121,7 @@ pub struct GameRow {
     pub parent_channel_id: Option<ChannelId>,
     /// The tournament the game belongs to, its round and its name.
     pub tournament_id: Option<TournamentId>,
-    pub tournament_round: Option<i64>,
+    pub tournament_round: Option<RoundNumber>,
     pub tournament_name: Option<String>,
 }
 

@@ -7,8 +7,8 @@
 use sqlx::{Any, Executor, FromRow};
 
 use crate::domain::{
-    ChannelId, GameId, GuildId, MemberId, MessageId, TimeControl, Timestamp, TournamentFormat,
-    TournamentId, TournamentState,
+    ChannelId, GameId, GuildId, MemberId, MessageId, RoundNumber, TimeControl, Timestamp,
+    TournamentFormat, TournamentId, TournamentState,
 };
 use crate::rules::BoardSize;
 
@@ -32,7 +32,7 @@ pub struct TournamentRow {
     pub max_players: i64,
     pub starts_at: Option<Timestamp>,
     pub state: TournamentState,
-    pub round: i64,
+    pub round: RoundNumber,
     pub message_id: Option<MessageId>,
     pub created_at: Timestamp,
     pub started_at: Option<Timestamp>,
@@ -68,7 +68,7 @@ pub struct EntrantRow {
 /// A round sat out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, FromRow)]
 pub struct ByeRow {
-    pub round: i64,
+    pub round: RoundNumber,
     pub member_id: MemberId,
 }
 
@@ -353,8 +353,8 @@ impl WriteTx {
     pub async fn step_tournament(
         &mut self,
         id: TournamentId,
-        from: i64,
-        to: i64,
+        from: RoundNumber,
+        to: RoundNumber,
         state: TournamentState,
         rounds: Option<u32>,
         now: Timestamp,
@@ -383,11 +383,11 @@ impl WriteTx {
         &mut self,
         game: GameId,
         id: TournamentId,
-        round: u32,
+        round: RoundNumber,
     ) -> Result<()> {
         sqlx::query("UPDATE games SET tournament_id = $1, tournament_round = $2 WHERE id = $3")
             .bind(id)
-            .bind(i64::from(round))
+            .bind(round)
             .bind(game)
             .execute(self.tx.conn())
             .await?;
@@ -398,14 +398,14 @@ impl WriteTx {
     pub async fn insert_bye(
         &mut self,
         id: TournamentId,
-        round: u32,
+        round: RoundNumber,
         member: MemberId,
     ) -> Result<()> {
         sqlx::query(
             "INSERT INTO tournament_byes (tournament_id, round, member_id) VALUES ($1, $2, $3)",
         )
         .bind(id)
-        .bind(i64::from(round))
+        .bind(round)
         .bind(member)
         .execute(self.tx.conn())
         .await?;

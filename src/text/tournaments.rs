@@ -31,7 +31,7 @@ pub fn tournament_tag(lang: Lang, tag: &TournamentTag) -> String {
         lang,
         "tournament-tag",
         name = tag.name.as_str(),
-        round = tag.round
+        round = tag.round.get()
     )
 }
 
@@ -105,7 +105,7 @@ pub fn table(lang: Lang, m: &dyn Markup, table: &Table) -> String {
         "tournament-standings-title",
         name = tournament_name(t),
         state = state(lang, t.state),
-        round = t.round,
+        round = t.round.get(),
         rounds = t.rounds.unwrap_or(0),
         format = t.format.as_str()
     );
@@ -171,7 +171,7 @@ pub fn round_games(lang: Lang, m: &dyn Markup, round: &RoundGames, now: Timestam
         lang,
         "tournament-round-title",
         name = tournament_name(&round.tournament),
-        round = round.round,
+        round = round.round.get(),
         format = round.tournament.format.as_str()
     );
     push_games(lang, m, &mut out, round, now);
@@ -195,7 +195,7 @@ pub fn round_news(lang: Lang, m: &dyn Markup, round: &RoundGames, now: Timestamp
         lang,
         "tournament-round-news",
         name = tournament_name(&round.tournament),
-        round = round.round,
+        round = round.round.get(),
         format = round.tournament.format.as_str(),
         games = round.games.len()
     );
@@ -215,7 +215,7 @@ pub fn your_games(
         lang,
         "tournament-your-games",
         name = tournament_name(&round.tournament),
-        round = round.round,
+        round = round.round.get(),
         format = round.tournament.format.as_str(),
         channel = m.channel(lang, round.tournament.place.channel)
     );
@@ -355,7 +355,7 @@ pub fn tournament_refusal(lang: Lang, m: &dyn Markup, why: &TournamentRefusal) -
         R::Over => tr!(lang, "tournament-error-over"),
         R::TooFew(n) => tr!(lang, "tournament-error-too-few", count = *n),
         R::AlreadyWithdrawn => tr!(lang, "tournament-error-withdrawn"),
-        R::NoSuchRound(n) => tr!(lang, "tournament-error-round", round = *n),
+        R::NoSuchRound(n) => tr!(lang, "tournament-error-round", round = n.get()),
         R::NoAbort => tr!(lang, "tournament-error-abort"),
     }
 }

@@ -10,7 +10,7 @@ use crate::discord::reply;
 use crate::discord::views::{embedded, signup, Markdown, View};
 use crate::discord::{caller, ids, place, private_lang, public_lang, BotError, Context, Data};
 use crate::game::{
-    Member, TimeControl, Tournament, TournamentFormat, TournamentId, TournamentRef,
+    Member, RoundNumber, TimeControl, Tournament, TournamentFormat, TournamentId, TournamentRef,
     TournamentRequest,
 };
 use crate::i18n::tr;
@@ -285,7 +285,11 @@ pub async fn pairings(
     let games = &ctx.data().games;
     let round = games
         .tournaments
-        .tournament_pairings(place(ctx), meant(tournament), count(round))
+        .tournament_pairings(
+            place(ctx),
+            meant(tournament),
+            count(round).map(RoundNumber::new),
+        )
         .await?;
     let said = text::round_games(public_lang(ctx), &Markdown, &round, games.now());
     ctx.send(embedded(said).reply(Audience::Channel)).await?;

@@ -20,8 +20,8 @@ use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 
 use super::rows::game_of;
 use super::{
-    Game, GameError, GameState, GuildId, Member, MessageId, Place, Result, TournamentFormat,
-    TournamentId, TournamentState, Tournaments,
+    Game, GameError, GameState, GuildId, Member, MessageId, Place, Result, RoundNumber,
+    TournamentFormat, TournamentId, TournamentState, Tournaments,
 };
 
 use read::{count, refused, table_of, tournament_of};
@@ -288,7 +288,7 @@ impl Tournaments {
         }
         self.begin_play(&mut tx, &read, now).await?;
         tx.commit().await?;
-        self.round_games(id, 1).await
+        self.round_games(id, RoundNumber::FIRST).await
     }
 
     /// The standings of the tournament a command from `at` means.
@@ -311,15 +311,15 @@ impl Tournaments {
         &self,
         at: Place,
         which: TournamentRef,
-        round: Option<u32>,
+        round: Option<RoundNumber>,
     ) -> Result<RoundGames> {
         let read = self.tournament_meant(at, which).await?;
-        let current = count(read.tournament.round);
-        if current == 0 {
+        let current = read.tournament.round;
+        if current == RoundNumber::NONE {
             return Err(refused(TournamentRefusal::NotStarted));
         }
         let round = round.unwrap_or(current);
-        if round == 0 || round > current {
+        if round == RoundNumber::NONE || round > current {
             return Err(refused(TournamentRefusal::NoSuchRound(round)));
         }
         round_of(read, round)
@@ -330,7 +330,7 @@ impl Tournaments {
     /// # Errors
     ///
     /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
-    pub async fn round_games(&self, id: TournamentId, round: u32) -> Result<RoundGames> {
+    pub async fn round_games(&self, id: TournamentId, round: RoundNumber) -> Result<RoundGames> {
         round_of(self.read_tournament(id).await?, round)
     }
 
@@ -435,12 +435,12 @@ fn not_started(read: &TournamentRead) -> Result<()> {
 }
 
 /// The games of `round` in a stored read, with its bye.
-fn round_of(read: TournamentRead, round: u32) -> Result<RoundGames> {
+fn round_of(read: TournamentRead, round: RoundNumber) -> Result<RoundGames> {
     let tournament = tournament_of(&read);
     let bye = read
         .byes
         .iter()
-        .find(|b| count(b.round) == round)
+        .find(|b| b.round == round)
         .and_then(|b| {
             tournament
                 .entrants
@@ -451,7 +451,7 @@ fn round_of(read: TournamentRead, round: u32) -> Result<RoundGames> {
     let games = read
         .games
         .into_iter()
-        .filter(|g| g.tournament_round.map(count) == Some(round))
+        .filter(|g| g.tournament_round == Some(round))
         .map(|g| game_of(g, None))
         .collect::<Result<Vec<Game>>>()?;
     Ok(RoundGames {

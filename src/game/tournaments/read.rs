@@ -4,7 +4,9 @@
 use crate::pairing::{self as pairing, Entrant as PairingEntrant};
 use crate::store::TournamentRead;
 
-use super::super::{EndReason, GameError, GameState, Member, MemberId, Place, TournamentFormat};
+use super::super::{
+    EndReason, GameError, GameState, Member, MemberId, Place, RoundNumber, TournamentFormat,
+};
 use super::{Table, TableLine, Tournament, TournamentEntrant, TournamentRefusal};
 
 pub(super) fn refused(why: TournamentRefusal) -> GameError {
@@ -34,7 +36,7 @@ pub(super) fn tournament_of(read: &TournamentRead) -> Tournament {
         max_players: count(t.max_players),
         starts_at: t.starts_at,
         state: t.state,
-        round: count(t.round),
+        round: t.round,
         message: t.message_id,
         entrants: read
             .entrants
@@ -59,7 +61,7 @@ pub(super) fn pairing_games(read: &TournamentRead) -> Vec<pairing::PlayedGame> {
         .filter_map(|g| {
             let winner = g.winner.filter(|_| g.state == GameState::Finished)?;
             Some(pairing::PlayedGame {
-                round: g.tournament_round.map_or(0, count),
+                round: g.tournament_round.map_or(0, RoundNumber::get),
                 white: pairing_entrant(g.players.white.id),
                 black: pairing_entrant(g.players.black.id),
                 winner,
@@ -73,7 +75,7 @@ pub(super) fn pairing_byes(read: &TournamentRead) -> Vec<pairing::Bye> {
     read.byes
         .iter()
         .map(|b| pairing::Bye {
-            round: count(b.round),
+            round: b.round.get(),
             entrant: pairing_entrant(b.member_id),
         })
         .collect()

@@ -14,8 +14,8 @@ use crate::store::{GameEnding, GameRow, NewGame, TournamentRead, WriteTx};
 
 use super::super::vacation::turn_deadline;
 use super::super::{
-    Announcement, EndReason, GameError, MemberId, Place, Result, Timestamp, TournamentFormat,
-    TournamentId, TournamentState, Tournaments,
+    Announcement, EndReason, GameError, MemberId, Place, Result, RoundNumber, Timestamp,
+    TournamentFormat, TournamentId, TournamentState, Tournaments,
 };
 use super::read::{count, pairing_byes, pairing_entrant, pairing_games};
 
@@ -59,7 +59,14 @@ impl Tournaments {
             TournamentFormat::RoundRobin => None,
         };
         if !tx
-            .step_tournament(t.id, 0, 1, TournamentState::Running, rounds, now)
+            .step_tournament(
+                t.id,
+                RoundNumber::NONE,
+                RoundNumber::FIRST,
+                TournamentState::Running,
+                rounds,
+                now,
+            )
             .await?
         {
             return Err(GameError::PositionChanged);
@@ -73,7 +80,8 @@ impl Tournaments {
                 (round.pairings, round.bye)
             }
         };
-        self.make_round(tx, read, 1, &pairings, bye, now).await
+        self.make_round(tx, read, RoundNumber::FIRST, &pairings, bye, now)
+            .await
     }
 
     /// Makes round `round` of the tournament of `read`: its games, its bye, and the news (the
@@ -82,7 +90,7 @@ impl Tournaments {
         &self,
         tx: &mut WriteTx,
         read: &TournamentRead,
-        round: u32,
+        round: RoundNumber,
         pairings: &[pairing::Pairing],
         bye: Option<pairing::Entrant>,
         now: Timestamp,
@@ -166,12 +174,12 @@ impl Tournaments {
         if t.state != TournamentState::Running {
             return Ok(false);
         }
-        let round = count(t.round);
+        let round = t.round;
         let place = Place {
             guild: t.guild_id,
             channel: t.channel_id,
         };
-        if t.format == TournamentFormat::Swiss && round < t.rounds.map_or(0, count) {
+        if t.format == TournamentFormat::Swiss && round.get() < t.rounds.map_or(0, count) {
             let mut state =
                 SwissState::new(read.entrants.iter().map(|e| pairing_entrant(e.member_id)))
                     .map_err(pairing_fault)?;
@@ -188,16 +196,9 @@ impl Tournaments {
             }
             match pairing::swiss_round(&state) {
                 Ok(next) => {
-                    let number = round + 1;
+                    let number = round.next();
                     if !tx
-                        .step_tournament(
-                            t.id,
-                            t.round,
-                            i64::from(number),
-                            TournamentState::Running,
-                            None,
-                            now,
-                        )
+                        .step_tournament(t.id, round, number, TournamentState::Running, None, now)
                         .await?
                     {
                         return Ok(false);
@@ -300,8 +301,15 @@ impl Tournaments {
                 if read.entrants.len() >= 3 {
                     self.begin_play(&mut tx, &read, now).await?;
                 } else {
-                    tx.step_tournament(t.id, 0, 0, TournamentState::Cancelled, None, now)
-                        .await?;
+                    tx.step_tournament(
+                        t.id,
+                        RoundNumber::NONE,
+                        RoundNumber::NONE,
+                        TournamentState::Cancelled,
+                        None,
+                        now,
+                    )
+                    .await?;
                     let place = Place {
                         guild: t.guild_id,
                         channel: t.channel_id,

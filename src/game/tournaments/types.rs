@@ -7,8 +7,8 @@ use crate::pairing::TieBreak;
 use crate::rules::BoardSize;
 
 use super::super::{
-    Game, Member, MemberId, MessageId, Place, TimeControl, Timestamp, TournamentFormat,
-    TournamentId, TournamentState,
+    Game, Member, MemberId, MessageId, Place, RoundNumber, TimeControl, Timestamp,
+    TournamentFormat, TournamentId, TournamentState,
 };
 
 /// A tournament to create.
@@ -83,7 +83,7 @@ pub enum TournamentRefusal {
     TooFew(usize),
     AlreadyWithdrawn,
     /// A round not played (yet).
-    NoSuchRound(u32),
+    NoSuchRound(RoundNumber),
     /// A tournament game cannot be aborted: it is played or lost.
     NoAbort,
 }
@@ -113,7 +113,7 @@ pub struct Tournament {
     pub starts_at: Option<Timestamp>,
     pub state: TournamentState,
     /// The round being played: 0 before the start; a round robin plays all its games in round 1.
-    pub round: u32,
+    pub round: RoundNumber,
     /// The sign-up message, once posted.
     pub message: Option<MessageId>,
     /// In their seeding order from the start, in their order of entry before.
@@ -153,7 +153,7 @@ impl Table {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundGames {
     pub tournament: Tournament,
-    pub round: u32,
+    pub round: RoundNumber,
     pub games: Vec<Game>,
     pub bye: Option<Member>,
 }

@@ -92,13 +92,13 @@ async fn a_kill_as_a_rounds_last_game_ends_leaves_the_next_round_paired_once() {
     let store = Store::open(&db).await.unwrap();
     let read = store.tournament(id).await.unwrap().unwrap();
     assert_eq!(
-        (read.tournament.round, read.tournament.state),
+        (read.tournament.round.get(), read.tournament.state),
         (2, TournamentState::Running)
     );
     assert_eq!(
         read.games
             .iter()
-            .filter(|g| g.tournament_round == Some(2))
+            .filter(|g| g.tournament_round.map(|r| r.get()) == Some(2))
             .count(),
         2
     );

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use breakthrough_bot::game::{Game, TournamentId};
+use breakthrough_bot::game::{Game, RoundNumber, TournamentId};
 
 use super::{
     alice, bob, carol, embed_text, is_ephemeral, posted, service, start_with, Bot, EPHEMERAL,
@@ -201,7 +201,7 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
     let (_store, games) = service(&bot.db).await;
     let round = games
         .tournaments
-        .round_games(TournamentId::new(1), 1)
+        .round_games(TournamentId::new(1), RoundNumber::FIRST)
         .await
         .unwrap();
     assert_eq!(round.games.len(), 3);

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use breakthrough_bot::game::{
-    EndReason, Game, GameRef, GameStatus, Limits, MemberId, Place, Services, TournamentFormat,
-    TournamentId, TournamentRef, TournamentState,
+    EndReason, Game, GameRef, GameStatus, Limits, MemberId, Place, RoundNumber, Services,
+    TournamentFormat, TournamentId, TournamentRef, TournamentState,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -25,7 +25,7 @@ fn pair(game: &Game) -> (MemberId, MemberId) {
 /// The tournament's round and state now.
 async fn at(w: &World, id: TournamentId) -> (u32, TournamentState) {
     let t = w.games.tournaments.tournament(id).await.unwrap();
-    (t.round, t.state)
+    (t.round.get(), t.state)
 }
 
 /// Seven players, three rounds. Round 1 is paired at the start, with a bye for the last seed;
@@ -38,12 +38,12 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     let players = members(7);
     let id = entered(&w, PLACE, TournamentFormat::Swiss, Some(3), &players).await;
     let one = started(&w, PLACE, id).await;
-    assert_eq!((one.round, one.games.len()), (1, 3));
+    assert_eq!((one.round.get(), one.games.len()), (1, 3));
     assert_eq!(one.bye.as_ref().map(|m| m.id), Some(players[6].id));
     for g in &one.games {
         let tag = g.tournament.as_ref().expect("a tournament game");
         assert_eq!(
-            (tag.id, tag.name.as_str(), tag.round),
+            (tag.id, tag.name.as_str(), tag.round.get()),
             (id, "Spring cup", 1)
         );
     }
@@ -62,7 +62,12 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
 
-    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
+    let two = w
+        .games
+        .tournaments
+        .round_games(id, RoundNumber::new(2))
+        .await
+        .unwrap();
     assert_eq!(two.games.len(), 3);
     let bye = two.bye.as_ref().expect("a bye in round 2").id;
     assert_ne!(bye, players[6].id, "a second bye for the same player");
@@ -124,7 +129,12 @@ pub(super) async fn a_swiss_of_seven_with_a_withdrawal_a_time_out_and_a_vacation
     assert_eq!(at(&w, id).await, (3, TournamentState::Running));
     assert_eq!(news(&w, id).await, (vec![1, 2, 3], 0));
 
-    let three = w.games.tournaments.round_games(id, 3).await.unwrap();
+    let three = w
+        .games
+        .tournaments
+        .round_games(id, RoundNumber::new(3))
+        .await
+        .unwrap();
     assert_eq!((three.games.len(), three.bye.clone()), (3, None));
     assert_eq!(
         three.games_of(leaver.id).count(),
@@ -178,7 +188,7 @@ pub(super) async fn two_last_games_ending_at_once_pair_the_next_round_once(b: Ba
         assert_eq!(
             w.games
                 .tournaments
-                .round_games(id, 2)
+                .round_games(id, RoundNumber::new(2))
                 .await
                 .unwrap()
                 .games
@@ -228,7 +238,7 @@ pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Ba
     assert_eq!(
         w.games
             .tournaments
-            .round_games(id, 2)
+            .round_games(id, RoundNumber::new(2))
             .await
             .unwrap()
             .games
@@ -242,7 +252,12 @@ pub(super) async fn a_round_owed_after_a_crash_is_paired_once_by_the_sweep(b: Ba
     assert_eq!(news(&w, id).await, (vec![1, 2], 0));
 
     // Round 2, the last: one result through the service, the other behind its back.
-    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
+    let two = w
+        .games
+        .tournaments
+        .round_games(id, RoundNumber::new(2))
+        .await
+        .unwrap();
     lose(&w, &two.games[0], two.games[0].players[Color::Black].id).await;
     end_behind(&two.games[1]).await;
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
@@ -267,7 +282,12 @@ pub(super) async fn withdrawals_pair_the_next_round_and_end_a_swiss_left_with_on
         .await
         .unwrap();
     assert_eq!(at(&w, id).await, (2, TournamentState::Running));
-    let two = w.games.tournaments.round_games(id, 2).await.unwrap();
+    let two = w
+        .games
+        .tournaments
+        .round_games(id, RoundNumber::new(2))
+        .await
+        .unwrap();
     assert_eq!(two.games.len(), 1);
     let bye = two.bye.clone().expect("three left: a bye");
     assert_ne!(bye.id, first_out.id);
@@ -281,7 +301,12 @@ pub(super) async fn withdrawals_pair_the_next_round_and_end_a_swiss_left_with_on
         .await
         .unwrap();
     assert_eq!(at(&w, id).await, (3, TournamentState::Running));
-    let three = w.games.tournaments.round_games(id, 3).await.unwrap();
+    let three = w
+        .games
+        .tournaments
+        .round_games(id, RoundNumber::new(3))
+        .await
+        .unwrap();
     assert_eq!((three.games.len(), three.bye.clone()), (1, None));
     let last = three.games[0].players[Color::White].clone();
     w.games
@@ -431,13 +456,13 @@ pub(super) async fn the_sweep_starts_a_tournament_at_its_time_or_cancels_it(b: B
     let t = w.games.tournaments.tournament(id).await.unwrap();
     // Five players: ⌈log2 5⌉ + 1 rounds, fixed at the start.
     assert_eq!(
-        (t.round, t.state, t.rounds),
+        (t.round.get(), t.state, t.rounds),
         (1, TournamentState::Running, Some(4))
     );
     assert_eq!(
         w.games
             .tournaments
-            .round_games(id, 1)
+            .round_games(id, RoundNumber::new(1))
             .await
             .unwrap()
             .games

@@ -3,7 +3,7 @@
 
 use breakthrough_bot::game::{
     Announcement, EndReason, Game, GameError, GameRef, Member, MemberId, Place, RoundGames,
-    TimeControl, TournamentFormat, TournamentId, TournamentRef, TournamentRefusal,
+    RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef, TournamentRefusal,
     TournamentRequest, TournamentState,
 };
 use breakthrough_bot::pairing::TieBreak;
@@ -101,7 +101,7 @@ pub(super) async fn news(w: &World, id: TournamentId) -> (Vec<u32>, usize) {
     {
         match owed.announcement {
             Ok(Announcement::TournamentRound { tournament, round }) if tournament == id => {
-                rounds.push(round);
+                rounds.push(round.get());
             }
             Ok(Announcement::TournamentEnded { tournament }) if tournament == id => ended += 1,
             _ => {}
@@ -119,7 +119,7 @@ pub(super) async fn all_games(w: &World, id: TournamentId) -> Vec<Game> {
         .await
         .expect("tournament");
     let mut games = Vec::new();
-    for round in 1..=t.round {
+    for round in (1..=t.round.get()).map(RoundNumber::new) {
         games.extend(
             w.games
                 .tournaments
@@ -287,7 +287,7 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
     );
     let with_three = w.games.tournaments.tournament(id).await.unwrap();
     assert_eq!(
-        (with_three.state, with_three.round),
+        (with_three.state, with_three.round.get()),
         (TournamentState::Open, 0)
     );
     assert_eq!(news(&w, id).await, (vec![], 0));
@@ -336,7 +336,7 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
     let players = members(5);
     let id = entered(&w, PLACE, TournamentFormat::RoundRobin, None, &players).await;
     let round = started(&w, PLACE, id).await;
-    assert_eq!(round.round, 1);
+    assert_eq!(round.round.get(), 1);
     assert_eq!(round.bye, None);
     assert_eq!(round.games.len(), 10);
     let mut pairs: Vec<(MemberId, MemberId)> = round
@@ -361,7 +361,7 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
     for g in &round.games {
         let tag = g.tournament.as_ref().expect("a tournament game");
         assert_eq!(
-            (tag.id, tag.name.as_str(), tag.round),
+            (tag.id, tag.name.as_str(), tag.round.get()),
             (id, "Spring cup", 1)
         );
         assert_eq!(g.place, PLACE);
@@ -395,7 +395,7 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
         lose(&w, &game, *loser).await;
         let t = w.games.tournaments.tournament(id).await.unwrap();
         assert_eq!(
-            (t.state, t.round),
+            (t.state, t.round.get()),
             (TournamentState::Running, 1),
             "after {i}"
         );
