@@ -4,14 +4,18 @@
 //! The library's API is the game and what it stands on: [`rules`], [`engine`] and [`pairing`]
 //! (pure), the values of [`domain`], the [`store`], the [`game`] service, and what is shown of it
 //! ([`text`], [`i18n`], [`render`]).
-//! The front ends, the benchmarks and the AI's matches are private; the binary in `main.rs` parses
-//! its command line and reaches them through the few items re-exported below.
+//! The front ends, the benchmarks and the AI's matches are private. The binary in `main.rs` only
+//! parses its command line and calls, for each subcommand, what runs it: [`serve`] (the bot),
+//! [`console`], [`tools`] (`moves`, `bestmove`, `prove`, `puzzles`), the benchmarks and the
+//! AI's matches, each job on [`run_async`]'s runtime and logs.
 
 mod bench;
 mod config;
 mod console;
 mod discord;
+mod runtime;
 mod selfplay;
+pub mod tools;
 
 // The game's API: public to the tests (the `test-support` feature they turn on), private in a
 // release build, where the binary reaches it through the re-exports below and the compiler
@@ -47,11 +51,9 @@ pub mod rules;
 
 pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};
-pub use console::{Console, ConsoleClock};
-pub use discord::{
-    commands as discord_commands, locales, run as serve_discord, Refusals as GatewayRefusals,
-};
-pub use game::{Limits, Services, SystemClock, LOCAL_SERVER};
+pub use console::run as console;
+pub use discord::{commands as discord_commands, locales, serve, Refusals as GatewayRefusals};
+pub use game::LOCAL_SERVER;
 pub use i18n::Lang;
+pub use runtime::run_async;
 pub use selfplay::run as selfplay;
-pub use store::{holder_name, is_postgres, InstanceLock, Store, StoreError};

@@ -12,7 +12,7 @@
 //! expiries, time-outs and reminders are announced as the bot would post them in the channel.
 //! `wait DURATION` moves the console's clock forward, to try the clocks without waiting.
 //!
-//! This file holds the [`Console`] and its loop over lines; `commands` the commands, their
+//! This file holds the [`Console`], its loop over lines and [`run`], the `console` subcommand; `commands` the commands, their
 //! options and what each does; `parse` a typed line read as a command, in the console's
 //! language; `render` the boards and announcements in the console's words; `images` the boards
 //! and replays written as picture files, with `--images DIR`; `tournaments` the `/tournament`
@@ -35,11 +35,13 @@ use std::time::Duration;
 use crate::game::Timestamp;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
+use crate::config::DatabaseConfig;
 use crate::game::{
-    ChannelId, Clock, GameError, GameId, Member, Place, Services, SystemClock, LOCAL_SERVER,
+    ChannelId, Clock, GameError, GameId, Limits, Member, Place, Services, SystemClock, LOCAL_SERVER,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
+use crate::store::Store;
 use crate::text::{self, Markup, Plain};
 
 use images::Images;
@@ -353,6 +355,27 @@ impl Console {
         }
         Ok(())
     }
+}
+
+/// `console`: the console on the database of `db`, speaking `lang`, with plain boards if
+/// `plain`, and pictures written to `images` if given; reads stdin until it ends.
+pub async fn run(
+    db: DatabaseConfig,
+    plain: bool,
+    lang: Lang,
+    images: Option<PathBuf>,
+) -> anyhow::Result<()> {
+    let store = Store::open(&db.database_url).await?;
+    let clock = Arc::new(ConsoleClock::default());
+    let games = Services::new(store.clone(), clock.clone(), Limits::default());
+    games.puzzles.load_puzzles().await?;
+    let mut console = Console::new(games, clock, plain).speaking(lang);
+    if let Some(dir) = images {
+        console = console.with_images(dir);
+    }
+    console.run_stdin().await?;
+    store.close().await;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ mod reach;
 mod refusals;
 mod reply;
 mod retry;
+mod serve;
 mod startup;
 mod tasks;
 mod views;
@@ -42,6 +43,7 @@ pub use framework::{commands, run};
 use ids::{caller, click_place, guild_id, member_id, place, user_member};
 use lang::{click_lang, click_public_lang, private_lang, public_lang};
 pub use refusals::Refusals;
+pub use serve::serve;
 
 /// What every command can reach: the game service, and nothing else (no game state in memory);
 /// and the members' rate limit.

@@ -18,7 +18,6 @@ use super::{Result, StoreError};
 #[derive(Debug)]
 pub struct InstanceLock {
     _files: Vec<File>,
-    path: PathBuf,
 }
 
 /// How a lock file is claimed.
@@ -31,12 +30,6 @@ enum Mode {
 }
 
 impl InstanceLock {
-    /// Claims the database at `url` for this process. `None` for a database that only this
-    /// process can see (in memory). [`StoreError::InUse`] names the process that holds it.
-    pub fn acquire(url: &str) -> Result<Option<InstanceLock>> {
-        InstanceLock::acquire_for(url, None)
-    }
-
     /// Claims the database at `url` for a process that runs `shards` (all of them: `None`).
     ///
     /// A process that runs every shard holds `<db>.lock` alone. One that runs some holds it
@@ -66,10 +59,7 @@ impl InstanceLock {
                 }
                 other => other,
             })?;
-            return Ok(Some(InstanceLock {
-                _files: vec![file],
-                path,
-            }));
+            return Ok(Some(InstanceLock { _files: vec![file] }));
         };
         let mut files = vec![claim(&path, Mode::Shared)?, claim_count(db, shards.count)?];
         for shard in shards.first..=shards.last {
@@ -78,15 +68,7 @@ impl InstanceLock {
                 Mode::Exclusive,
             )?);
         }
-        Ok(Some(InstanceLock {
-            _files: files,
-            path,
-        }))
-    }
-
-    /// The lock file.
-    pub fn path(&self) -> &Path {
-        &self.path
+        Ok(Some(InstanceLock { _files: files }))
     }
 }
 
@@ -248,8 +230,10 @@ mod tests {
     fn a_second_claim_is_refused_and_names_the_first_until_it_lets_go() {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}", dir.path().join("x.db").display());
-        let first = InstanceLock::acquire(&url).expect("first").expect("a file");
-        match InstanceLock::acquire(&url) {
+        let first = InstanceLock::acquire_for(&url, None)
+            .expect("first")
+            .expect("a file");
+        match InstanceLock::acquire_for(&url, None) {
             Err(StoreError::InUse { holder, .. }) => {
                 assert!(
                     holder.starts_with(&format!("process {}", std::process::id())),
@@ -259,8 +243,10 @@ mod tests {
             other => panic!("expected InUse, got {other:?}"),
         }
         drop(first);
-        assert!(InstanceLock::acquire(&url).expect("after").is_some());
-        assert!(InstanceLock::acquire("sqlite::memory:")
+        assert!(InstanceLock::acquire_for(&url, None)
+            .expect("after")
+            .is_some());
+        assert!(InstanceLock::acquire_for("sqlite::memory:", None)
             .expect("memory")
             .is_none());
     }
