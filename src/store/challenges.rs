@@ -3,6 +3,7 @@
 use crate::domain::{ChallengeId, ChallengeState, ChannelId, GameId, GuildId, MemberId, Timestamp};
 
 use super::codec::Flag;
+use super::statements::{built_statement, statement};
 use super::{conflict_or, ChallengeRow, NewChallenge, Result, Servers, Sql, Store, WriteTx};
 
 /// What [`WriteTx::challenges_to`] found.
@@ -13,7 +14,7 @@ pub struct ChallengesTo {
     pub declined_at: Option<Timestamp>,
 }
 
-const CHALLENGE_SELECT_BY_ID: &str = "SELECT * FROM challenges WHERE id = $1";
+const CHALLENGE_SELECT_BY_ID: &str = statement!("SELECT * FROM challenges WHERE id = $1");
 
 impl Store {
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<ChallengeRow>> {
@@ -32,9 +33,9 @@ impl Store {
         member: MemberId,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1
+            statement!("SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1
                AND (opponent_id = $3 OR (opponent_id IS NULL AND channel_id = $2 AND challenger_id <> $3))
-             ORDER BY id",
+             ORDER BY id"),
         )
         .bind(guild)
         .bind(channel)
@@ -50,8 +51,8 @@ impl Store {
         member: MemberId,
     ) -> Result<Vec<ChallengeRow>> {
         Ok(sqlx::query_as(
-            "SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1 AND challenger_id = $2
-             ORDER BY id",
+            statement!("SELECT * FROM challenges WHERE state = 'pending' AND guild_id = $1 AND challenger_id = $2
+             ORDER BY id"),
         )
         .bind(guild)
         .bind(member)
@@ -64,10 +65,10 @@ impl WriteTx {
     /// Records that game `game`'s rematch is offered at `now`; `false` (and nothing written)
     /// when it already was.
     pub async fn claim_rematch(&mut self, game: GameId, now: Timestamp) -> Result<bool> {
-        let done = sqlx::query(
+        let done = sqlx::query(statement!(
             "INSERT INTO rematches (game_id, offered_at) VALUES ($1, $2)
-             ON CONFLICT (game_id) DO NOTHING",
-        )
+             ON CONFLICT (game_id) DO NOTHING"
+        ))
         .bind(game)
         .bind(now)
         .execute(self.tx.conn())
@@ -78,11 +79,11 @@ impl WriteTx {
     /// Inserts a pending challenge. A second pending challenge between the same pair (or a
     /// second open one in a channel) is a [`StoreError::Conflict`](super::StoreError::Conflict).
     pub async fn insert_challenge(&mut self, c: &NewChallenge) -> Result<ChallengeId> {
-        sqlx::query_scalar(
+        sqlx::query_scalar(statement!(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, size,
                  challenger_color, time_limit, rated, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
-        )
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id"
+        ))
         .bind(c.guild_id)
         .bind(c.channel_id)
         .bind(c.challenger_id)
@@ -108,12 +109,12 @@ impl WriteTx {
         made_since: Timestamp,
         declined_since: Timestamp,
     ) -> Result<ChallengesTo> {
-        let (count, oldest, declined_at) = sqlx::query_as(
+        let (count, oldest, declined_at) = sqlx::query_as(statement!(
             "SELECT count(CASE WHEN created_at > $3 THEN 1 END),
                     min(CASE WHEN created_at > $3 THEN created_at END),
                     max(CASE WHEN state = 'declined' AND resolved_at > $4 THEN resolved_at END)
-             FROM challenges WHERE challenger_id = $1 AND opponent_id = $2",
-        )
+             FROM challenges WHERE challenger_id = $1 AND opponent_id = $2"
+        ))
         .bind(from)
         .bind(to)
         .bind(made_since)
@@ -128,9 +129,9 @@ impl WriteTx {
     }
 
     pub async fn count_pending_challenges_by(&mut self, member: MemberId) -> Result<i64> {
-        Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = $1",
-        )
+        Ok(sqlx::query_scalar(statement!(
+            "SELECT count(*) FROM challenges WHERE state = 'pending' AND challenger_id = $1"
+        ))
         .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
@@ -151,10 +152,10 @@ impl WriteTx {
         state: ChallengeState,
         now: Timestamp,
     ) -> Result<bool> {
-        let done = sqlx::query(
+        let done = sqlx::query(statement!(
             "UPDATE challenges SET state = $1, resolved_at = $2, game_id = $3
-             WHERE id = $4 AND state = 'pending'",
-        )
+             WHERE id = $4 AND state = 'pending'"
+        ))
         .bind(state.as_str())
         .bind(now)
         .bind(state.game())
@@ -170,16 +171,30 @@ impl WriteTx {
         now: Timestamp,
         servers: Servers,
     ) -> Result<Vec<ChallengeRow>> {
-        let (sql, args) = Sql::new(
-            "UPDATE challenges SET state = 'expired', resolved_at = $1
-             WHERE state = 'pending' AND expires_at <= $1 AND ",
-        )
-        .arg(now)
-        .servers("guild_id", servers)
-        .push(" RETURNING *")
-        .build()?;
+        let (sql, args) = expire_challenges_sql(now, servers).build()?;
         Ok(sqlx::query_as_with(sql, args)
             .fetch_all(self.tx.conn())
             .await?)
     }
 }
+
+fn expire_challenges_sql(now: Timestamp, servers: Servers) -> Sql {
+    Sql::new(
+        "UPDATE challenges SET state = 'expired', resolved_at = $1
+         WHERE state = 'pending' AND expires_at <= $1 AND ",
+    )
+    .arg(now)
+    .servers("guild_id", servers)
+    .push(" RETURNING *")
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            expire_challenges_sql(Timestamp::from_unix_seconds(0), servers)
+                .text()
+                .to_string()
+        })
+        .collect()
+});

@@ -11,6 +11,7 @@ use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, Timestamp};
 use crate::rules::{ByColor, Color, Move, Position};
 
 use super::codec::Flag;
+use super::statements::{built_statement, statement};
 use super::writer::{Conn, Watched};
 use super::{
     conflict_or, insert_outbox, refused_by_trigger, Backend, GameRow, NewGame, NewOutbox,
@@ -74,8 +75,9 @@ pub(super) async fn games_by_id(
 ) -> Vec<Shared<Option<GameRow>>> {
     let list =
         serde_json::Value::from(ids.iter().map(|id| id.get()).collect::<Vec<_>>()).to_string();
-    let rows = sqlx::query(game_select!(
-        "WHERE g.id IN (SELECT value FROM json_each($1))"
+    let rows = sqlx::query(statement!(
+        Sqlite,
+        game_select!("WHERE g.id IN (SELECT value FROM json_each($1))")
     ))
     .bind(list)
     .fetch_all(&pool)
@@ -115,7 +117,7 @@ impl Store {
                 None => return Err(StoreError::Sqlx(sqlx::Error::PoolClosed)),
             },
             Backend::Postgres => {
-                sqlx::query_as(game_select!("WHERE g.id = $1"))
+                sqlx::query_as(statement!(game_select!("WHERE g.id = $1")))
                     .bind(id)
                     .fetch_optional(&self.read)
                     .await?
@@ -135,11 +137,12 @@ impl Store {
         guild: Option<GuildId>,
         channel: Option<crate::domain::ChannelId>,
     ) -> Result<Vec<GameRow>> {
-        Ok(sqlx::query_as(game_select!(
+        Ok(sqlx::query_as(statement!(game_select!(
             "WHERE g.state = 'active' AND (g.black_id = $1 OR g.white_id = $1)
-                   AND ($2 IS NULL OR g.guild_id = $2) AND ($3 IS NULL OR g.channel_id = $3)
+                   AND (CAST($2 AS BIGINT) IS NULL OR g.guild_id = $2)
+                   AND (CAST($3 AS BIGINT) IS NULL OR g.channel_id = $3)
                  ORDER BY g.id"
-        ))
+        )))
         .bind(member)
         .bind(guild)
         .bind(channel)
@@ -153,11 +156,11 @@ impl Store {
         member: MemberId,
         channel: crate::domain::ChannelId,
     ) -> Result<Option<GameId>> {
-        Ok(sqlx::query_scalar(
+        Ok(sqlx::query_scalar(statement!(
             "SELECT id FROM games
              WHERE state <> 'active' AND (black_id = $1 OR white_id = $1) AND channel_id = $2
-             ORDER BY finished_at DESC, id DESC LIMIT 1",
-        )
+             ORDER BY finished_at DESC, id DESC LIMIT 1"
+        ))
         .bind(member)
         .bind(channel)
         .fetch_optional(&self.read)
@@ -172,17 +175,7 @@ impl Store {
         turn_began_by: Timestamp,
         servers: Servers,
     ) -> Result<Vec<GameId>> {
-        let (sql, args) = Sql::new(
-            "SELECT g.id FROM games g
-             JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
-             WHERE g.state = 'active' AND g.ai_level IS NOT NULL
-               AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
-               AND g.deadline - g.time_limit <= $1 AND ",
-        )
-        .arg(turn_began_by)
-        .servers("g.guild_id", servers)
-        .push(" ORDER BY g.id")
-        .build()?;
+        let (sql, args) = ai_to_move_sql(turn_began_by, servers).build()?;
         Ok(sqlx::query_scalar_with(sql, args)
             .fetch_all(&self.read)
             .await?)
@@ -192,13 +185,7 @@ impl Store {
     /// not read back (a value no version of the bot wrote) is logged and left out, so that one
     /// broken row cannot stop the clocks of every other game.
     pub async fn overdue_games(&self, now: Timestamp, servers: Servers) -> Result<Vec<GameRow>> {
-        let (sql, args) = Sql::new(game_select!(
-            "WHERE g.state = 'active' AND g.deadline <= $1 AND "
-        ))
-        .arg(now)
-        .servers("g.guild_id", servers)
-        .push(" ORDER BY g.deadline, g.id")
-        .build()?;
+        let (sql, args) = overdue_sql(now, servers).build()?;
         let rows = sqlx::query_with(sql, args).fetch_all(&self.read).await?;
         Ok(rows.iter().filter_map(readable_game).collect())
     }
@@ -255,8 +242,8 @@ impl Store {
 fn ending_query(e: &GameEnding) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
     let r = e.rated.as_ref();
     let mut q = sqlx::query(
-        "INSERT INTO game_endings VALUES
-             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+        statement!("INSERT INTO game_endings VALUES
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"),
     )
     .bind(e.game)
     .bind(e.ply.map(i64::from))
@@ -292,7 +279,7 @@ fn ending_query(e: &GameEnding) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::
 /// is still true when it is given.)
 async fn why_refused(conn: &mut Conn, e: &GameEnding) -> Result<Ended> {
     let now: Option<(GameState, i64)> =
-        sqlx::query_as("SELECT state, ply FROM games WHERE id = $1")
+        sqlx::query_as(statement!("SELECT state, ply FROM games WHERE id = $1"))
             .bind(e.game)
             .fetch_optional(conn)
             .await?;
@@ -330,7 +317,7 @@ impl WriteTx {
 
     pub async fn count_active_games(&mut self, member: MemberId) -> Result<i64> {
         Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM games WHERE state = 'active' AND (black_id = $1 OR white_id = $1)",
+            statement!("SELECT count(*) FROM games WHERE state = 'active' AND (black_id = $1 OR white_id = $1)"),
         )
         .bind(member)
         .fetch_one(self.tx.conn())
@@ -339,10 +326,10 @@ impl WriteTx {
 
     /// Games against the AI in progress for a member.
     pub async fn count_active_ai_games(&mut self, member: MemberId) -> Result<i64> {
-        Ok(sqlx::query_scalar(
+        Ok(sqlx::query_scalar(statement!(
             "SELECT count(*) FROM games WHERE state = 'active' AND ai_level IS NOT NULL
-               AND (black_id = $1 OR white_id = $1)",
-        )
+               AND (black_id = $1 OR white_id = $1)"
+        ))
         .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
@@ -356,10 +343,10 @@ impl WriteTx {
         b: MemberId,
         since: Timestamp,
     ) -> Result<i64> {
-        Ok(sqlx::query_scalar(
+        Ok(sqlx::query_scalar(statement!(
             "SELECT count(*) FROM games WHERE guild_id = $1 AND rated = 1 AND created_at > $4
-               AND ((black_id = $2 AND white_id = $3) OR (black_id = $3 AND white_id = $2))",
-        )
+               AND ((black_id = $2 AND white_id = $3) OR (black_id = $3 AND white_id = $2))"
+        ))
         .bind(guild)
         .bind(a)
         .bind(b)
@@ -369,11 +356,11 @@ impl WriteTx {
     }
 
     pub async fn insert_game(&mut self, g: &NewGame) -> Result<GameId> {
-        Ok(sqlx::query_scalar(
+        Ok(sqlx::query_scalar(statement!(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
                  position, deadline, created_at, ai_level)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
-        )
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id"
+        ))
         .bind(g.guild_id)
         .bind(g.channel_id)
         .bind(g.players.black)
@@ -398,22 +385,7 @@ impl WriteTx {
         fraction: f64,
         servers: Servers,
     ) -> Result<Vec<ReminderRow>> {
-        let (sql, args) = Sql::new(
-            "UPDATE games SET reminded = 1
-             WHERE state = 'active' AND reminded = 0 AND deadline > $1
-               AND deadline - $1 <= time_limit * $2
-               AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
-                   AND m.id = CASE WHEN games.ply % 2 = 0 THEN games.black_id ELSE games.white_id END)
-               AND ",
-        )
-        .arg(now)
-        .arg(fraction)
-        .servers("guild_id", servers)
-        .push(
-            " RETURNING id, guild_id, channel_id, deadline, ply,
-                       CASE WHEN ply % 2 = 0 THEN black_id ELSE white_id END AS to_move",
-        )
-        .build()?;
+        let (sql, args) = reminders_sql(now, fraction, servers).build()?;
         let rows: Vec<ReminderRow> = sqlx::query_as_with(sql, args)
             .fetch_all(self.tx.conn())
             .await?;
@@ -423,6 +395,79 @@ impl WriteTx {
         Ok(rows)
     }
 }
+
+fn ai_to_move_sql(turn_began_by: Timestamp, servers: Servers) -> Sql {
+    Sql::new(
+        "SELECT g.id FROM games g
+         JOIN members b ON b.id = g.black_id JOIN members w ON w.id = g.white_id
+         WHERE g.state = 'active' AND g.ai_level IS NOT NULL
+           AND ((g.ply % 2 = 0 AND b.is_bot = 1) OR (g.ply % 2 = 1 AND w.is_bot = 1))
+           AND g.deadline - g.time_limit <= $1 AND ",
+    )
+    .arg(turn_began_by)
+    .servers("g.guild_id", servers)
+    .push(" ORDER BY g.id")
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            ai_to_move_sql(Timestamp::from_unix_seconds(0), servers)
+                .text()
+                .to_string()
+        })
+        .collect()
+});
+
+fn overdue_sql(now: Timestamp, servers: Servers) -> Sql {
+    Sql::new(game_select!(
+        "WHERE g.state = 'active' AND g.deadline <= $1 AND "
+    ))
+    .arg(now)
+    .servers("g.guild_id", servers)
+    .push(" ORDER BY g.deadline, g.id")
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            overdue_sql(Timestamp::from_unix_seconds(0), servers)
+                .text()
+                .to_string()
+        })
+        .collect()
+});
+
+fn reminders_sql(now: Timestamp, fraction: f64, servers: Servers) -> Sql {
+    Sql::new(
+        "UPDATE games SET reminded = 1
+         WHERE state = 'active' AND reminded = 0 AND deadline > $1
+           AND deadline - $1 <= time_limit * $2
+           AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
+               AND m.id = CASE WHEN games.ply % 2 = 0 THEN games.black_id ELSE games.white_id END)
+           AND ",
+    )
+    .arg(now)
+    .arg(fraction)
+    .servers("guild_id", servers)
+    .push(
+        " RETURNING id, guild_id, channel_id, deadline, ply,
+                   CASE WHEN ply % 2 = 0 THEN black_id ELSE white_id END AS to_move",
+    )
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            reminders_sql(Timestamp::from_unix_seconds(0), 0.2, servers)
+                .text()
+                .to_string()
+        })
+        .collect()
+});
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::domain::Shards;
 
+use super::statements::statement;
 use super::{Result, Store, StoreError};
 
 /// How long a lease lasts unless renewed, by default (`SHARD_LEASE_SECS`): how soon a dead
@@ -53,12 +54,15 @@ impl Store {
         sqlx::raw_sql("LOCK TABLE shard_leases IN EXCLUSIVE MODE")
             .execute(tx.tx.conn())
             .await?;
-        let held: Option<(String, i64, i64)> = sqlx::query_as(concat!(
-            "SELECT holder, shard, shard_count FROM shard_leases
+        let held: Option<(String, i64, i64)> = sqlx::query_as(statement!(
+            Postgres,
+            concat!(
+                "SELECT holder, shard, shard_count FROM shard_leases
              WHERE holder <> $1 AND expires_at > ",
-            db_now_ms!(),
-            " AND (shard_count <> $2 OR shard BETWEEN $3 AND $4)
+                db_now_ms!(),
+                " AND (shard_count <> $2 OR shard BETWEEN $3 AND $4)
              ORDER BY shard LIMIT 1"
+            )
         ))
         .bind(holder)
         .bind(i64::from(s.count))
@@ -73,21 +77,25 @@ impl Store {
             });
         }
         // Left by a process that stopped renewing, or by this one: taken over.
-        sqlx::query(
+        sqlx::query(statement!(
+            Postgres,
             "DELETE FROM shard_leases
-             WHERE shard_count <> $1 OR shard BETWEEN $2 AND $3 OR holder = $4",
-        )
+             WHERE shard_count <> $1 OR shard BETWEEN $2 AND $3 OR holder = $4"
+        ))
         .bind(i64::from(s.count))
         .bind(i64::from(s.first))
         .bind(i64::from(s.last))
         .bind(holder)
         .execute(tx.tx.conn())
         .await?;
-        sqlx::query(concat!(
-            "INSERT INTO shard_leases (shard, shard_count, holder, expires_at)
+        sqlx::query(statement!(
+            Postgres,
+            concat!(
+                "INSERT INTO shard_leases (shard, shard_count, holder, expires_at)
              SELECT shard, $2, $4, ",
-            db_now_ms!(),
-            " + $5 FROM generate_series($1::bigint, $3::bigint) AS shard"
+                db_now_ms!(),
+                " + $5 FROM generate_series($1::bigint, $3::bigint) AS shard"
+            )
         ))
         .bind(i64::from(s.first))
         .bind(i64::from(s.count))
@@ -110,11 +118,14 @@ impl Store {
     ) -> Result<()> {
         let s = claimed(shards);
         let mut held = self.write.lock().await?;
-        let done = sqlx::query(concat!(
-            "UPDATE shard_leases SET expires_at = ",
-            db_now_ms!(),
-            " + $5
+        let done = sqlx::query(statement!(
+            Postgres,
+            concat!(
+                "UPDATE shard_leases SET expires_at = ",
+                db_now_ms!(),
+                " + $5
              WHERE holder = $4 AND shard_count = $1 AND shard BETWEEN $2 AND $3"
+            )
         ))
         .bind(i64::from(s.count))
         .bind(i64::from(s.first))
@@ -157,10 +168,13 @@ impl Store {
     /// Gives up `holder`'s leases, so that a replacement may start at once.
     pub async fn release_shards(&self, holder: &str) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("DELETE FROM shard_leases WHERE holder = $1")
-            .bind(holder)
-            .execute(held.conn())
-            .await?;
+        sqlx::query(statement!(
+            Postgres,
+            "DELETE FROM shard_leases WHERE holder = $1"
+        ))
+        .bind(holder)
+        .execute(held.conn())
+        .await?;
         Ok(())
     }
 }

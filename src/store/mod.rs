@@ -17,8 +17,9 @@
 //! one-process-per-database (or per-shard) lock files on SQLite, `leases` the shard leases on
 //! PostgreSQL, `writer` and `batch` SQLite's one writing connection (PostgreSQL's set of them)
 //! and the queues that group moves into statements, `cache` the active games kept in memory,
-//! `rows` the rows as their types, `codec` each type as a column, and `sql` statements built in
-//! parts (the filter by servers and shards).
+//! `rows` the rows as their types, `codec` each type as a column, `sql` statements built in
+//! parts (the filter by servers and shards), and `statements` the register of every statement,
+//! each written `statement!("…")` where it is used, which a test prepares on both databases.
 //!
 //! Every column is read and written as its domain type (`crate::domain`, `rules::Color`,
 //! `rules::BoardSize`, …): `codec` says how, once for each type. A stored value that does not
@@ -33,7 +34,10 @@ mod rows;
 mod servers;
 mod sql;
 mod sqlite;
+pub mod statements;
 mod writer;
+
+use statements::statement;
 
 /// Games with their players' names in the game's server.
 macro_rules! game_select {
@@ -345,7 +349,9 @@ impl Store {
     pub async fn analyze(&self) -> Result<()> {
         if let Backend::Postgres = self.backend {
             let mut held = self.write.lock().await?;
-            sqlx::query("ANALYZE").execute(held.conn()).await?;
+            sqlx::query(statement!("ANALYZE"))
+                .execute(held.conn())
+                .await?;
         }
         Ok(())
     }

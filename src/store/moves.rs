@@ -27,6 +27,7 @@ use sqlx::Arguments;
 use crate::domain::{GameId, Timestamp};
 use crate::rules::{Move, Position};
 
+use super::statements::{built_statement, statement};
 use super::writer::{Conn, Writer};
 use super::{
     insert_outbox, refused_by_trigger, GameCache, MoveRow, NewOutbox, Result, Shared, Store,
@@ -99,7 +100,7 @@ fn apply_moves_sql(dialect: Dialect, rows: usize) -> &'static str {
                     .map(|r| {
                         let n = 6 * r;
                         format!(
-                            "(${}, ${}, ${}, ${}, ${}, ${})",
+                            "(${}::bigint, ${}::bigint, ${}, ${}, ${}::bigint, ${}::bigint)",
                             n + 1,
                             n + 2,
                             n + 3,
@@ -186,11 +187,13 @@ async fn apply_group(conn: &mut Conn, group: &[&MoveWrite]) -> Shared<Vec<bool>>
             let mut applied = Vec::with_capacity(group.len());
             for &m in group {
                 applied.push(if wrote {
-                    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM games WHERE id = $1")
-                        .bind(m.game)
-                        .fetch_one(&mut *conn)
-                        .await
-                        .map_err(Arc::new)?
+                    sqlx::query_scalar::<_, i64>(statement!(
+                        "SELECT count(*) FROM games WHERE id = $1"
+                    ))
+                    .bind(m.game)
+                    .fetch_one(&mut *conn)
+                    .await
+                    .map_err(Arc::new)?
                         == 1
                 } else {
                     write_move(conn, m).await.map_err(Arc::new)?
@@ -230,9 +233,11 @@ fn deadlocked(e: &sqlx::Error) -> bool {
 /// One move on its own: the game's row, if it is still active at the ply the move was
 /// validated against. The `moves` row is written by a trigger of the schema
 /// (`games_record_move` on SQLite, `games_record_moves` on PostgreSQL).
-const MOVE_SQL: &str = "UPDATE games SET ply = ply + 1, position = $3, last_move = $4,
+const MOVE_SQL: &str = statement!(
+    "UPDATE games SET ply = ply + 1, position = $3, last_move = $4,
          last_move_at = $5, deadline = $6, reminded = 0
-     WHERE id = $1 AND ply = $2 AND state = 'active'";
+     WHERE id = $1 AND ply = $2 AND state = 'active'"
+);
 
 /// [`MOVE_SQL`] with `m` bound.
 fn move_statement(m: &MoveWrite) -> sqlx::query::Query<'static, Any, AnyArguments> {
@@ -292,12 +297,12 @@ impl Store {
     }
 
     pub async fn moves(&self, game: GameId) -> Result<Vec<MoveRow>> {
-        Ok(
-            sqlx::query_as("SELECT * FROM moves WHERE game_id = $1 ORDER BY ply")
-                .bind(game)
-                .fetch_all(&self.read)
-                .await?,
-        )
+        Ok(sqlx::query_as(statement!(
+            "SELECT * FROM moves WHERE game_id = $1 ORDER BY ply"
+        ))
+        .bind(game)
+        .fetch_all(&self.read)
+        .await?)
     }
 
     /// Records a move like [`Store::apply_move`], and queues its announcements in the same write
@@ -341,3 +346,15 @@ impl Store {
         done.map(|()| applied)
     }
 }
+
+built_statement!(Sqlite, {
+    (0..=BATCH.ilog2())
+        .map(|k| apply_moves_sql(Dialect::Sqlite, 1 << k).to_string())
+        .collect()
+});
+
+built_statement!(Postgres, {
+    (0..=BATCH.ilog2())
+        .map(|k| apply_moves_sql(Dialect::Postgres, 1 << k).to_string())
+        .collect()
+});

@@ -9,6 +9,7 @@ use tokio::sync::Notify;
 use crate::domain::{OutboxId, Timestamp};
 
 use super::codec::{Millis, Seconds};
+use super::statements::{built_statement, statement};
 use super::writer::Conn;
 use super::{NewOutbox, OutboxRow, Result, Servers, Sql, Store, WriteTx};
 
@@ -31,11 +32,11 @@ impl OutboxBell {
 
 /// Queues an announcement.
 pub(super) async fn insert_outbox(conn: &mut Conn, row: &NewOutbox) -> Result<()> {
-    sqlx::query(
+    sqlx::query(statement!(
         "INSERT INTO outbox
             (guild_id, channel_id, announcement, created_at, next_attempt_at, board_game)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
+         VALUES ($1, $2, $3, $4, $5, $6)"
+    ))
     .bind(row.guild_id)
     .bind(row.channel_id)
     .bind(&row.announcement)
@@ -60,20 +61,13 @@ impl Store {
         servers: Servers,
         limit: i64,
     ) -> Result<Vec<OutboxRow>> {
-        let (sql, args) = Sql::new("SELECT * FROM outbox WHERE next_attempt_at <= $1 AND ")
-            .arg(Millis(now))
-            .servers("guild_id", servers)
-            .push(" ORDER BY id LIMIT ")
-            .push_bind(limit)
-            .build()?;
+        let (sql, args) = due_outbox_sql(now, servers, limit).build()?;
         Ok(sqlx::query_as_with(sql, args).fetch_all(&self.read).await?)
     }
 
     /// When the next announcement in `servers` is due, if any is waiting.
     pub async fn next_outbox_at(&self, servers: Servers) -> Result<Option<Timestamp>> {
-        let (sql, args) = Sql::new("SELECT min(next_attempt_at) FROM outbox WHERE ")
-            .servers("guild_id", servers)
-            .build()?;
+        let (sql, args) = next_outbox_sql(servers).build()?;
         let at: Option<Millis> = sqlx::query_scalar_with(sql, args)
             .fetch_one(&self.read)
             .await?;
@@ -83,7 +77,7 @@ impl Store {
     /// Removes an announcement: sent, or never to be.
     pub async fn delete_outbox(&self, id: OutboxId) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("DELETE FROM outbox WHERE id = $1")
+        sqlx::query(statement!("DELETE FROM outbox WHERE id = $1"))
             .bind(id)
             .execute(held.conn())
             .await?;
@@ -93,12 +87,14 @@ impl Store {
     /// Records a failed post of an announcement, to be tried again at `at`.
     pub async fn postpone_outbox(&self, id: OutboxId, attempts: i64, at: Timestamp) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE id = $3")
-            .bind(attempts)
-            .bind(Millis(at))
-            .bind(id)
-            .execute(held.conn())
-            .await?;
+        sqlx::query(statement!(
+            "UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE id = $3"
+        ))
+        .bind(attempts)
+        .bind(Millis(at))
+        .bind(id)
+        .execute(held.conn())
+        .await?;
         Ok(())
     }
 }
@@ -114,7 +110,7 @@ impl WriteTx {
     /// When the process looking after `servers` last recorded that it was alive.
     pub async fn last_seen(&mut self, servers: Servers) -> Result<Option<Timestamp>> {
         Ok(
-            sqlx::query_scalar("SELECT seen_at FROM alive WHERE scope = $1")
+            sqlx::query_scalar(statement!("SELECT seen_at FROM alive WHERE scope = $1"))
                 .bind(servers.key())
                 .fetch_optional(self.tx.conn())
                 .await?,
@@ -123,10 +119,10 @@ impl WriteTx {
 
     /// Records that the process looking after `servers` is alive at `now`.
     pub async fn set_last_seen(&mut self, servers: Servers, now: Timestamp) -> Result<()> {
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO alive (scope, seen_at) VALUES ($1, $2)
-             ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at",
-        )
+             ON CONFLICT (scope) DO UPDATE SET seen_at = excluded.seen_at"
+        ))
         .bind(servers.key())
         .bind(now)
         .execute(self.tx.conn())
@@ -139,14 +135,8 @@ impl WriteTx {
     pub async fn shift_clocks(&mut self, by: Duration, servers: Servers) -> Result<(u64, u64)> {
         self.touched.all();
         let mut moved = [0; 2];
-        for (n, update) in moved.iter_mut().zip([
-            "UPDATE games SET deadline = deadline + $1 WHERE state = 'active' AND ",
-            "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending' AND ",
-        ]) {
-            let (sql, args) = Sql::new(update)
-                .arg(Seconds(by))
-                .servers("guild_id", servers)
-                .build()?;
+        for (n, update) in moved.iter_mut().zip(SHIFTS) {
+            let (sql, args) = shift_sql(update, by, servers).build()?;
             *n = sqlx::query_with(sql, args)
                 .execute(self.tx.conn())
                 .await?
@@ -155,3 +145,53 @@ impl WriteTx {
         Ok((moved[0], moved[1]))
     }
 }
+
+fn due_outbox_sql(now: Timestamp, servers: Servers, limit: i64) -> Sql {
+    Sql::new("SELECT * FROM outbox WHERE next_attempt_at <= $1 AND ")
+        .arg(Millis(now))
+        .servers("guild_id", servers)
+        .push(" ORDER BY id LIMIT ")
+        .push_bind(limit)
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            due_outbox_sql(Timestamp::from_unix_seconds(0), servers, 1)
+                .text()
+                .to_string()
+        })
+        .collect()
+});
+
+fn next_outbox_sql(servers: Servers) -> Sql {
+    Sql::new("SELECT min(next_attempt_at) FROM outbox WHERE ").servers("guild_id", servers)
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| next_outbox_sql(servers).text().to_string())
+        .collect()
+});
+
+/// The clocks [`WriteTx::shift_clocks`] moves: games' deadlines, challenges' expiries.
+const SHIFTS: [&str; 2] = [
+    "UPDATE games SET deadline = deadline + $1 WHERE state = 'active' AND ",
+    "UPDATE challenges SET expires_at = expires_at + $1 WHERE state = 'pending' AND ",
+];
+
+fn shift_sql(update: &str, by: Duration, servers: Servers) -> Sql {
+    Sql::new(update)
+        .arg(Seconds(by))
+        .servers("guild_id", servers)
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .flat_map(|servers| SHIFTS.map(|update| shift_sql(update, Duration::ZERO, servers)))
+        .map(|sql| sql.text().to_string())
+        .collect()
+});

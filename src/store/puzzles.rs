@@ -15,6 +15,7 @@ use crate::rules::{BoardSize, Position};
 
 use super::codec::Flag;
 use super::rows::rating_value;
+use super::statements::statement;
 use super::{Result, Store, WriteTx};
 
 /// A puzzle as stored.
@@ -127,29 +128,36 @@ pub struct DailyRow {
     pub message_id: Option<MessageId>,
 }
 
-const DAILY: &str = "SELECT guild_id, day, puzzle_id, channel_id, message_id FROM puzzle_dailies
-     WHERE guild_id = $1 AND day = $2";
+const DAILY: &str = statement!(
+    "SELECT guild_id, day, puzzle_id, channel_id, message_id FROM puzzle_dailies
+     WHERE guild_id = $1 AND day = $2"
+);
 
 impl Store {
     /// The digest of each board size's pool as last loaded.
     pub async fn puzzle_pools(&self) -> Result<Vec<(BoardSize, String)>> {
-        Ok(sqlx::query_as("SELECT size, digest FROM puzzle_pools")
-            .fetch_all(&self.read)
-            .await?)
+        Ok(
+            sqlx::query_as(statement!("SELECT size, digest FROM puzzle_pools"))
+                .fetch_all(&self.read)
+                .await?,
+        )
     }
 
     pub async fn puzzle(&self, id: PuzzleId) -> Result<Option<PuzzleRow>> {
-        Ok(sqlx::query_as("SELECT * FROM puzzles WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?)
+        Ok(
+            sqlx::query_as(statement!("SELECT * FROM puzzles WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&self.read)
+                .await?,
+        )
     }
 
     /// The board sizes that have puzzles, small to large.
     pub async fn puzzle_sizes(&self) -> Result<Vec<BoardSize>> {
-        let mut sizes: Vec<BoardSize> = sqlx::query_scalar("SELECT DISTINCT size FROM puzzles")
-            .fetch_all(&self.read)
-            .await?;
+        let mut sizes: Vec<BoardSize> =
+            sqlx::query_scalar(statement!("SELECT DISTINCT size FROM puzzles"))
+                .fetch_all(&self.read)
+                .await?;
         sizes.sort_by_key(|s| (s.rows(), s.cols()));
         Ok(sizes)
     }
@@ -158,7 +166,7 @@ impl Store {
     #[cfg(feature = "test-support")]
     pub async fn puzzle_count(&self, size: BoardSize) -> Result<i64> {
         Ok(
-            sqlx::query_scalar("SELECT count(*) FROM puzzles WHERE size = $1")
+            sqlx::query_scalar(statement!("SELECT count(*) FROM puzzles WHERE size = $1"))
                 .bind(size)
                 .fetch_one(&self.read)
                 .await?,
@@ -167,22 +175,22 @@ impl Store {
 
     /// The puzzle `member` is solving, if any.
     pub async fn puzzle_progress(&self, member: MemberId) -> Result<Option<ProgressRow>> {
-        Ok(
-            sqlx::query_as("SELECT * FROM puzzle_progress WHERE member_id = $1")
-                .bind(member)
-                .fetch_optional(&self.read)
-                .await?,
-        )
+        Ok(sqlx::query_as(statement!(
+            "SELECT * FROM puzzle_progress WHERE member_id = $1"
+        ))
+        .bind(member)
+        .fetch_optional(&self.read)
+        .await?)
     }
 
     /// A member's puzzle rating and counts, if they ever finished a puzzle.
     pub async fn puzzle_player(&self, member: MemberId) -> Result<Option<PuzzlePlayerRow>> {
-        Ok(
-            sqlx::query_as("SELECT * FROM puzzle_players WHERE member_id = $1")
-                .bind(member)
-                .fetch_optional(&self.read)
-                .await?,
-        )
+        Ok(sqlx::query_as(statement!(
+            "SELECT * FROM puzzle_players WHERE member_id = $1"
+        ))
+        .bind(member)
+        .fetch_optional(&self.read)
+        .await?)
     }
 
     /// The puzzle of `size` to give `member`: of those they never attempted, the one rated
@@ -194,12 +202,12 @@ impl Store {
         size: BoardSize,
         rating: f64,
     ) -> Result<Option<PuzzleRow>> {
-        let fresh = sqlx::query_as(
+        let fresh = sqlx::query_as(statement!(
             "SELECT p.* FROM puzzles p
              WHERE p.size = $1 AND NOT EXISTS
                  (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.member_id = $2)
-             ORDER BY abs(p.rating - $3), p.id LIMIT 1",
-        )
+             ORDER BY abs(p.rating - $3), p.id LIMIT 1"
+        ))
         .bind(size)
         .bind(member)
         .bind(rating)
@@ -208,12 +216,12 @@ impl Store {
         if fresh.is_some() {
             return Ok(fresh);
         }
-        Ok(sqlx::query_as(
+        Ok(sqlx::query_as(statement!(
             "SELECT p.* FROM puzzles p
              JOIN (SELECT puzzle_id, max(id) AS last FROM puzzle_attempts
                    WHERE member_id = $2 GROUP BY puzzle_id) a ON a.puzzle_id = p.id
-             WHERE p.size = $1 ORDER BY a.last, p.id LIMIT 1",
-        )
+             WHERE p.size = $1 ORDER BY a.last, p.id LIMIT 1"
+        ))
         .bind(size)
         .bind(member)
         .fetch_optional(&self.read)
@@ -226,10 +234,10 @@ impl Store {
         member: MemberId,
         puzzle: PuzzleId,
     ) -> Result<Option<AttemptRow>> {
-        Ok(sqlx::query_as(
+        Ok(sqlx::query_as(statement!(
             "SELECT puzzle_id, solved, rated, at FROM puzzle_attempts
-             WHERE member_id = $1 AND puzzle_id = $2 ORDER BY id DESC LIMIT 1",
-        )
+             WHERE member_id = $1 AND puzzle_id = $2 ORDER BY id DESC LIMIT 1"
+        ))
         .bind(member)
         .bind(puzzle)
         .fetch_optional(&self.read)
@@ -248,11 +256,11 @@ impl Store {
     /// The puzzles of `size` that were never `guild`'s daily puzzle, by id; all of them once
     /// every one has been.
     pub async fn daily_candidates(&self, guild: GuildId, size: BoardSize) -> Result<Vec<PuzzleId>> {
-        let unused: Vec<PuzzleId> = sqlx::query_scalar(
+        let unused: Vec<PuzzleId> = sqlx::query_scalar(statement!(
             "SELECT id FROM puzzles WHERE size = $1 AND id NOT IN
                  (SELECT puzzle_id FROM puzzle_dailies WHERE guild_id = $2)
-             ORDER BY id",
-        )
+             ORDER BY id"
+        ))
         .bind(size)
         .bind(guild)
         .fetch_all(&self.read)
@@ -260,21 +268,21 @@ impl Store {
         if !unused.is_empty() {
             return Ok(unused);
         }
-        Ok(
-            sqlx::query_scalar("SELECT id FROM puzzles WHERE size = $1 ORDER BY id")
-                .bind(size)
-                .fetch_all(&self.read)
-                .await?,
-        )
+        Ok(sqlx::query_scalar(statement!(
+            "SELECT id FROM puzzles WHERE size = $1 ORDER BY id"
+        ))
+        .bind(size)
+        .fetch_all(&self.read)
+        .await?)
     }
 
     /// How many members solved `guild`'s daily puzzle of `day`, and how many tried it.
     pub async fn daily_counts(&self, guild: GuildId, day: i64) -> Result<(i64, i64)> {
-        let row = sqlx::query(
+        let row = sqlx::query(statement!(
             "SELECT count(DISTINCT CASE WHEN solved = 1 THEN member_id END) AS solved,
                     count(DISTINCT member_id) AS tried
-             FROM puzzle_attempts WHERE guild_id = $1 AND day = $2",
-        )
+             FROM puzzle_attempts WHERE guild_id = $1 AND day = $2"
+        ))
         .bind(guild)
         .bind(day)
         .fetch_one(&self.read)
@@ -291,10 +299,10 @@ impl Store {
         message: MessageId,
     ) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query(
+        sqlx::query(statement!(
             "UPDATE puzzle_dailies SET channel_id = $3, message_id = $4
-             WHERE guild_id = $1 AND day = $2",
-        )
+             WHERE guild_id = $1 AND day = $2"
+        ))
         .bind(guild)
         .bind(day)
         .bind(channel)
@@ -316,10 +324,10 @@ impl WriteTx {
     ) -> Result<u64> {
         let mut inserted = 0;
         for p in puzzles {
-            inserted += sqlx::query(
+            inserted += sqlx::query(statement!(
                 "INSERT INTO puzzles (size, setup, solution, plies) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (setup) DO NOTHING",
-            )
+                 ON CONFLICT (setup) DO NOTHING"
+            ))
             .bind(size)
             .bind(p.setup)
             .bind(p.solution.as_str())
@@ -328,10 +336,10 @@ impl WriteTx {
             .await?
             .rows_affected();
         }
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO puzzle_pools (size, digest) VALUES ($1, $2)
-             ON CONFLICT (size) DO UPDATE SET digest = excluded.digest",
-        )
+             ON CONFLICT (size) DO UPDATE SET digest = excluded.digest"
+        ))
         .bind(size)
         .bind(digest)
         .execute(self.tx.conn())
@@ -349,10 +357,10 @@ impl WriteTx {
         day: Option<i64>,
         now: Timestamp,
     ) -> Result<bool> {
-        Ok(sqlx::query(
+        Ok(sqlx::query(statement!(
             "INSERT INTO puzzle_progress (member_id, puzzle_id, guild_id, day, started_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (member_id) DO NOTHING",
-        )
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (member_id) DO NOTHING"
+        ))
         .bind(member)
         .bind(puzzle)
         .bind(guild)
@@ -374,10 +382,10 @@ impl WriteTx {
         moves: &str,
         to: i64,
     ) -> Result<bool> {
-        Ok(sqlx::query(
+        Ok(sqlx::query(statement!(
             "UPDATE puzzle_progress SET moves = $4, played = $5
-             WHERE member_id = $1 AND puzzle_id = $2 AND played = $3",
-        )
+             WHERE member_id = $1 AND puzzle_id = $2 AND played = $3"
+        ))
         .bind(member)
         .bind(puzzle)
         .bind(from)
@@ -397,9 +405,9 @@ impl WriteTx {
         puzzle: PuzzleId,
         from: i64,
     ) -> Result<bool> {
-        Ok(sqlx::query(
-            "DELETE FROM puzzle_progress WHERE member_id = $1 AND puzzle_id = $2 AND played = $3",
-        )
+        Ok(sqlx::query(statement!(
+            "DELETE FROM puzzle_progress WHERE member_id = $1 AND puzzle_id = $2 AND played = $3"
+        ))
         .bind(member)
         .bind(puzzle)
         .bind(from)
@@ -412,11 +420,11 @@ impl WriteTx {
     /// Takes `member`'s puzzle row (made with a new rating if they had none) for the rest of
     /// this transaction, and reads it.
     pub async fn hold_puzzle_player(&mut self, member: MemberId) -> Result<PuzzlePlayerRow> {
-        Ok(sqlx::query_as(
+        Ok(sqlx::query_as(statement!(
             "INSERT INTO puzzle_players (member_id) VALUES ($1)
              ON CONFLICT (member_id) DO UPDATE SET streak = puzzle_players.streak
-             RETURNING *",
-        )
+             RETURNING *"
+        ))
         .bind(member)
         .fetch_one(self.tx.conn())
         .await?)
@@ -424,19 +432,19 @@ impl WriteTx {
 
     /// Takes the puzzle's row for the rest of this transaction, and reads it.
     pub async fn hold_puzzle(&mut self, id: PuzzleId) -> Result<Option<PuzzleRow>> {
-        Ok(
-            sqlx::query_as("UPDATE puzzles SET attempts = attempts WHERE id = $1 RETURNING *")
-                .bind(id)
-                .fetch_optional(self.tx.conn())
-                .await?,
-        )
+        Ok(sqlx::query_as(statement!(
+            "UPDATE puzzles SET attempts = attempts WHERE id = $1 RETURNING *"
+        ))
+        .bind(id)
+        .fetch_optional(self.tx.conn())
+        .await?)
     }
 
     /// Whether `member` finished an attempt at `puzzle` before.
     pub async fn attempted_puzzle(&mut self, member: MemberId, puzzle: PuzzleId) -> Result<bool> {
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT 1 FROM puzzle_attempts WHERE member_id = $1 AND puzzle_id = $2 LIMIT 1",
-        )
+        let found: Option<i64> = sqlx::query_scalar(statement!(
+            "SELECT 1 FROM puzzle_attempts WHERE member_id = $1 AND puzzle_id = $2 LIMIT 1"
+        ))
         .bind(member)
         .bind(puzzle)
         .fetch_optional(self.tx.conn())
@@ -447,11 +455,11 @@ impl WriteTx {
     /// Writes a member's puzzle rating, counts and streak, held by
     /// [`WriteTx::hold_puzzle_player`].
     pub async fn update_puzzle_player(&mut self, p: &PuzzlePlayerRow) -> Result<()> {
-        sqlx::query(
+        sqlx::query(statement!(
             "UPDATE puzzle_players SET rating = $2, deviation = $3, volatility = $4, solved = $5,
                  failed = $6, streak = $7, best_streak = $8
-             WHERE member_id = $1",
-        )
+             WHERE member_id = $1"
+        ))
         .bind(p.member_id)
         .bind(p.value.rating)
         .bind(p.value.deviation)
@@ -472,11 +480,11 @@ impl WriteTx {
         value: RatingValue,
         solved: bool,
     ) -> Result<()> {
-        sqlx::query(
+        sqlx::query(statement!(
             "UPDATE puzzles SET rating = $2, deviation = $3, volatility = $4,
                  attempts = attempts + 1, solves = solves + $5
-             WHERE id = $1",
-        )
+             WHERE id = $1"
+        ))
         .bind(id)
         .bind(value.rating)
         .bind(value.deviation)
@@ -488,10 +496,10 @@ impl WriteTx {
     }
 
     pub async fn insert_puzzle_attempt(&mut self, a: &NewAttempt) -> Result<()> {
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO puzzle_attempts (member_id, puzzle_id, guild_id, day, solved, rated, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
+             VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        ))
         .bind(a.member_id)
         .bind(a.puzzle_id)
         .bind(a.guild_id)
@@ -506,10 +514,10 @@ impl WriteTx {
 
     /// Makes `puzzle` the daily puzzle of `guild` on `day`, unless one was chosen already.
     pub async fn choose_daily(&mut self, guild: GuildId, day: i64, puzzle: PuzzleId) -> Result<()> {
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO puzzle_dailies (guild_id, day, puzzle_id) VALUES ($1, $2, $3)
-             ON CONFLICT (guild_id, day) DO NOTHING",
-        )
+             ON CONFLICT (guild_id, day) DO NOTHING"
+        ))
         .bind(guild)
         .bind(day)
         .bind(puzzle)

@@ -7,6 +7,7 @@ use crate::domain::{
 };
 
 use super::codec::{Flag, Millis};
+use super::statements::statement;
 use super::{Result, Store, WriteTx};
 
 impl Store {
@@ -33,12 +34,12 @@ impl Store {
         let mut tx = self.begin().await?;
         tx.touched.all();
         tx.ensure_member(member, now).await?;
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO member_settings (member_id, notify_dm, dm_lang, dm_refused)
              VALUES ($1, $2, $3, 0)
              ON CONFLICT (member_id) DO UPDATE
-             SET notify_dm = $2, dm_lang = $3, dm_refused = 0",
-        )
+             SET notify_dm = $2, dm_lang = $3, dm_refused = 0"
+        ))
         .bind(member)
         .bind(Flag(on))
         .bind(lang)
@@ -52,10 +53,10 @@ impl Store {
     pub async fn refuse_dms(&self, member: MemberId) -> Result<()> {
         let mut tx = self.begin().await?;
         tx.touched.all();
-        sqlx::query(
+        sqlx::query(statement!(
             "UPDATE member_settings SET notify_dm = 0, dm_refused = 1
-             WHERE member_id = $1 AND notify_dm = 1",
-        )
+             WHERE member_id = $1 AND notify_dm = 1"
+        ))
         .bind(member)
         .execute(tx.tx.conn())
         .await?;
@@ -65,9 +66,9 @@ impl Store {
     /// Whether `member` is still to be told that their turn notifications were turned off;
     /// `true` once, as it is marked told.
     pub async fn take_dm_refusal(&self, member: MemberId) -> Result<bool> {
-        let pending: Option<Flag> = sqlx::query_scalar(
-            "SELECT dm_refused FROM member_settings WHERE member_id = $1 AND dm_refused = 1",
-        )
+        let pending: Option<Flag> = sqlx::query_scalar(statement!(
+            "SELECT dm_refused FROM member_settings WHERE member_id = $1 AND dm_refused = 1"
+        ))
         .bind(member)
         .fetch_optional(&self.read)
         .await?;
@@ -75,9 +76,9 @@ impl Store {
             return Ok(false);
         }
         let mut held = self.write.lock().await?;
-        let done = sqlx::query(
-            "UPDATE member_settings SET dm_refused = 0 WHERE member_id = $1 AND dm_refused = 1",
-        )
+        let done = sqlx::query(statement!(
+            "UPDATE member_settings SET dm_refused = 0 WHERE member_id = $1 AND dm_refused = 1"
+        ))
         .bind(member)
         .execute(held.conn())
         .await?;
@@ -86,11 +87,12 @@ impl Store {
 
     /// `member`'s own choices; the defaults for a member who made none.
     pub async fn member_settings(&self, member: MemberId) -> Result<MemberSettings> {
-        let board: Option<BoardStyle> =
-            sqlx::query_scalar("SELECT board FROM member_settings WHERE member_id = $1")
-                .bind(member)
-                .fetch_optional(&self.read)
-                .await?;
+        let board: Option<BoardStyle> = sqlx::query_scalar(statement!(
+            "SELECT board FROM member_settings WHERE member_id = $1"
+        ))
+        .bind(member)
+        .fetch_optional(&self.read)
+        .await?;
         Ok(MemberSettings {
             board: board.unwrap_or_default(),
         })
@@ -105,12 +107,12 @@ impl Store {
     ) -> Result<MemberSettings> {
         let mut tx = self.begin().await?;
         tx.ensure_member(member, now).await?;
-        let board: BoardStyle = sqlx::query_scalar(
+        let board: BoardStyle = sqlx::query_scalar(statement!(
             "INSERT INTO member_settings (member_id, board) VALUES ($1, COALESCE($2, 'emoji'))
              ON CONFLICT (member_id) DO UPDATE
              SET board = COALESCE($2, member_settings.board)
-             RETURNING board",
-        )
+             RETURNING board"
+        ))
         .bind(member)
         .bind(change.board)
         .fetch_one(tx.tx.conn())
@@ -121,11 +123,12 @@ impl Store {
 
     /// Server `guild`'s choices; the defaults for a server that made none.
     pub async fn server_settings(&self, guild: GuildId) -> Result<ServerSettings> {
-        let row: Option<(BoardStyle, Flag)> =
-            sqlx::query_as("SELECT board, threads FROM server_settings WHERE guild_id = $1")
-                .bind(guild)
-                .fetch_optional(&self.read)
-                .await?;
+        let row: Option<(BoardStyle, Flag)> = sqlx::query_as(statement!(
+            "SELECT board, threads FROM server_settings WHERE guild_id = $1"
+        ))
+        .bind(guild)
+        .fetch_optional(&self.read)
+        .await?;
         Ok(
             row.map_or_else(ServerSettings::default, |(board, threads)| ServerSettings {
                 board,
@@ -142,14 +145,14 @@ impl Store {
         change: ServerSettingsChange,
     ) -> Result<ServerSettings> {
         let mut held = self.write.lock().await?;
-        let (board, threads): (BoardStyle, Flag) = sqlx::query_as(
+        let (board, threads): (BoardStyle, Flag) = sqlx::query_as(statement!(
             "INSERT INTO server_settings (guild_id, board, threads)
              VALUES ($1, COALESCE($2, 'emoji'), COALESCE($3, 0))
              ON CONFLICT (guild_id) DO UPDATE
              SET board = COALESCE($2, server_settings.board),
                  threads = COALESCE($3, server_settings.threads)
-             RETURNING board, threads",
-        )
+             RETURNING board, threads"
+        ))
         .bind(guild)
         .bind(change.board)
         .bind(change.threads.map(Flag))
@@ -163,12 +166,12 @@ impl Store {
 
     /// The latest message known to show game `game`'s board.
     pub async fn game_message(&self, game: GameId) -> Result<Option<MessageId>> {
-        Ok(
-            sqlx::query_scalar("SELECT message_id FROM game_messages WHERE game_id = $1")
-                .bind(game)
-                .fetch_optional(&self.read)
-                .await?,
-        )
+        Ok(sqlx::query_scalar(statement!(
+            "SELECT message_id FROM game_messages WHERE game_id = $1"
+        ))
+        .bind(game)
+        .fetch_optional(&self.read)
+        .await?)
     }
 
     /// Records `message` as the latest to show game `game`'s board.
@@ -179,19 +182,19 @@ impl Store {
         now: Timestamp,
     ) -> Result<()> {
         let mut tx = self.write.begin().await?;
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO game_messages (game_id, message_id) VALUES ($1, $2)
-             ON CONFLICT (game_id) DO UPDATE SET message_id = $2",
-        )
+             ON CONFLICT (game_id) DO UPDATE SET message_id = $2"
+        ))
         .bind(game)
         .bind(message)
         .execute(tx.conn())
         .await?;
         // What waited for this message is due now.
-        let released = sqlx::query(
+        let released = sqlx::query(statement!(
             "UPDATE outbox SET next_attempt_at = $1, board_game = NULL
-             WHERE board_game = $2 AND next_attempt_at > $1",
-        )
+             WHERE board_game = $2 AND next_attempt_at > $1"
+        ))
         .bind(Millis(now))
         .bind(game)
         .execute(tx.conn())
@@ -208,9 +211,9 @@ impl Store {
 impl WriteTx {
     /// Whether `member` gets a direct message on their turn.
     pub async fn notifies_dm(&mut self, member: MemberId) -> Result<bool> {
-        Ok(sqlx::query_scalar::<_, Flag>(
-            "SELECT notify_dm FROM member_settings WHERE member_id = $1",
-        )
+        Ok(sqlx::query_scalar::<_, Flag>(statement!(
+            "SELECT notify_dm FROM member_settings WHERE member_id = $1"
+        ))
         .bind(member)
         .fetch_optional(self.tx.conn())
         .await?

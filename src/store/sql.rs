@@ -89,6 +89,12 @@ impl Sql {
             .push_bind(i64::from(count))
     }
 
+    /// The text as written so far.
+    #[cfg(feature = "test-support")]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// The text and the arguments, to run with sqlx's `query_with` and its kin.
     pub fn build(self) -> Result<(AssertSqlSafe<String>, AnyArguments)> {
         match self.unencoded {

@@ -8,6 +8,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool};
 use sqlx::{ConnectOptions, Connection};
 
+use super::statements::statement;
 use super::{Result, CHECKPOINT_EVERY};
 
 pub(super) fn spawn_checkpointer(pool: AnyPool, alive: std::sync::Weak<()>) {
@@ -19,7 +20,7 @@ pub(super) fn spawn_checkpointer(pool: AnyPool, alive: std::sync::Weak<()>) {
             if alive.upgrade().is_none() || pool.is_closed() {
                 break;
             }
-            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            if let Err(e) = sqlx::query(statement!(Sqlite, "PRAGMA wal_checkpoint(PASSIVE)"))
                 .execute(&pool)
                 .await
             {

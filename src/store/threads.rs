@@ -5,6 +5,7 @@ use sqlx::FromRow;
 
 use crate::domain::{ChannelId, GameId, GuildId, Timestamp};
 
+use super::statements::statement;
 use super::{Result, Store};
 
 /// Why a game of a server could not get a thread: Discord's error `code`, in `channel_id`, `at`.
@@ -30,10 +31,10 @@ impl Store {
         thread: ChannelId,
     ) -> Result<bool> {
         let mut tx = self.write.begin().await?;
-        let moved = sqlx::query(
+        let moved = sqlx::query(statement!(
             "UPDATE games SET channel_id = $1, parent_channel_id = $2
-             WHERE id = $3 AND channel_id = $2 AND state = 'active' AND parent_channel_id IS NULL",
-        )
+             WHERE id = $3 AND channel_id = $2 AND state = 'active' AND parent_channel_id IS NULL"
+        ))
         .bind(thread)
         .bind(channel)
         .bind(game)
@@ -42,15 +43,17 @@ impl Store {
         .rows_affected()
             == 1;
         if moved {
-            sqlx::query("DELETE FROM thread_troubles WHERE guild_id = $1")
-                .bind(guild)
-                .execute(tx.conn())
-                .await?;
-            sqlx::query(
+            sqlx::query(statement!(
+                "DELETE FROM thread_troubles WHERE guild_id = $1"
+            ))
+            .bind(guild)
+            .execute(tx.conn())
+            .await?;
+            sqlx::query(statement!(
                 "INSERT INTO channel_languages (channel_id, lang)
                  SELECT $1, lang FROM channel_languages WHERE channel_id = $2
-                 ON CONFLICT (channel_id) DO NOTHING",
-            )
+                 ON CONFLICT (channel_id) DO NOTHING"
+            ))
             .bind(thread)
             .bind(channel)
             .execute(tx.conn())
@@ -65,21 +68,23 @@ impl Store {
     /// announcements still owed there; that channel, if `thread` was a game's thread.
     pub async fn thread_deleted(&self, thread: ChannelId) -> Result<Option<ChannelId>> {
         let mut tx = self.write.begin().await?;
-        let moved: Vec<(GameId, ChannelId)> = sqlx::query_as(
+        let moved: Vec<(GameId, ChannelId)> = sqlx::query_as(statement!(
             "UPDATE games SET channel_id = parent_channel_id, parent_channel_id = NULL
              WHERE channel_id = $1 AND parent_channel_id IS NOT NULL
-             RETURNING id, channel_id",
-        )
+             RETURNING id, channel_id"
+        ))
         .bind(thread)
         .fetch_all(tx.conn())
         .await?;
         let parent = moved.first().map(|&(_, parent)| parent);
         if let Some(parent) = parent {
-            sqlx::query("UPDATE outbox SET channel_id = $1 WHERE channel_id = $2")
-                .bind(parent)
-                .bind(thread)
-                .execute(tx.conn())
-                .await?;
+            sqlx::query(statement!(
+                "UPDATE outbox SET channel_id = $1 WHERE channel_id = $2"
+            ))
+            .bind(parent)
+            .bind(thread)
+            .execute(tx.conn())
+            .await?;
             tx.commit().await?;
         }
         for (game, _) in moved {
@@ -90,9 +95,9 @@ impl Store {
 
     /// Whether `channel` is a thread a game moved into.
     pub async fn is_game_thread(&self, channel: ChannelId) -> Result<bool> {
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT 1 FROM games WHERE channel_id = $1 AND parent_channel_id IS NOT NULL LIMIT 1",
-        )
+        let found: Option<i64> = sqlx::query_scalar(statement!(
+            "SELECT 1 FROM games WHERE channel_id = $1 AND parent_channel_id IS NOT NULL LIMIT 1"
+        ))
         .bind(channel)
         .fetch_optional(&self.read)
         .await?;
@@ -101,9 +106,9 @@ impl Store {
 
     /// The latest game that lives in `thread`, if it is a game's thread.
     pub async fn game_in_thread(&self, thread: ChannelId) -> Result<Option<GameId>> {
-        Ok(sqlx::query_scalar(
-            "SELECT max(id) FROM games WHERE channel_id = $1 AND parent_channel_id IS NOT NULL",
-        )
+        Ok(sqlx::query_scalar(statement!(
+            "SELECT max(id) FROM games WHERE channel_id = $1 AND parent_channel_id IS NOT NULL"
+        ))
         .bind(thread)
         .fetch_one(&self.read)
         .await?)
@@ -118,13 +123,13 @@ impl Store {
         at: Timestamp,
     ) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO thread_troubles (guild_id, channel_id, reason, code, at)
              VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (guild_id) DO UPDATE
              SET channel_id = excluded.channel_id, reason = excluded.reason, code = excluded.code,
-                 at = excluded.at",
-        )
+                 at = excluded.at"
+        ))
         .bind(guild)
         .bind(channel)
         .bind(reason)
@@ -137,9 +142,9 @@ impl Store {
 
     /// Why the latest game of `guild` could not get a thread, if none has got one since.
     pub async fn thread_trouble(&self, guild: GuildId) -> Result<Option<ThreadTroubleRow>> {
-        Ok(sqlx::query_as(
-            "SELECT channel_id, reason, code, at FROM thread_troubles WHERE guild_id = $1",
-        )
+        Ok(sqlx::query_as(statement!(
+            "SELECT channel_id, reason, code, at FROM thread_troubles WHERE guild_id = $1"
+        ))
         .bind(guild)
         .fetch_optional(&self.read)
         .await?)

@@ -13,6 +13,7 @@ use crate::domain::{
 use crate::rules::BoardSize;
 
 use super::codec::Flag;
+use super::statements::{built_statement, statement};
 use super::{GameRow, Result, Servers, Sql, Store, WriteTx};
 
 /// A tournament as stored.
@@ -82,13 +83,15 @@ pub struct TournamentRead {
     pub byes: Vec<ByeRow>,
 }
 
-const ENTRANTS: &str = "SELECT e.member_id, e.seed, e.withdrawn_at,
+const ENTRANTS: &str = statement!(
+    "SELECT e.member_id, e.seed, e.withdrawn_at,
             COALESCE(n.name, 'member ' || e.member_id) AS name
      FROM tournament_entrants e
      JOIN tournaments t ON t.id = e.tournament_id
      LEFT JOIN member_names n ON n.guild_id = t.guild_id AND n.member_id = e.member_id
      WHERE e.tournament_id = $1
-     ORDER BY e.seed, e.joined_at, e.member_id";
+     ORDER BY e.seed, e.joined_at, e.member_id"
+);
 
 /// Reads a tournament whole on `conn`: a connection of the reader pool, or a transaction's.
 async fn read_all<C>(conn: &mut C, id: TournamentId) -> Result<Option<TournamentRead>>
@@ -96,7 +99,7 @@ where
     for<'e> &'e mut C: Executor<'e, Database = Any>,
 {
     let Some(tournament) =
-        sqlx::query_as::<_, TournamentRow>("SELECT * FROM tournaments WHERE id = $1")
+        sqlx::query_as::<_, TournamentRow>(statement!("SELECT * FROM tournaments WHERE id = $1"))
             .bind(id)
             .fetch_optional(&mut *conn)
             .await?
@@ -107,15 +110,15 @@ where
         .bind(id)
         .fetch_all(&mut *conn)
         .await?;
-    let games = sqlx::query_as(game_select!(
+    let games = sqlx::query_as(statement!(game_select!(
         "WHERE g.tournament_id = $1 ORDER BY g.tournament_round, g.id"
-    ))
+    )))
     .bind(id)
     .fetch_all(&mut *conn)
     .await?;
-    let byes = sqlx::query_as(
-        "SELECT round, member_id FROM tournament_byes WHERE tournament_id = $1 ORDER BY round",
-    )
+    let byes = sqlx::query_as(statement!(
+        "SELECT round, member_id FROM tournament_byes WHERE tournament_id = $1 ORDER BY round"
+    ))
     .bind(id)
     .fetch_all(&mut *conn)
     .await?;
@@ -137,7 +140,7 @@ impl Store {
     /// The state of tournament `id`, if there is one.
     pub async fn tournament_state(&self, id: TournamentId) -> Result<Option<TournamentState>> {
         Ok(
-            sqlx::query_scalar("SELECT state FROM tournaments WHERE id = $1")
+            sqlx::query_scalar(statement!("SELECT state FROM tournaments WHERE id = $1"))
                 .bind(id)
                 .fetch_optional(self.read.get())
                 .await?,
@@ -146,10 +149,10 @@ impl Store {
 
     /// The open and running tournaments of `guild`, newest first.
     pub async fn live_tournaments(&self, guild: GuildId) -> Result<Vec<TournamentRow>> {
-        Ok(sqlx::query_as(
+        Ok(sqlx::query_as(statement!(
             "SELECT * FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')
-             ORDER BY id DESC",
-        )
+             ORDER BY id DESC"
+        ))
         .bind(guild)
         .fetch_all(self.read.get())
         .await?)
@@ -157,9 +160,9 @@ impl Store {
 
     /// The latest 25 tournaments of `guild`, whatever their state, newest first.
     pub async fn latest_tournaments(&self, guild: GuildId) -> Result<Vec<TournamentRow>> {
-        Ok(sqlx::query_as(
-            "SELECT * FROM tournaments WHERE guild_id = $1 ORDER BY id DESC LIMIT 25",
-        )
+        Ok(sqlx::query_as(statement!(
+            "SELECT * FROM tournaments WHERE guild_id = $1 ORDER BY id DESC LIMIT 25"
+        ))
         .bind(guild)
         .fetch_all(self.read.get())
         .await?)
@@ -172,17 +175,7 @@ impl Store {
         now: Timestamp,
         servers: Servers,
     ) -> Result<Vec<TournamentId>> {
-        let (sql, args) = Sql::new(
-            "SELECT t.id FROM tournaments t
-             WHERE ((t.state = 'open' AND t.starts_at <= $1)
-                 OR (t.state = 'running' AND NOT EXISTS
-                     (SELECT 1 FROM games g WHERE g.tournament_id = t.id AND g.state = 'active')))
-               AND ",
-        )
-        .arg(now)
-        .servers("t.guild_id", servers)
-        .push(" ORDER BY t.id")
-        .build()?;
+        let (sql, args) = to_step_sql(now, servers).build()?;
         Ok(sqlx::query_scalar_with(sql, args)
             .fetch_all(self.read.get())
             .await?)
@@ -191,11 +184,13 @@ impl Store {
     /// Records the sign-up message of a tournament.
     pub async fn set_tournament_message(&self, id: TournamentId, message: MessageId) -> Result<()> {
         let mut held = self.write.lock().await?;
-        sqlx::query("UPDATE tournaments SET message_id = $1 WHERE id = $2")
-            .bind(message)
-            .bind(id)
-            .execute(held.conn())
-            .await?;
+        sqlx::query(statement!(
+            "UPDATE tournaments SET message_id = $1 WHERE id = $2"
+        ))
+        .bind(message)
+        .bind(id)
+        .execute(held.conn())
+        .await?;
         Ok(())
     }
 }
@@ -215,19 +210,20 @@ impl WriteTx {
     /// [`WriteTx::lock_tournament`] does, without reading it; false if there is no such
     /// tournament.
     pub async fn hold_tournament(&mut self, id: TournamentId) -> Result<bool> {
-        let held: Option<TournamentId> =
-            sqlx::query_scalar("UPDATE tournaments SET round = round WHERE id = $1 RETURNING id")
-                .bind(id)
-                .fetch_optional(self.tx.conn())
-                .await?;
+        let held: Option<TournamentId> = sqlx::query_scalar(statement!(
+            "UPDATE tournaments SET round = round WHERE id = $1 RETURNING id"
+        ))
+        .bind(id)
+        .fetch_optional(self.tx.conn())
+        .await?;
         Ok(held.is_some())
     }
 
     /// Whether any game of the tournament is still being played.
     pub async fn tournament_in_play(&mut self, id: TournamentId) -> Result<bool> {
-        let playing: Option<i64> = sqlx::query_scalar(
-            "SELECT 1 FROM games WHERE tournament_id = $1 AND state = 'active' LIMIT 1",
-        )
+        let playing: Option<i64> = sqlx::query_scalar(statement!(
+            "SELECT 1 FROM games WHERE tournament_id = $1 AND state = 'active' LIMIT 1"
+        ))
         .bind(id)
         .fetch_optional(self.tx.conn())
         .await?;
@@ -235,11 +231,11 @@ impl WriteTx {
     }
 
     pub async fn insert_tournament(&mut self, t: &NewTournament) -> Result<TournamentId> {
-        Ok(sqlx::query_scalar(
+        Ok(sqlx::query_scalar(statement!(
             "INSERT INTO tournaments (guild_id, channel_id, name, format, organizer_id, size,
                  time_limit, rated, rounds, max_players, starts_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-        )
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id"
+        ))
         .bind(t.guild_id)
         .bind(t.channel_id)
         .bind(t.name.as_str())
@@ -262,16 +258,16 @@ impl WriteTx {
     /// other and both be created past the server's limit. SQLite's writes are one at a time
     /// anyway.
     pub async fn count_live_tournaments(&mut self, guild: GuildId) -> Result<i64> {
-        sqlx::query(
+        sqlx::query(statement!(
             "INSERT INTO server_settings (guild_id) VALUES ($1)
-             ON CONFLICT (guild_id) DO UPDATE SET board = server_settings.board",
-        )
+             ON CONFLICT (guild_id) DO UPDATE SET board = server_settings.board"
+        ))
         .bind(guild)
         .execute(self.tx.conn())
         .await?;
-        Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')",
-        )
+        Ok(sqlx::query_scalar(statement!(
+            "SELECT count(*) FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')"
+        ))
         .bind(guild)
         .fetch_one(self.tx.conn())
         .await?)
@@ -284,10 +280,10 @@ impl WriteTx {
         member: MemberId,
         now: Timestamp,
     ) -> Result<bool> {
-        Ok(sqlx::query(
+        Ok(sqlx::query(statement!(
             "INSERT INTO tournament_entrants (tournament_id, member_id, seed, joined_at)
-             VALUES ($1, $2, 0, $3) ON CONFLICT (tournament_id, member_id) DO NOTHING",
-        )
+             VALUES ($1, $2, 0, $3) ON CONFLICT (tournament_id, member_id) DO NOTHING"
+        ))
         .bind(id)
         .bind(member)
         .bind(now)
@@ -299,9 +295,9 @@ impl WriteTx {
 
     /// Takes `member` off the entrants of a tournament not started; false if they were not on.
     pub async fn remove_entrant(&mut self, id: TournamentId, member: MemberId) -> Result<bool> {
-        Ok(sqlx::query(
-            "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND member_id = $2",
-        )
+        Ok(sqlx::query(statement!(
+            "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND member_id = $2"
+        ))
         .bind(id)
         .bind(member)
         .execute(self.tx.conn())
@@ -318,10 +314,10 @@ impl WriteTx {
         member: MemberId,
         now: Timestamp,
     ) -> Result<bool> {
-        Ok(sqlx::query(
+        Ok(sqlx::query(statement!(
             "UPDATE tournament_entrants SET withdrawn_at = $3
-             WHERE tournament_id = $1 AND member_id = $2 AND withdrawn_at IS NULL",
-        )
+             WHERE tournament_id = $1 AND member_id = $2 AND withdrawn_at IS NULL"
+        ))
         .bind(id)
         .bind(member)
         .bind(now)
@@ -334,10 +330,10 @@ impl WriteTx {
     /// Gives each entrant their place in the seeding: `order`, best first.
     pub async fn seed_entrants(&mut self, id: TournamentId, order: &[MemberId]) -> Result<()> {
         for (seed, member) in order.iter().enumerate() {
-            sqlx::query(
+            sqlx::query(statement!(
                 "UPDATE tournament_entrants SET seed = $3
-                 WHERE tournament_id = $1 AND member_id = $2",
-            )
+                 WHERE tournament_id = $1 AND member_id = $2"
+            ))
             .bind(id)
             .bind(*member)
             .bind(i64::try_from(seed).unwrap_or(i64::MAX))
@@ -359,13 +355,13 @@ impl WriteTx {
         rounds: Option<u32>,
         now: Timestamp,
     ) -> Result<bool> {
-        Ok(sqlx::query(
+        Ok(sqlx::query(statement!(
             "UPDATE tournaments SET round = $3, state = $4, rounds = COALESCE($5, rounds),
                  started_at = CASE WHEN state = 'open' AND $4 = 'running' THEN $6
                                    ELSE started_at END,
                  ended_at = CASE WHEN $4 IN ('finished', 'cancelled') THEN $6 ELSE ended_at END
-             WHERE id = $1 AND round = $2 AND state IN ('open', 'running')",
-        )
+             WHERE id = $1 AND round = $2 AND state IN ('open', 'running')"
+        ))
         .bind(id)
         .bind(from)
         .bind(to)
@@ -385,12 +381,14 @@ impl WriteTx {
         id: TournamentId,
         round: RoundNumber,
     ) -> Result<()> {
-        sqlx::query("UPDATE games SET tournament_id = $1, tournament_round = $2 WHERE id = $3")
-            .bind(id)
-            .bind(round)
-            .bind(game)
-            .execute(self.tx.conn())
-            .await?;
+        sqlx::query(statement!(
+            "UPDATE games SET tournament_id = $1, tournament_round = $2 WHERE id = $3"
+        ))
+        .bind(id)
+        .bind(round)
+        .bind(game)
+        .execute(self.tx.conn())
+        .await?;
         self.touched.game(game);
         Ok(())
     }
@@ -401,9 +399,9 @@ impl WriteTx {
         round: RoundNumber,
         member: MemberId,
     ) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO tournament_byes (tournament_id, round, member_id) VALUES ($1, $2, $3)",
-        )
+        sqlx::query(statement!(
+            "INSERT INTO tournament_byes (tournament_id, round, member_id) VALUES ($1, $2, $3)"
+        ))
         .bind(id)
         .bind(round)
         .bind(member)
@@ -412,3 +410,27 @@ impl WriteTx {
         Ok(())
     }
 }
+
+fn to_step_sql(now: Timestamp, servers: Servers) -> Sql {
+    Sql::new(
+        "SELECT t.id FROM tournaments t
+         WHERE ((t.state = 'open' AND t.starts_at <= $1)
+             OR (t.state = 'running' AND NOT EXISTS
+                 (SELECT 1 FROM games g WHERE g.tournament_id = t.id AND g.state = 'active')))
+           AND ",
+    )
+    .arg(now)
+    .servers("t.guild_id", servers)
+    .push(" ORDER BY t.id")
+}
+
+built_statement!(Both, {
+    super::statements::kinds_of_servers()
+        .into_iter()
+        .map(|servers| {
+            to_step_sql(Timestamp::from_unix_seconds(0), servers)
+                .text()
+                .to_string()
+        })
+        .collect()
+});

@@ -18,6 +18,7 @@
 //! checked only when it may have gone bad instead: after a while unused, or after a statement of
 //! the store failed on its connection (see [`Faults`]).
 
+use super::statements::statement;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
@@ -216,7 +217,7 @@ impl Writer {
         match self {
             Writer::Single(slot) => {
                 let mut held = lock_slot(slot).await?;
-                sqlx::query("BEGIN IMMEDIATE")
+                sqlx::query(statement!(Sqlite, "BEGIN IMMEDIATE"))
                     .execute(&mut held.conn)
                     .await?;
                 held.in_tx = true;
@@ -230,7 +231,9 @@ impl Writer {
                 // Marked first: a BEGIN cut off half-way is rolled back too (a ROLLBACK outside a
                 // transaction only draws a warning).
                 lent.slot_mut().in_tx = true;
-                sqlx::query("BEGIN").execute(lent.conn()).await?;
+                sqlx::query(statement!("BEGIN"))
+                    .execute(lent.conn())
+                    .await?;
                 Ok(Tx::Set(lent))
             }
         }
@@ -286,7 +289,9 @@ async fn lock_slot(
     let mut held =
         OwnedMutexGuard::try_map(guard, Option::as_mut).map_err(|_| sqlx::Error::PoolClosed)?;
     if held.in_tx {
-        sqlx::query("ROLLBACK").execute(&mut held.conn).await?;
+        sqlx::query(statement!("ROLLBACK"))
+            .execute(&mut held.conn)
+            .await?;
         held.in_tx = false;
     }
     Ok(held)
@@ -310,12 +315,16 @@ impl Tx {
     pub async fn commit(self) -> sqlx::Result<()> {
         match self {
             Tx::Single(mut tx) => {
-                sqlx::query("COMMIT").execute(&mut tx.held.conn).await?;
+                sqlx::query(statement!("COMMIT"))
+                    .execute(&mut tx.held.conn)
+                    .await?;
                 tx.held.in_tx = false;
                 Ok(())
             }
             Tx::Set(mut lent) => {
-                sqlx::query("COMMIT").execute(lent.conn()).await?;
+                sqlx::query(statement!("COMMIT"))
+                    .execute(lent.conn())
+                    .await?;
                 lent.slot_mut().in_tx = false;
                 Ok(())
             }
@@ -529,7 +538,10 @@ impl Drop for Lent {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let set = Arc::clone(&self.set);
             runtime.spawn(async move {
-                match sqlx::query("ROLLBACK").execute(&mut slot.conn).await {
+                match sqlx::query(statement!("ROLLBACK"))
+                    .execute(&mut slot.conn)
+                    .await
+                {
                     Ok(_) => {
                         slot.in_tx = false;
                         set.put_back(slot);

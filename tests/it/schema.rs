@@ -453,3 +453,114 @@ async fn postgres_schema(url: &str) -> Facts {
     }
     facts
 }
+
+/// Every statement the store registers (`store::statements`) prepares on each database it runs
+/// on, against the schema its migrations make: a table, column or syntax one database lacks
+/// fails here, though no other test runs the statement. A failure names each statement, where it
+/// is written, and the database's error.
+#[tokio::test]
+async fn every_statement_of_the_store_prepares_on_sqlite_and_postgresql() {
+    use breakthrough_bot::store::statements::{all, On};
+    use sqlx::{AssertSqlSafe, Executor, SqlSafeStr};
+
+    let registered = all();
+    // The register is read, not found empty: every file of the store writes statements.
+    assert!(registered.len() > 100, "{} statements", registered.len());
+    let mut failed = Vec::new();
+    let mut prepared = 0;
+
+    let sqlite = migrated(Backend::Sqlite).await;
+    let mut conn = SqliteConnection::connect(&sqlite.url)
+        .await
+        .expect("connect");
+    for s in registered.iter().filter(|s| s.on != On::Postgres) {
+        for text in s.texts() {
+            match conn
+                .prepare(AssertSqlSafe(text.as_str()).into_sql_str())
+                .await
+            {
+                Ok(_) => prepared += 1,
+                Err(e) => failed.push(format!("SQLite, {}: {e}\n{text}", s.at)),
+            }
+        }
+    }
+
+    if postgres::cluster().is_some() {
+        let pg = migrated(Backend::Postgres).await;
+        let mut conn = PgConnection::connect(&pg.url).await.expect("connect");
+        for s in registered.iter().filter(|s| s.on != On::Sqlite) {
+            for text in s.texts() {
+                match conn
+                    .prepare(AssertSqlSafe(text.as_str()).into_sql_str())
+                    .await
+                {
+                    Ok(_) => prepared += 1,
+                    Err(e) => failed.push(format!("PostgreSQL, {}: {e}\n{text}", s.at)),
+                }
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+    assert!(prepared > registered.len(), "{prepared} prepared");
+}
+
+/// Every statement of the store is written through `statement!` (or built by a function whose
+/// every kind is registered, run with sqlx's `*_with`), so the test above sees it: a call of
+/// `sqlx::query`, `query_as` or `query_scalar` on a bare text fails here, naming its file and
+/// line.
+#[test]
+fn every_statement_of_the_store_is_registered() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    // A constant's name, as an argument: it must be defined as `statement!(…)`.
+    let constant = |arg: &str| {
+        arg.split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+            .next()
+            .filter(|name| name.len() > 2 && !arg[name.len()..].starts_with('('))
+            .map(str::to_string)
+    };
+    // A pragma sized from a number, run only by the tests' full-disk helper.
+    let allowed = ["sqlx::AssertSqlSafe(sql)"];
+    let mut bare = Vec::new();
+    let mut calls = 0;
+    for entry in std::fs::read_dir(&dir).expect("src/store") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !name.ends_with(".rs") || name == "statements.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        let mut used = Vec::new();
+        for call in ["sqlx::query(", "sqlx::query_as(", "sqlx::query_scalar("] {
+            for (at, _) in code.match_indices(call) {
+                calls += 1;
+                let arg = code[at + call.len()..].trim_start();
+                if let Some(name) = constant(arg) {
+                    used.push(name);
+                    continue;
+                }
+                if arg.starts_with("statement!(") || allowed.iter().any(|a| arg.starts_with(a)) {
+                    continue;
+                }
+                let line = code[..at].lines().count() + 1;
+                bare.push(format!(
+                    "src/store/{name}:{line}: {}",
+                    &arg[..arg.len().min(60)]
+                ));
+            }
+        }
+        for name in &used {
+            if !code.contains(&format!("const {name}: &str = statement!(")) {
+                bare.push(format!(
+                    "src/store/{name}: constant {name} not written with statement!"
+                ));
+            }
+        }
+    }
+    assert!(calls > 100, "{calls} calls found");
+    assert!(
+        bare.is_empty(),
+        "statements not registered:\n{}",
+        bare.join("\n")
+    );
+}
