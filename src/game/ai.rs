@@ -316,3 +316,26 @@ impl Play {
             .await?)
     }
 }
+
+impl Play {
+    /// The AI's answer in game `id`, as [`Play::ai_reply`], with its announcement queued in the
+    /// same write: for the replies no member is waiting on (a restart left them).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
+        self.ai_move(id, Told::ByOutbox).await
+    }
+
+    /// The AI's answer with its place in the queue, as [`Play::ai_reply_with`], with its
+    /// announcement queued in the same write: for a reply the member's command can no longer
+    /// show (its response closed while the AI thought).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn ai_reply_with_announced(&self, slot: AiSlot) -> Result<Option<Played>> {
+        self.answer_with(slot, Told::ByOutbox).await
+    }
+}

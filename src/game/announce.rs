@@ -11,15 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::i18n::Lang;
 use crate::store::{NewOutbox, OutboxRow};
 
-use super::ai::Told;
 use super::error::corrupt;
 use super::types::{
     Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played,
     RoundNumber, Timestamp, TournamentId,
 };
-use super::{
-    Challenges, Outbox, Play, Result, RoundGames, Settings, Table, Tournament, Tournaments,
-};
+use super::{Challenges, Outbox, Result, RoundGames, Table, Tournament, Tournaments};
 
 /// Something to tell a channel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -454,29 +451,6 @@ impl Outbox {
     }
 }
 
-impl Play {
-    /// The AI's answer in game `id`, as [`Play::ai_reply`], with its announcement queued in the
-    /// same write: for the replies no member is waiting on (a restart left them).
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
-        self.ai_move(id, Told::ByOutbox).await
-    }
-
-    /// The AI's answer with its place in the queue, as [`Play::ai_reply_with`], with its
-    /// announcement queued in the same write: for a reply the member's command can no longer
-    /// show (its response closed while the AI thought).
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn ai_reply_with_announced(&self, slot: super::AiSlot) -> Result<Option<Played>> {
-        self.answer_with(slot, Told::ByOutbox).await
-    }
-}
-
 impl Outbox {
     /// Queues the board of `game` as it stands for its channel: the public post of a change
     /// (a game begun, a move, a resignation) that the front end could not deliver as the reply
@@ -526,30 +500,6 @@ impl Outbox {
         tx.set_last_seen(self.servers, now).await?;
         tx.commit().await?;
         Ok(away)
-    }
-}
-
-impl Settings {
-    /// Turns `member`'s turn notifications by direct message on or off, the messages to be in
-    /// `lang`.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn set_turn_dms(&self, member: MemberId, on: bool, lang: Lang) -> Result<()> {
-        Ok(self
-            .store
-            .set_dm_setting(member, on, lang.code(), self.now())
-            .await?)
-    }
-
-    /// Whether `member` gets a direct message on their turn.
-    ///
-    /// # Errors
-    ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn turn_dms(&self, member: MemberId) -> Result<bool> {
-        Ok(self.store.dm_setting(member).await?.0)
     }
 }
 

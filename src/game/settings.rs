@@ -90,3 +90,32 @@ impl Settings {
         Ok(self.store.set_server_settings(guild, change).await?)
     }
 }
+
+impl Settings {
+    /// Turns `member`'s turn notifications by direct message on or off, the messages to be in
+    /// `lang`.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn set_turn_dms(
+        &self,
+        member: MemberId,
+        on: bool,
+        lang: crate::i18n::Lang,
+    ) -> Result<()> {
+        Ok(self
+            .store
+            .set_dm_setting(member, on, lang.code(), self.now())
+            .await?)
+    }
+
+    /// Whether `member` gets a direct message on their turn.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    pub async fn turn_dms(&self, member: MemberId) -> Result<bool> {
+        Ok(self.store.dm_setting(member).await?.0)
+    }
+}

@@ -7,6 +7,7 @@
 //! members, and helpers to challenge, start and play games.
 
 mod ai;
+mod ai_queue;
 mod analysis;
 mod announce;
 mod challenges;
@@ -38,6 +39,7 @@ use crate::common::db::{on_both_backends, Backend, TestDb};
 
 // Each area's tests, for `on_both_backends!` below.
 use ai::*;
+use ai_queue::*;
 use analysis::*;
 use announce::*;
 use challenges::*;
