@@ -1,7 +1,7 @@
 //! Challenges between members: made, accepted, declined, cancelled, and the limits on them.
 
 use crate::rules::{ByColor, Color, Position};
-use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, WriteTx};
+use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, Unique, WriteTx};
 
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
@@ -115,11 +115,17 @@ impl Challenges {
         }
         let id = match tx.insert_challenge(&new).await {
             Ok(id) => id,
-            Err(StoreError::Conflict(_)) => {
-                return Err(match &req.opponent {
-                    Some(o) => GameError::DuplicateChallenge(o.name.clone()),
-                    None => GameError::DuplicateOpenChallenge,
-                })
+            Err(StoreError::Conflict(Unique::PendingChallengePerPair)) => {
+                if let Some(o) = &req.opponent {
+                    return Err(GameError::DuplicateChallenge(o.name.clone()));
+                }
+                // Only a challenge with an opponent is kept to one per pair.
+                return Err(super::error::corrupt(
+                    "a pair's rule refused an open challenge",
+                ));
+            }
+            Err(StoreError::Conflict(Unique::OpenChallengePerChannel)) => {
+                return Err(GameError::DuplicateOpenChallenge)
             }
             Err(e) => return Err(e.into()),
         };

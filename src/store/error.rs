@@ -8,9 +8,9 @@ use std::sync::Arc;
 /// whoever prints an error's causes need print none past this one.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// A uniqueness rule refused the write; the name is the index or constraint.
+    /// A uniqueness rule refused the write: which one, by the name the schema gives it.
     #[error("conflict with {0}")]
-    Conflict(String),
+    Conflict(Unique),
     #[error("database: {0}")]
     Sqlx(#[from] sqlx::Error),
     #[error("migrations: {0}")]
@@ -83,10 +83,73 @@ impl StoreError {
     }
 }
 
+/// A uniqueness rule of the schema, by its name (the same in both migration trees).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unique {
+    /// `challenges_one_pending_per_pair`: one pending challenge per pair of members in a server.
+    PendingChallengePerPair,
+    /// `challenges_one_open_per_channel`: one pending open challenge per member and channel.
+    OpenChallengePerChannel,
+    /// Another, by its name, or SQLite's message where it gives no name.
+    Other(String),
+}
+
+impl Unique {
+    fn named(name: &str) -> Unique {
+        match name {
+            "challenges_one_pending_per_pair" => Unique::PendingChallengePerPair,
+            "challenges_one_open_per_channel" => Unique::OpenChallengePerChannel,
+            other => Unique::Other(other.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Unique {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unique::PendingChallengePerPair => "challenges_one_pending_per_pair",
+            Unique::OpenChallengePerChannel => "challenges_one_open_per_channel",
+            Unique::Other(name) => name,
+        })
+    }
+}
+
+/// The unique indexes SQLite names only by their columns (an index on plain columns: "UNIQUE
+/// constraint failed: challenges.channel_id, challenges.challenger_id"), with their names. An
+/// index on expressions it names itself ("… failed: index 'name'"); PostgreSQL names every one.
+const SQLITE_UNIQUE_COLUMNS: &[(&str, &str)] = &[(
+    "challenges.channel_id, challenges.challenger_id",
+    "challenges_one_open_per_channel",
+)];
+
+/// The name of the uniqueness rule that refused a write.
+fn unique_of(db: &dyn sqlx::error::DatabaseError) -> Unique {
+    if let Some(name) = db.constraint() {
+        return Unique::named(name);
+    }
+    let message = db.message();
+    let failed = message
+        .strip_prefix("UNIQUE constraint failed: ")
+        .unwrap_or(message);
+    if let Some(index) = failed
+        .strip_prefix("index '")
+        .and_then(|rest| rest.strip_suffix('\''))
+    {
+        return Unique::named(index);
+    }
+    SQLITE_UNIQUE_COLUMNS
+        .iter()
+        .find(|(columns, _)| *columns == failed)
+        .map_or_else(
+            || Unique::Other(message.to_string()),
+            |(_, name)| Unique::named(name),
+        )
+}
+
 pub(super) fn conflict_or(e: sqlx::Error) -> StoreError {
     if let sqlx::Error::Database(db) = &e {
         if db.is_unique_violation() {
-            return StoreError::Conflict(db.message().to_string());
+            return StoreError::Conflict(unique_of(db.as_ref()));
         }
     }
     // Through `From`, as every other failed statement, so a broken connection is noted.

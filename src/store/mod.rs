@@ -101,7 +101,7 @@ pub use cache::MAX_AGE as CACHE_MAX_AGE;
 #[cfg(feature = "test-support")]
 pub use challenges::ChallengesTo;
 use error::{conflict_or, refused_by_trigger};
-pub use error::{Result, StoreError};
+pub use error::{Result, StoreError, Unique};
 use games::games_by_id;
 pub use games::{Ended, GameEnding, RatedEnding};
 pub use instance::InstanceLock;
