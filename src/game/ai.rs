@@ -120,11 +120,10 @@ impl Challenges {
             req.place.guild,
             req.challenger.id,
             req.challenger.name.as_str(),
-            false,
             now,
         )
         .await?;
-        tx.upsert_member(req.place.guild, req.ai.id, req.ai.name.as_str(), true, now)
+        tx.upsert_bot(req.place.guild, req.ai.id, req.ai.name.as_str(), now)
             .await?;
         if let Some(game) = rematch_of {
             if !tx.claim_rematch(game, now).await? {

@@ -73,7 +73,6 @@ impl Challenges {
             req.place.guild,
             req.challenger.id,
             req.challenger.name.as_str(),
-            false,
             now,
         )
         .await?;
@@ -85,7 +84,7 @@ impl Challenges {
         let mut rated = req.rated;
         let mut casual_by_limit = None;
         if let Some(o) = &req.opponent {
-            tx.upsert_member(req.place.guild, o.id, o.name.as_str(), false, now)
+            tx.upsert_member(req.place.guild, o.id, o.name.as_str(), now)
                 .await?;
             if rated
                 && self
@@ -281,7 +280,7 @@ impl Challenges {
         if row.opponent_id.is_none() && row.challenger_id == who.id {
             return Err(GameError::SelfChallenge);
         }
-        tx.upsert_member(row.guild_id, who.id, who.name.as_str(), false, now)
+        tx.upsert_member(row.guild_id, who.id, who.name.as_str(), now)
             .await?;
         let challenger = Member::new(
             row.challenger_id,

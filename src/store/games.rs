@@ -483,10 +483,10 @@ mod tests {
         let store = Store::open(&url).await.expect("open");
         let (guild, alice, bob) = (GuildId::new(1), MemberId::new(10), MemberId::new(11));
         let mut tx = store.begin().await.expect("begin");
-        tx.upsert_member(guild, alice, "alice", false, Timestamp::UNIX_EPOCH)
+        tx.upsert_member(guild, alice, "alice", Timestamp::UNIX_EPOCH)
             .await
             .expect("alice");
-        tx.upsert_member(guild, bob, "bob", false, Timestamp::UNIX_EPOCH)
+        tx.upsert_member(guild, bob, "bob", Timestamp::UNIX_EPOCH)
             .await
             .expect("bob");
         let game = NewGame {

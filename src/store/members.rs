@@ -27,7 +27,28 @@ impl WriteTx {
         guild: GuildId,
         id: MemberId,
         name: &str,
-        is_bot: bool,
+        now: Timestamp,
+    ) -> Result<()> {
+        self.upsert(guild, id, name, Flag(false), now).await
+    }
+
+    /// As [`WriteTx::upsert_member`], for a bot (the built-in AI).
+    pub async fn upsert_bot(
+        &mut self,
+        guild: GuildId,
+        id: MemberId,
+        name: &str,
+        now: Timestamp,
+    ) -> Result<()> {
+        self.upsert(guild, id, name, Flag(true), now).await
+    }
+
+    async fn upsert(
+        &mut self,
+        guild: GuildId,
+        id: MemberId,
+        name: &str,
+        is_bot: Flag,
         now: Timestamp,
     ) -> Result<()> {
         self.touched.all();
@@ -39,7 +60,7 @@ impl WriteTx {
              ON CONFLICT (id) DO NOTHING"
         ))
         .bind(id)
-        .bind(Flag(is_bot))
+        .bind(is_bot)
         .bind(now)
         .execute(self.tx.conn())
         .await?;
@@ -47,7 +68,7 @@ impl WriteTx {
             "UPDATE members SET is_bot = $2 WHERE id = $1 AND is_bot <> $2"
         ))
         .bind(id)
-        .bind(Flag(is_bot))
+        .bind(is_bot)
         .execute(self.tx.conn())
         .await?;
         sqlx::query(statement!(

@@ -93,7 +93,7 @@ async fn every_refusal_that_names_a_member_shows_the_name_escaped_on_discord() {
     let guild = breakthrough_bot::game::GuildId::new(GUILD_ID);
     let store = Store::open(&bot.db).await.unwrap();
     let mut tx = store.begin().await.unwrap();
-    tx.upsert_member(guild, robot().id.into(), FIRST, true, Timestamp::UNIX_EPOCH)
+    tx.upsert_bot(guild, robot().id.into(), FIRST, Timestamp::UNIX_EPOCH)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -276,7 +276,7 @@ impl Puzzles {
     ) -> Result<PuzzleView> {
         let now = self.now();
         let mut tx = self.store.begin().await?;
-        tx.upsert_member(at.guild, who.id, who.name.as_str(), false, now)
+        tx.upsert_member(at.guild, who.id, who.name.as_str(), now)
             .await?;
         let started = tx.start_puzzle(who.id, row.id, at.guild, day, now).await?;
         tx.commit().await?;

@@ -94,14 +94,8 @@ impl Tournaments {
             )));
         }
         let organizer = &request.organizer;
-        tx.upsert_member(
-            place.guild,
-            organizer.id,
-            organizer.name.as_str(),
-            false,
-            now,
-        )
-        .await?;
+        tx.upsert_member(place.guild, organizer.id, organizer.name.as_str(), now)
+            .await?;
         let id = tx
             .insert_tournament(&NewTournament {
                 guild_id: place.guild,
@@ -234,7 +228,7 @@ impl Tournaments {
         if read.entrants.len() >= max as usize {
             return Err(refused(TournamentRefusal::Full(max)));
         }
-        tx.upsert_member(at.guild, who.id, who.name.as_str(), false, now)
+        tx.upsert_member(at.guild, who.id, who.name.as_str(), now)
             .await?;
         tx.add_entrant(id, who.id, now).await?;
         tx.commit().await?;

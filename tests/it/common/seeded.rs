@@ -17,9 +17,7 @@ pub async fn seed_leaderboard(store: &Store, guild: GuildId, now: Timestamp) {
     let mut tx = store.begin().await.unwrap();
     for (id, (name, rating, deviation)) in (1_000u64..).zip(players) {
         let id = MemberId::new(id);
-        tx.upsert_member(guild, id, &name, false, now)
-            .await
-            .unwrap();
+        tx.upsert_member(guild, id, &name, now).await.unwrap();
         tx.upsert_rating(&RatingRow {
             guild_id: guild,
             member_id: id,

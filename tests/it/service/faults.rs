@@ -15,7 +15,7 @@ pub(super) async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one
     let w = world(b).await;
     // A request dropped in the middle of its transaction (a caller that stopped waiting).
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, MemberId::new(4242), "ghost", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4242), "ghost", T0)
         .await
         .unwrap();
     drop(tx);
@@ -24,7 +24,7 @@ pub(super) async fn a_write_cut_off_half_way_changes_nothing_and_holds_up_no_one
     // refuse after its busy timeout).
     let other = Store::open(&w.url).await.unwrap();
     let mut tx = other.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, MemberId::new(4343), "elsewhere", false, T0)
+    tx.upsert_member(PLACE.guild, MemberId::new(4343), "elsewhere", T0)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -406,10 +406,10 @@ pub(super) async fn a_write_transaction_dropped_half_way_keeps_nothing_and_holds
     started(&w).await;
     let dave = Member::new(1004, "dave");
     let mut tx = w.store.begin().await.unwrap();
-    tx.upsert_member(PLACE.guild, alice().id, "ghost", false, T0)
+    tx.upsert_member(PLACE.guild, alice().id, "ghost", T0)
         .await
         .unwrap();
-    tx.upsert_member(PLACE.guild, dave.id, dave.name.as_str(), false, T0)
+    tx.upsert_member(PLACE.guild, dave.id, dave.name.as_str(), T0)
         .await
         .unwrap();
     drop(tx);

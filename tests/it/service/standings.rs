@@ -23,9 +23,7 @@ async fn seed_rating(
 ) {
     let mut tx = w.store.begin().await.unwrap();
     let id = MemberId::new(id);
-    tx.upsert_member(PLACE.guild, id, name, false, T0)
-        .await
-        .unwrap();
+    tx.upsert_member(PLACE.guild, id, name, T0).await.unwrap();
     tx.upsert_rating(&RatingRow {
         guild_id: PLACE.guild,
         member_id: id,
