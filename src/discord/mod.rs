@@ -12,7 +12,8 @@
 //! (the members' rate limit), `window` (a write that outlasts the interaction's three seconds),
 //! `outbox` and `tasks` (what is posted in the background: announcements, the sweeper, the
 //! AI's answers), `startup`, `reach`, `retry` and `refusals` (connecting to Discord, and what
-//! its refusals mean).
+//! its refusals mean), and `serve` (the bot as a process: its claim on the database, the
+//! services, and this front end until it stops).
 
 mod button;
 mod commands;
