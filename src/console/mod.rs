@@ -367,8 +367,7 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let store = Store::open(&db.database_url).await?;
     let clock = Arc::new(ConsoleClock::default());
-    let games = Services::new(store.clone(), clock.clone(), Limits::default());
-    games.puzzles.load_puzzles().await?;
+    let games = Services::ready(store.clone(), clock.clone(), Limits::default()).await?;
     let mut console = Console::new(games, clock, plain).speaking(lang);
     if let Some(dir) = images {
         console = console.with_images(dir);

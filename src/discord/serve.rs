@@ -26,12 +26,12 @@ pub async fn serve(config: BotConfig, refusals: Refusals) -> anyhow::Result<()> 
         None
     };
     // The console's local server, should it share this database, is the console's to look after.
-    let mut games = Services::new(store.clone(), Arc::new(SystemClock), config.limits())
+    let mut games = Services::ready(store.clone(), Arc::new(SystemClock), config.limits())
+        .await?
         .all_servers_but(LOCAL_SERVER);
     if let Some(shards) = shards {
         games = games.on_shards(shards);
     }
-    games.puzzles.load_puzzles().await?;
     let served = match &lease {
         None => run(config, games, refusals).await,
         Some(holder) => tokio::select! {

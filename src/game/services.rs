@@ -90,6 +90,23 @@ impl Services {
         Services::over(Core::new(store, clock, limits))
     }
 
+    /// The services as a front end serves them, the one way the Discord bot and the console
+    /// build theirs: [`Services::new`], with the shipped puzzles loaded into the database.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Internal`](super::GameError::Internal) when a shipped pool does not read or
+    /// the database fails.
+    pub async fn ready(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        limits: Limits,
+    ) -> super::Result<Services> {
+        let services = Services::new(store, clock, limits);
+        services.puzzles.load_puzzles().await?;
+        Ok(services)
+    }
+
     fn over(core: Core) -> Services {
         let core = Arc::new(core);
         Services {
