@@ -314,9 +314,7 @@ impl Play {
             .ai_games_to_move(self.now() - waiting, self.servers)
             .await?)
     }
-}
 
-impl Play {
     /// The AI's answer in game `id`, as [`Play::ai_reply`], with its announcement queued in the
     /// same write: for the replies no member is waiting on (a restart left them).
     ///

@@ -325,6 +325,7 @@ impl Outbox {
     ///
     /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
     pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>> {
+        let tournaments = Tournaments::of(&self.core);
         Ok(match *a {
             Announcement::ChallengeExpired { challenge } => Some(Announced::ChallengeExpired(
                 Challenges::of(&self.core).challenge_view(challenge).await?,
@@ -401,22 +402,16 @@ impl Outbox {
                 (!game.is_active() && game.thread_of.is_some())
                     .then_some(Announced::ThreadEnded(game))
             }
-            Announcement::TournamentRound { tournament, round } => {
-                Some(Announced::TournamentRound(
-                    Tournaments::of(&self.core)
-                        .round_games(tournament, round)
-                        .await?,
-                ))
-            }
+            Announcement::TournamentRound { tournament, round } => Some(
+                Announced::TournamentRound(tournaments.round_games(tournament, round).await?),
+            ),
             Announcement::TournamentGames {
                 tournament,
                 round,
                 member,
             } => {
                 let (on, lang) = self.store.dm_setting(member).await?;
-                let round = Tournaments::of(&self.core)
-                    .round_games(tournament, round)
-                    .await?;
+                let round = tournaments.round_games(tournament, round).await?;
                 // Nothing to say to a member who turned them off, or whose games are all over.
                 if !on || !round.games_of(member).any(Game::is_active) {
                     return Ok(None);
@@ -429,13 +424,11 @@ impl Outbox {
                 })
             }
             Announcement::TournamentEnded { tournament } => Some(Announced::TournamentEnded(
-                Tournaments::of(&self.core).table(tournament).await?,
+                tournaments.table(tournament).await?,
             )),
-            Announcement::TournamentCancelled { tournament } => {
-                Some(Announced::TournamentCancelled(
-                    Tournaments::of(&self.core).tournament(tournament).await?,
-                ))
-            }
+            Announcement::TournamentCancelled { tournament } => Some(
+                Announced::TournamentCancelled(tournaments.tournament(tournament).await?),
+            ),
             Announcement::AiMoved { game, ply } => {
                 let game = self.game(game).await?;
                 match game.last_move {
@@ -449,9 +442,7 @@ impl Outbox {
             }
         })
     }
-}
 
-impl Outbox {
     /// Queues the board of `game` as it stands for its channel: the public post of a change
     /// (a game begun, a move, a resignation) that the front end could not deliver as the reply
     /// to its command. It is posted unless the game has moved on by then, when a later board
@@ -501,9 +492,7 @@ impl Outbox {
         tx.commit().await?;
         Ok(away)
     }
-}
 
-impl Outbox {
     /// Turns `member`'s turn notifications off because their direct messages are closed, for
     /// them to be told once at their next command ([`Outbox::take_dm_refusal`]).
     ///

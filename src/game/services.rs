@@ -1,10 +1,12 @@
 //! The services front ends call, one per concern, and [`Services`], the one value that holds
-//! them all: built once, by [`Services::new`], for Discord and the console alike.
+//! them all: built by [`Services::new`], and for Discord and the console alike by
+//! [`Services::ready`], which loads the shipped puzzles too.
 //!
 //! Each service is a handle on the one shared [`Core`] (store, clock, limits, the AI's queue),
 //! so cloning a service or the whole set copies a reference, never the state. Within `game`, a
 //! service reaches the core's fields and helpers through `Deref`; an operation that needs
-//! another concern's operation makes that service's handle from its own (`Tournaments::of(&self.core)`).
+//! another concern's operation makes that service's handle from its own core
+//! (`Tournaments::of(&self.core)`).
 
 use std::ops::Deref;
 use std::sync::Arc;

@@ -89,9 +89,7 @@ impl Settings {
         }
         Ok(self.store.set_server_settings(guild, change).await?)
     }
-}
 
-impl Settings {
     /// Turns `member`'s turn notifications by direct message on or off, the messages to be in
     /// `lang`.
     ///

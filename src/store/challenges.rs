@@ -189,12 +189,7 @@ fn expire_challenges_sql(now: Timestamp, servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| {
-            expire_challenges_sql(Timestamp::from_unix_seconds(0), servers)
-                .text()
-                .to_string()
-        })
-        .collect()
+    super::statements::for_each_kind_of_servers(|servers| {
+        expire_challenges_sql(Timestamp::from_unix_seconds(0), servers)
+    })
 });

@@ -95,22 +95,29 @@ pub enum Unique {
 }
 
 impl Unique {
-    fn named(name: &str) -> Unique {
-        match name {
-            "challenges_one_pending_per_pair" => Unique::PendingChallengePerPair,
-            "challenges_one_open_per_channel" => Unique::OpenChallengePerChannel,
-            other => Unique::Other(other.to_string()),
+    /// Its name in the schema.
+    fn name(&self) -> &str {
+        match self {
+            Unique::PendingChallengePerPair => "challenges_one_pending_per_pair",
+            Unique::OpenChallengePerChannel => "challenges_one_open_per_channel",
+            Unique::Other(name) => name,
         }
+    }
+
+    fn named(name: &str) -> Unique {
+        [
+            Unique::PendingChallengePerPair,
+            Unique::OpenChallengePerChannel,
+        ]
+        .into_iter()
+        .find(|rule| rule.name() == name)
+        .unwrap_or_else(|| Unique::Other(name.to_string()))
     }
 }
 
 impl std::fmt::Display for Unique {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Unique::PendingChallengePerPair => "challenges_one_pending_per_pair",
-            Unique::OpenChallengePerChannel => "challenges_one_open_per_channel",
-            Unique::Other(name) => name,
-        })
+        f.write_str(self.name())
     }
 }
 

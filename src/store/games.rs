@@ -410,14 +410,9 @@ fn ai_to_move_sql(turn_began_by: Timestamp, servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| {
-            ai_to_move_sql(Timestamp::from_unix_seconds(0), servers)
-                .text()
-                .to_string()
-        })
-        .collect()
+    super::statements::for_each_kind_of_servers(|servers| {
+        ai_to_move_sql(Timestamp::from_unix_seconds(0), servers)
+    })
 });
 
 fn overdue_sql(now: Timestamp, servers: Servers) -> Sql {
@@ -430,14 +425,9 @@ fn overdue_sql(now: Timestamp, servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| {
-            overdue_sql(Timestamp::from_unix_seconds(0), servers)
-                .text()
-                .to_string()
-        })
-        .collect()
+    super::statements::for_each_kind_of_servers(|servers| {
+        overdue_sql(Timestamp::from_unix_seconds(0), servers)
+    })
 });
 
 fn reminders_sql(now: Timestamp, fraction: f64, servers: Servers) -> Sql {
@@ -459,14 +449,9 @@ fn reminders_sql(now: Timestamp, fraction: f64, servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| {
-            reminders_sql(Timestamp::from_unix_seconds(0), 0.2, servers)
-                .text()
-                .to_string()
-        })
-        .collect()
+    super::statements::for_each_kind_of_servers(|servers| {
+        reminders_sql(Timestamp::from_unix_seconds(0), 0.2, servers)
+    })
 });
 
 #[cfg(test)]

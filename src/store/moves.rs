@@ -347,14 +347,13 @@ impl Store {
     }
 }
 
-built_statement!(Sqlite, {
+/// The texts of the statement that records a batch of moves, for every batch size it has.
+#[cfg(feature = "test-support")]
+fn every_batch(dialect: Dialect) -> Vec<String> {
     (0..=BATCH.ilog2())
-        .map(|k| apply_moves_sql(Dialect::Sqlite, 1 << k).to_string())
+        .map(|k| apply_moves_sql(dialect, 1 << k).to_string())
         .collect()
-});
+}
 
-built_statement!(Postgres, {
-    (0..=BATCH.ilog2())
-        .map(|k| apply_moves_sql(Dialect::Postgres, 1 << k).to_string())
-        .collect()
-});
+built_statement!(Sqlite, { every_batch(Dialect::Sqlite) });
+built_statement!(Postgres, { every_batch(Dialect::Postgres) });

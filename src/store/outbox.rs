@@ -155,14 +155,9 @@ fn due_outbox_sql(now: Timestamp, servers: Servers, limit: i64) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| {
-            due_outbox_sql(Timestamp::from_unix_seconds(0), servers, 1)
-                .text()
-                .to_string()
-        })
-        .collect()
+    super::statements::for_each_kind_of_servers(|servers| {
+        due_outbox_sql(Timestamp::from_unix_seconds(0), servers, 1)
+    })
 });
 
 fn next_outbox_sql(servers: Servers) -> Sql {
@@ -170,10 +165,7 @@ fn next_outbox_sql(servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .map(|servers| next_outbox_sql(servers).text().to_string())
-        .collect()
+    super::statements::for_each_kind_of_servers(next_outbox_sql)
 });
 
 /// The clocks [`WriteTx::shift_clocks`] moves: games' deadlines, challenges' expiries.
@@ -189,9 +181,12 @@ fn shift_sql(update: &str, by: Duration, servers: Servers) -> Sql {
 }
 
 built_statement!(Both, {
-    super::statements::kinds_of_servers()
-        .into_iter()
-        .flat_map(|servers| SHIFTS.map(|update| shift_sql(update, Duration::ZERO, servers)))
-        .map(|sql| sql.text().to_string())
+    SHIFTS
+        .iter()
+        .flat_map(|update| {
+            super::statements::for_each_kind_of_servers(|servers| {
+                shift_sql(update, Duration::ZERO, servers)
+            })
+        })
         .collect()
 });

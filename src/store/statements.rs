@@ -109,7 +109,7 @@ pub(super) use {built_statement, statement};
 /// Each kind of [`Servers`] a statement kept to some servers is built for: every server (no
 /// condition), one server, and every server but one, each also of some shards.
 #[cfg(feature = "test-support")]
-pub(super) fn kinds_of_servers() -> Vec<Servers> {
+fn kinds_of_servers() -> Vec<Servers> {
     let guild = GuildId::new(7);
     let some = Shards {
         count: 4,
@@ -119,6 +119,15 @@ pub(super) fn kinds_of_servers() -> Vec<Servers> {
     [Servers::ALL, Servers::one(guild), Servers::all_but(guild)]
         .into_iter()
         .flat_map(|s| [s, s.on_shards(some)])
+        .collect()
+}
+
+/// The texts of a statement kept to some servers, built by `build` for each kind of them.
+#[cfg(feature = "test-support")]
+pub(super) fn for_each_kind_of_servers(build: impl Fn(Servers) -> super::Sql) -> Vec<String> {
+    kinds_of_servers()
+        .into_iter()
+        .map(|servers| build(servers).text().to_string())
         .collect()
 }
 
