@@ -5,12 +5,12 @@ use clap::{Parser, Subcommand};
 
 use crate::engine::Level;
 use crate::game::{
-    BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameError, GameId, GameRef, Member,
+    BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
     MemberSettingsChange, Moved, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::BoardSize;
-use crate::text::{self, Markup, Plain};
+use crate::text::{self, AnyError, Markup, Plain};
 
 use super::tournaments::TournamentCommand;
 use super::values::{
@@ -170,7 +170,7 @@ pub(super) struct CommandLine {
 impl Console {
     /// The refusal of a command about `whom` when nobody of that name has taken part in
     /// anything here: on Discord, a member option only takes a member.
-    async fn no_member(&self, who: &Member, whom: &Member) -> Result<Option<Reply>, GameError> {
+    async fn no_member(&self, who: &Member, whom: &Member) -> Result<Option<Reply>, AnyError> {
         if whom.id == who.id
             || self
                 .games
@@ -187,7 +187,7 @@ impl Console {
         ))))
     }
 
-    pub(super) async fn run(&self, who: &Member, command: Command) -> Result<Reply, GameError> {
+    pub(super) async fn run(&self, who: &Member, command: Command) -> Result<Reply, AnyError> {
         let g = &self.games;
         let game_ref = |game: Option<GameId>| game.map_or(GameRef::Only, GameRef::Id);
         let whom = |user: Option<Member>| user.unwrap_or_else(|| who.clone());
@@ -217,7 +217,7 @@ impl Console {
                     rated,
                     level,
                 };
-                match ask.decide()? {
+                match ask.decide().map_err(AnyError::refused)? {
                     Decision::PlayAi(request) => {
                         let game = g.challenges.challenge_ai(request).await?;
                         self.ai_game_started(who, &game).await

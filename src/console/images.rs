@@ -61,7 +61,7 @@ impl Console {
         self.images.as_ref()?;
         let (start, moves) = match history.start_and_moves() {
             Ok(played) => played,
-            Err(e) => return Some(self.apology(&e)),
+            Err(e) => return Some(self.apology(e)),
         };
         self.save(
             &format!("game-{}.gif", history.game.id),

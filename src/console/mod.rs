@@ -37,12 +37,12 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::config::DatabaseConfig;
 use crate::game::{
-    ChannelId, Clock, GameError, GameId, Limits, Member, Place, Services, SystemClock, LOCAL_SERVER,
+    ChannelId, Clock, GameId, Limits, Member, Place, Services, SystemClock, LOCAL_SERVER,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::store::Store;
-use crate::text::{self, Markup, Plain};
+use crate::text::{self, AnyError, Markup, Plain};
 
 use images::Images;
 use parse::words;
@@ -198,7 +198,7 @@ impl Console {
             {
                 Ok(owed) => owed,
                 Err(e) => {
-                    out.push(self.apology(&e));
+                    out.push(self.apology(e));
                     return out;
                 }
             };
@@ -207,12 +207,12 @@ impl Console {
                 match self.games.outbox.to_say(&owed).await {
                     Ok(said) => out.extend(said.and_then(|what| self.announced(&what))),
                     Err(e) => {
-                        out.push(self.apology(&e));
+                        out.push(self.apology(e));
                         return out;
                     }
                 }
                 if let Err(e) = self.games.outbox.announced(owed.id).await {
-                    out.push(self.apology(&e));
+                    out.push(self.apology(e));
                     return out;
                 }
             }
@@ -232,7 +232,7 @@ impl Console {
         // runs out for a reply it could not make.
         let mut out: Vec<String> = self.answer_waiting_ai().await.into_iter().collect();
         if let Err(e) = self.games.play.sweep(self.games.now()).await {
-            out.push(self.apology(&e));
+            out.push(self.apology(e));
         }
         out.extend(self.announcements().await);
         let w = words(line);
@@ -266,7 +266,7 @@ impl Console {
                         duration = text::duration(self.lang, span)
                     ));
                     if let Err(e) = self.games.play.sweep(self.games.now()).await {
-                        out.push(self.apology(&e));
+                        out.push(self.apology(e));
                     }
                     out.extend(self.announcements().await);
                 }
@@ -312,11 +312,11 @@ impl Console {
     async fn answer_waiting_ai(&self) -> Option<String> {
         let ids = match self.games.play.ai_games_to_move(Duration::ZERO).await {
             Ok(ids) => ids,
-            Err(e) => return Some(self.apology(&e)),
+            Err(e) => return Some(self.apology(e)),
         };
         for id in ids {
             if let Err(e) = self.games.play.ai_reply_announced(id).await {
-                return Some(self.apology(&e));
+                return Some(self.apology(e));
             }
         }
         None
@@ -327,11 +327,12 @@ impl Console {
         match self.games.play.ai_reply(id).await {
             Ok(Some(played)) => Some(self.ai_board(&played)),
             Ok(None) => None,
-            Err(e) => Some(self.apology(&e)),
+            Err(e) => Some(self.apology(e)),
         }
     }
 
-    fn apology(&self, e: &GameError) -> String {
+    fn apology(&self, e: impl Into<AnyError>) -> String {
+        let e = e.into();
         if e.is_internal() {
             tracing::error!(error = ?e, "console command failed");
         }

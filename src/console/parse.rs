@@ -9,12 +9,12 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, Parser};
 
 use crate::engine::LevelError;
-use crate::game::{GameError, Member, TimeControlError};
+use crate::game::{Member, TimeControlError};
 use crate::i18n::commands::{command_id, option_id, Part};
 use crate::i18n::tr;
 use crate::i18n::{self, Lang};
 use crate::rules::SizeError;
-use crate::text::Plain;
+use crate::text::{Plain, Refusal};
 
 use super::commands::{Command, CommandLine};
 use super::values::fold;
@@ -26,11 +26,11 @@ fn value_error(lang: Lang, why: &(dyn std::error::Error + 'static)) -> String {
     if let Some(e) = why.downcast_ref::<BadValue>() {
         e.localized(lang)
     } else if let Some(e) = why.downcast_ref::<SizeError>() {
-        GameError::Size(e.clone()).localized(lang, &Plain)
+        e.localized(lang, &Plain)
     } else if let Some(e) = why.downcast_ref::<TimeControlError>() {
-        GameError::Time(e.clone()).localized(lang, &Plain)
+        e.localized(lang, &Plain)
     } else if why.downcast_ref::<LevelError>().is_some() {
-        GameError::Level(LevelError).localized(lang, &Plain)
+        LevelError.localized(lang, &Plain)
     } else {
         why.to_string()
     }
@@ -386,7 +386,7 @@ impl Console {
         };
         match self.run(who, command).await {
             Ok(reply) => reply,
-            Err(e) => Reply::private(self.apology(&e)),
+            Err(e) => Reply::private(self.apology(e)),
         }
     }
 }

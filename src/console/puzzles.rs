@@ -1,10 +1,10 @@
 //! The console's puzzles: `/puzzle [size]`, `/puzzle daily`, and `/move` answering the member's
 //! puzzle when no game of theirs here waits for their move.
 
-use crate::game::{DailyYours, GameError, Member, PuzzleState, PuzzleStep};
+use crate::game::{DailyYours, Member, PuzzleState, PuzzleStep};
 use crate::render;
 use crate::rules::{Color, Move, Position};
-use crate::text;
+use crate::text::{self, AnyError};
 
 use super::values::PuzzleAsk;
 use super::{Console, Reply, CONSOLE_PLACE};
@@ -23,7 +23,7 @@ impl Console {
         &self,
         who: &Member,
         ask: Option<PuzzleAsk>,
-    ) -> Result<Reply, GameError> {
+    ) -> Result<Reply, AnyError> {
         let g = &self.games;
         let size = match ask {
             Some(PuzzleAsk::Daily) => return self.daily(who).await,
@@ -40,7 +40,7 @@ impl Console {
 
     /// The daily puzzle: its post for the channel (the board and the count, never the answer),
     /// and the member's side of it for them alone.
-    async fn daily(&self, who: &Member) -> Result<Reply, GameError> {
+    async fn daily(&self, who: &Member) -> Result<Reply, AnyError> {
         let daily = self.games.puzzles.puzzle_daily(who, CONSOLE_PLACE).await?;
         let mut reply = Reply::public(format!(
             "{}\n{}",

@@ -7,11 +7,11 @@ use std::time::Duration;
 use clap::Subcommand;
 
 use crate::game::{
-    GameError, Member, RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef,
+    Member, RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef,
     TournamentRequest,
 };
 use crate::rules::BoardSize;
-use crate::text::{self, Plain};
+use crate::text::{self, AnyError, Plain};
 
 use super::values::{format_of, number, starts_in, tournament_number, yes_or_no};
 use super::{Console, Reply, CONSOLE_PLACE};
@@ -83,7 +83,7 @@ impl Console {
         &self,
         who: &Member,
         command: TournamentCommand,
-    ) -> Result<Reply, GameError> {
+    ) -> Result<Reply, AnyError> {
         use TournamentCommand as T;
         let g = &self.games;
         let which = |t: Option<TournamentId>| t.map_or(TournamentRef::Only, TournamentRef::Id);

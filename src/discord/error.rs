@@ -5,10 +5,10 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tracing::{error, warn};
 
-use crate::game::GameError;
+use crate::game::{Error, Failure};
 use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::text;
+use crate::text::{self, AnyError, Refusal};
 
 use super::views as view;
 use super::{private_lang, Data};
@@ -16,9 +16,9 @@ use super::{private_lang, Data};
 /// Why a command or a click did not go through.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
-    /// A refusal from the game, or a fault inside it.
+    /// A refusal from a service (or of the rules), or a fault inside one.
     #[error(transparent)]
-    Game(#[from] GameError),
+    Game(#[from] AnyError),
     /// Input the Discord layer itself cannot use; the text speaks to the member.
     #[error("{0}")]
     Input(String),
@@ -28,6 +28,25 @@ pub enum BotError {
     /// Boxed: serenity's error is large, and every `Result` here carries this type.
     #[error("discord: {0}")]
     Discord(Box<serenity::Error>),
+}
+
+impl<R: Refusal> From<Error<R>> for BotError {
+    fn from(e: Error<R>) -> Self {
+        BotError::Game(e.into())
+    }
+}
+
+impl From<Failure> for BotError {
+    fn from(f: Failure) -> Self {
+        BotError::Game(f.into())
+    }
+}
+
+impl BotError {
+    /// A refusal of the rules' or of the Discord layer's own reading of an option.
+    pub(super) fn refused(r: impl Refusal) -> BotError {
+        BotError::Game(AnyError::refused(r))
+    }
 }
 
 impl From<serenity::Error> for BotError {

@@ -4,7 +4,7 @@
 use poise::serenity_prelude as serenity;
 use tracing::warn;
 
-use crate::game::{GameError, GameId, GameRef, MemberId, Services, TimeControl};
+use crate::game::{GameId, GameRef, MemberId, Services, TimeControl};
 use crate::rules::{BoardSize, Move};
 
 use super::{ids, place, BotError, Context};
@@ -68,7 +68,7 @@ pub async fn sizes(_ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomp
 /// Reads a size option (autocompleted, but any text can arrive).
 pub fn read_size(size: Option<String>) -> Result<BoardSize, BotError> {
     match size {
-        Some(s) => Ok(s.parse::<BoardSize>().map_err(GameError::from)?),
+        Some(s) => s.parse::<BoardSize>().map_err(BotError::refused),
         None => Ok(BoardSize::DEFAULT),
     }
 }

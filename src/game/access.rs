@@ -5,9 +5,11 @@
 
 use crate::store::GameRow;
 
+use super::error::corrupt;
 use super::rows::row_place;
 use super::{
-    Action, ChannelId, Core, Game, GameError, GameId, GameRef, MemberId, Name, Place, Result,
+    AccessError, AccessRefusal, Action, ChannelId, Core, Game, GameId, GameRef, MemberId, Name,
+    Place, Result,
 };
 
 fn is_player(row: &GameRow, who: MemberId) -> bool {
@@ -19,13 +21,23 @@ impl Core {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchGame`]; [`GameError::Internal`] when the database fails.
-    pub async fn game(&self, id: GameId) -> Result<Game> {
+    /// [`AccessRefusal::NoSuchGame`]; [`Failure::Internal`](super::Failure::Internal) when the database fails.
+    pub async fn game(&self, id: GameId) -> Result<Game, AccessError> {
         let row = self
             .store
             .game(id)
             .await?
-            .ok_or(GameError::NoSuchGame(id))?;
+            .ok_or(AccessRefusal::NoSuchGame(id))?;
+        Ok(self.game_from_row(row).await?)
+    }
+
+    /// A game this process has just written or read: one gone is a failure on our side.
+    pub(super) async fn game_known(&self, id: GameId) -> Result<Game> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or_else(|| corrupt(format!("game {id} is gone")))?;
         self.game_from_row(row).await
     }
 
@@ -36,21 +48,21 @@ impl Core {
         who: MemberId,
         at: Place,
         which: GameRef,
-    ) -> Result<GameRow> {
+    ) -> Result<GameRow, AccessError> {
         match which {
             GameRef::Id(id) => self
                 .store
                 .game(id)
                 .await?
                 .filter(|row| at.sees(row_place(row)) || is_player(row, who))
-                .ok_or(GameError::NoSuchGame(id)),
+                .ok_or(AccessRefusal::NoSuchGame(id).into()),
             GameRef::Only => {
                 let mut rows = self
                     .store
                     .active_games(who, Some(at.guild), Some(at.channel))
                     .await?;
                 match rows.len() {
-                    0 => Err(GameError::NoActiveGame),
+                    0 => Err(AccessRefusal::NoActiveGame.into()),
                     1 => Ok(rows.remove(0)),
                     _ => {
                         let mut list = Vec::new();
@@ -62,7 +74,7 @@ impl Core {
                             };
                             list.push((r.id, Name::from(other.clone())));
                         }
-                        Err(GameError::AmbiguousGame(list))
+                        Err(AccessRefusal::AmbiguousGame(list).into())
                     }
                 }
             }
@@ -79,36 +91,37 @@ impl Core {
         at: Place,
         which: GameRef,
         action: Action,
-    ) -> Result<GameRow> {
+    ) -> Result<GameRow, AccessError> {
         let row = match self.game_row(who, at, which).await {
-            Err(GameError::NoActiveGame) if !at.is_direct() => {
-                return Err(self.games_elsewhere(who, at).await?)
+            Err(AccessError::Refused(AccessRefusal::NoActiveGame)) if !at.is_direct() => {
+                return Err(self.games_elsewhere(who, at).await?.into())
             }
             found => found?,
         };
         let place = row_place(&row);
         if place != at {
-            return Err(GameError::PlayedElsewhere {
+            return Err(AccessRefusal::PlayedElsewhere {
                 game: row.id,
                 place,
                 action,
-            });
+            }
+            .into());
         }
         Ok(row)
     }
 
-    /// Why `who` has no game to act on in `at`: [`GameError::GamesElsewhere`] with the other
+    /// Why `who` has no game to act on in `at`: [`AccessRefusal::GamesElsewhere`] with the other
     /// channels of `at`'s server where they have games in progress, or
-    /// [`GameError::NoActiveGame`] when there are none.
-    async fn games_elsewhere(&self, who: MemberId, at: Place) -> Result<GameError> {
+    /// [`AccessRefusal::NoActiveGame`] when there are none.
+    async fn games_elsewhere(&self, who: MemberId, at: Place) -> Result<AccessRefusal> {
         let rows = self.store.active_games(who, Some(at.guild), None).await?;
         let mut channels: Vec<ChannelId> = rows.iter().map(|row| row.channel_id).collect();
         channels.sort();
         channels.dedup();
         Ok(if rows.is_empty() {
-            GameError::NoActiveGame
+            AccessRefusal::NoActiveGame
         } else {
-            GameError::GamesElsewhere {
+            AccessRefusal::GamesElsewhere {
                 count: rows.len(),
                 channels,
             }
@@ -121,14 +134,19 @@ impl Core {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchGame`] for a game of another server (or another direct message),
-    /// [`GameError::NoActiveGame`] or [`GameError::AmbiguousGame`] when `which` finds none or
-    /// several; [`GameError::Internal`] when the database fails.
-    pub async fn find_game(&self, who: MemberId, at: Place, which: GameRef) -> Result<Game> {
+    /// [`AccessRefusal::NoSuchGame`] for a game of another server (or another direct message),
+    /// [`AccessRefusal::NoActiveGame`] or [`AccessRefusal::AmbiguousGame`] when `which` finds none or
+    /// several; [`Failure::Internal`](super::Failure::Internal) when the database fails.
+    pub async fn find_game(
+        &self,
+        who: MemberId,
+        at: Place,
+        which: GameRef,
+    ) -> Result<Game, AccessError> {
         let row = self.game_row(who, at, which).await?;
         if !at.sees(row_place(&row)) {
-            return Err(GameError::NoSuchGame(row.id));
+            return Err(AccessRefusal::NoSuchGame(row.id).into());
         }
-        self.game_from_row(row).await
+        Ok(self.game_from_row(row).await?)
     }
 }

@@ -10,11 +10,12 @@ use crate::rules::{ByColor, Color, Position};
 use crate::store::NewGame;
 
 use super::challenges::Whose;
+use super::error::engine;
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    AiRequest, Announcement, Challenges, Core, Game, GameError, GameId, InternalError, MemberId,
-    Play, Played, Result,
+    AccessRefusal, AiRequest, Announcement, ChallengeError, ChallengeRefusal, Challenges, Core,
+    Error, Game, GameId, MemberId, Play, PlayError, PlayRefusal, Played, QueueRefusal, Result,
 };
 
 /// A place in the AI's queue, held for one member's game from before the move the AI must
@@ -81,7 +82,7 @@ impl Challenges {
     /// # Errors
     ///
     /// As [`Challenges::challenge_ai_with_slot`].
-    pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game> {
+    pub async fn challenge_ai(&self, req: AiRequest) -> Result<Game, ChallengeError> {
         Ok(self.challenge_ai_with_slot(req).await?.0)
     }
 
@@ -90,31 +91,34 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// [`GameError::SelfChallenge`] when the AI is the challenger, [`GameError::TooManyGames`] or
-    /// [`GameError::TooManyAiGames`] past a limit, [`GameError::AiQueueFull`] when the AI must move
-    /// first and its queue is full; [`GameError::StorageFull`] when the disk is full,
-    /// [`GameError::Internal`] when the database fails.
-    pub async fn challenge_ai_with_slot(&self, req: AiRequest) -> Result<(Game, Option<AiSlot>)> {
+    /// [`ChallengeRefusal::SelfChallenge`](crate::game::ChallengeRefusal::SelfChallenge) when the AI is the challenger, [`ChallengeRefusal::TooManyGames`](crate::game::ChallengeRefusal::TooManyGames) or
+    /// [`ChallengeRefusal::TooManyAiGames`](crate::game::ChallengeRefusal::TooManyAiGames) past a limit, [`QueueRefusal::Full`](crate::game::QueueRefusal::Full) when the AI must move
+    /// first and its queue is full; [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full,
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn challenge_ai_with_slot(
+        &self,
+        req: AiRequest,
+    ) -> Result<(Game, Option<AiSlot>), ChallengeError> {
         self.challenge_ai_as(req, None).await
     }
 
     /// [`Challenges::challenge_ai_with_slot`], as the rematch of game `rematch_of` when given:
-    /// recorded in the same write, and refused with [`GameError::RematchTaken`] when that
+    /// recorded in the same write, and refused with [`ChallengeRefusal::RematchTaken`](crate::game::ChallengeRefusal::RematchTaken) when that
     /// rematch was already offered.
     pub(super) async fn challenge_ai_as(
         &self,
         req: AiRequest,
         rematch_of: Option<GameId>,
-    ) -> Result<(Game, Option<AiSlot>)> {
+    ) -> Result<(Game, Option<AiSlot>), ChallengeError> {
         let now = self.now();
         if req.ai.id == req.challenger.id {
-            return Err(GameError::SelfChallenge);
+            return Err(ChallengeRefusal::SelfChallenge.into());
         }
         let mut tx = self.store.begin().await?;
         self.check_game_limit(&mut tx, &req.challenger, Whose::Callers)
             .await?;
         if tx.count_active_ai_games(req.challenger.id).await? >= self.limits.ai_games {
-            return Err(GameError::TooManyAiGames(self.limits.ai_games));
+            return Err(ChallengeRefusal::TooManyAiGames(self.limits.ai_games).into());
         }
         tx.upsert_member(
             req.place.guild,
@@ -127,7 +131,7 @@ impl Challenges {
             .await?;
         if let Some(game) = rematch_of {
             if !tx.claim_rematch(game, now).await? {
-                return Err(GameError::RematchTaken(game));
+                return Err(ChallengeRefusal::RematchTaken(game).into());
             }
         }
         let color = color_or_drawn(req.color);
@@ -160,34 +164,39 @@ impl Challenges {
             Color::Black => None,
         };
         tx.commit().await?;
-        Ok((self.game(id).await?, slot))
+        Ok((self.game_known(id).await?, slot))
     }
 }
 
 impl Core {
     /// A place in the AI's queue to answer `member` in game `game`, taken without waiting:
     /// refused when the member already has a search queued or running, or when the queue is full.
-    pub(super) fn ai_slot(&self, member: MemberId, game: GameId) -> Result<AiSlot> {
+    pub(super) fn ai_slot(&self, member: MemberId, game: GameId) -> Result<AiSlot, QueueRefusal> {
         self.ai_slot_for(member, game, Work::Reply)
     }
 
     /// [`Core::ai_slot`] for `work`: refused with what the member's place is already held for.
-    pub(super) fn ai_slot_for(&self, member: MemberId, game: GameId, work: Work) -> Result<AiSlot> {
+    pub(super) fn ai_slot_for(
+        &self,
+        member: MemberId,
+        game: GameId,
+        work: Work,
+    ) -> Result<AiSlot, QueueRefusal> {
         let mut members = self
             .ai_members
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(&(busy, held_for)) = members.get(&member) {
             return Err(match held_for {
-                Work::Reply => GameError::AiBusyForYou(busy),
-                Work::Analysis => GameError::AnalysisBusyForYou(busy),
+                Work::Reply => QueueRefusal::AiBusyForYou(busy),
+                Work::Analysis => QueueRefusal::AnalysisBusyForYou(busy),
             });
         }
         let place = self
             .ai_queue
             .clone()
             .try_acquire_owned()
-            .map_err(|_| GameError::AiQueueFull)?;
+            .map_err(|_| QueueRefusal::Full)?;
         members.insert(member, (game, work));
         Ok(AiSlot {
             game,
@@ -206,26 +215,30 @@ impl Play {
     /// nothing to answer, or when another reply to the same position got there first or is
     /// already on its way: of two replies racing, exactly one applies.
     ///
-    /// Takes a place in the AI's queue first, without waiting: [`GameError::AiQueueFull`] or
-    /// [`GameError::AiBusyForYou`] (the member's search in another game) leave the game waiting,
+    /// Takes a place in the AI's queue first, without waiting: [`QueueRefusal::Full`](crate::game::QueueRefusal::Full) or
+    /// [`QueueRefusal::AiBusyForYou`](crate::game::QueueRefusal::AiBusyForYou) (the member's search in another game) leave the game waiting,
     /// listed by [`Play::ai_games_to_move`], to be answered again later.
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails. The AI's move is never refused: it is legal
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails. The AI's move is never refused: it is legal
     /// by construction.
-    pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>> {
+    pub async fn ai_reply(&self, id: GameId) -> Result<Option<Played>, PlayError> {
         self.ai_move(id, Told::ByCaller).await
     }
 
     /// [`Play::ai_reply`], with the move's announcement queued in the same write if `told` says
     /// so.
-    pub(super) async fn ai_move(&self, id: GameId, told: Told) -> Result<Option<Played>> {
+    pub(super) async fn ai_move(
+        &self,
+        id: GameId,
+        told: Told,
+    ) -> Result<Option<Played>, PlayError> {
         let row = self
             .store
             .game(id)
             .await?
-            .ok_or(GameError::NoSuchGame(id))?;
+            .ok_or(AccessRefusal::NoSuchGame(id))?;
         let game = self.game_from_row(row).await?;
         let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
             return Ok(None);
@@ -233,8 +246,8 @@ impl Play {
         let member = game.player(ai.color.opposite()).id;
         let slot = match self.ai_slot(member, id) {
             Ok(slot) => slot,
-            Err(GameError::AiBusyForYou(busy)) if busy == id => return Ok(None),
-            Err(e) => return Err(e),
+            Err(QueueRefusal::AiBusyForYou(busy)) if busy == id => return Ok(None),
+            Err(e) => return Err(e.into()),
         };
         self.answer_with(slot, told).await
     }
@@ -244,20 +257,24 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
-    pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>> {
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn ai_reply_with(&self, slot: AiSlot) -> Result<Option<Played>, PlayError> {
         self.answer_with(slot, Told::ByCaller).await
     }
 
     /// The AI's answer with its place in the queue, its announcement queued in the same write if
     /// `told` says so.
-    pub(super) async fn answer_with(&self, slot: AiSlot, told: Told) -> Result<Option<Played>> {
+    pub(super) async fn answer_with(
+        &self,
+        slot: AiSlot,
+        told: Told,
+    ) -> Result<Option<Played>, PlayError> {
         let id = slot.game;
         let row = self
             .store
             .game(id)
             .await?
-            .ok_or(GameError::NoSuchGame(id))?;
+            .ok_or(AccessRefusal::NoSuchGame(id))?;
         let game = self.game_from_row(row.clone()).await?;
         let Some(ai) = game.ai.filter(|_| game.ai_to_move()) else {
             return Ok(None);
@@ -270,19 +287,15 @@ impl Play {
             .clone()
             .acquire_owned()
             .await
-            .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
+            .map_err(|e| engine(e.to_string()))?;
         let chosen = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             engine::best_move(&position, level, seed)
         })
         .await
-        .map_err(|e| GameError::Internal(InternalError::Engine(e.to_string())))?;
-        let mv = chosen.ok_or_else(|| {
-            GameError::Internal(InternalError::Engine(format!(
-                "no move in game {id} at ply {}",
-                row.ply
-            )))
-        })?;
+        .map_err(|e| engine(e.to_string()))?;
+        let mv =
+            chosen.ok_or_else(|| engine(format!("no move in game {id} at ply {}", row.ply)))?;
         let announce = (told == Told::ByOutbox).then(|| Announcement::AiMoved {
             game: id,
             ply: game.ply + 1,
@@ -293,11 +306,11 @@ impl Play {
             .await
         {
             Ok(played) => Ok(Some(played)),
-            Err(GameError::PositionChanged) => Ok(None),
+            Err(Error::Refused(PlayRefusal::PositionChanged)) => Ok(None),
             // An illegal move from the engine is its fault, not a member's.
-            Err(GameError::Move(e)) => Err(GameError::Internal(InternalError::Engine(format!(
-                "illegal move {mv} in game {id}: {e}"
-            )))),
+            Err(Error::Refused(PlayRefusal::Move(e))) => {
+                Err(engine(format!("illegal move {mv} in game {id}: {e}")).into())
+            }
             Err(e) => Err(e),
         }
     }
@@ -307,7 +320,7 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn ai_games_to_move(&self, waiting: Duration) -> Result<Vec<GameId>> {
         Ok(self
             .store
@@ -320,8 +333,8 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>> {
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn ai_reply_announced(&self, id: GameId) -> Result<Option<Played>, PlayError> {
         self.ai_move(id, Told::ByOutbox).await
     }
 
@@ -331,8 +344,8 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn ai_reply_with_announced(&self, slot: AiSlot) -> Result<Option<Played>> {
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn ai_reply_with_announced(&self, slot: AiSlot) -> Result<Option<Played>, PlayError> {
         self.answer_with(slot, Told::ByOutbox).await
     }
 }

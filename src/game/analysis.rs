@@ -10,8 +10,11 @@ use crate::engine::analysis::{self, Analysis, Judged};
 use crate::rules::{replay, Position};
 
 use super::ai::Work;
-use super::error::corrupt;
-use super::{AiSlot, Game, GameError, GameId, InternalError, MemberId, Place, Result, Standings};
+use super::error::{corrupt, engine};
+use super::{
+    AccessRefusal, AiSlot, Game, GameId, MemberId, Place, Result, Standings, StandingsError,
+    StandingsRefusal,
+};
 
 /// A game cleared for analysis, with the place in the AI's queue it holds until it is analysed
 /// (or dropped).
@@ -42,23 +45,23 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchGame`] for a game that does not exist or is not seen from `at` (as
-    /// [`Standings::history`]); [`GameError::AnalysisInProgress`] for a game between members still
-    /// being played; [`GameError::AiBusyForYou`] or [`GameError::AnalysisBusyForYou`] while the
-    /// member's AI reply or analysis is on its way, [`GameError::AiQueueFull`] when the queue is
-    /// full; [`GameError::Internal`] when the database fails.
+    /// [`AccessRefusal::NoSuchGame`](crate::game::AccessRefusal::NoSuchGame) for a game that does not exist or is not seen from `at` (as
+    /// [`Standings::history`]); [`StandingsRefusal::AnalysisInProgress`](crate::game::StandingsRefusal::AnalysisInProgress) for a game between members still
+    /// being played; [`QueueRefusal::AiBusyForYou`](crate::game::QueueRefusal::AiBusyForYou) or [`QueueRefusal::AnalysisBusyForYou`](crate::game::QueueRefusal::AnalysisBusyForYou) while the
+    /// member's AI reply or analysis is on its way, [`QueueRefusal::Full`](crate::game::QueueRefusal::Full) when the queue is
+    /// full; [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn queue_analysis(
         &self,
         who: MemberId,
         at: Place,
         id: GameId,
-    ) -> Result<QueuedAnalysis> {
+    ) -> Result<QueuedAnalysis, StandingsError> {
         let game = self.game(id).await?;
         if !at.sees(game.place) {
-            return Err(GameError::NoSuchGame(id));
+            return Err(AccessRefusal::NoSuchGame(id).into());
         }
         if game.is_active() && game.ai.is_none() {
-            return Err(GameError::AnalysisInProgress(id));
+            return Err(StandingsRefusal::AnalysisInProgress(id).into());
         }
         let notation: Vec<String> = self
             .store
@@ -82,9 +85,8 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the engine's thread fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the engine's thread fails.
     pub async fn analyze_queued(&self, queued: QueuedAnalysis) -> Result<GameAnalysis> {
-        let engine_error = |e: String| GameError::Internal(InternalError::Engine(e));
         let start = Position::new(queued.game.size);
         let positions = analysis::positions(&start, &queued.moves)
             .map_err(|(i, e)| corrupt(format!("game {} move {}: {e}", queued.game.id, i + 1)))?;
@@ -95,13 +97,13 @@ impl Standings {
                 .clone()
                 .acquire_owned()
                 .await
-                .map_err(|e| engine_error(e.to_string()))?;
+                .map_err(|e| engine(e.to_string()))?;
             let one = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
                 analysis::judge(&position)
             })
             .await
-            .map_err(|e| engine_error(e.to_string()))?;
+            .map_err(|e| engine(e.to_string()))?;
             judged.push(one);
         }
         let analysis = Analysis::from_judged(&positions, &judged, &queued.moves);
@@ -116,8 +118,13 @@ impl Standings {
     /// # Errors
     ///
     /// As those two.
-    pub async fn analyze(&self, who: MemberId, at: Place, id: GameId) -> Result<GameAnalysis> {
+    pub async fn analyze(
+        &self,
+        who: MemberId,
+        at: Place,
+        id: GameId,
+    ) -> Result<GameAnalysis, StandingsError> {
         let queued = self.queue_analysis(who, at, id).await?;
-        self.analyze_queued(queued).await
+        Ok(self.analyze_queued(queued).await?)
     }
 }

@@ -16,7 +16,19 @@ use super::types::{
     Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played,
     RoundNumber, Timestamp, TournamentId,
 };
-use super::{Challenges, Outbox, Result, RoundGames, Table, Tournament, Tournaments};
+use super::{Challenges, Error, Outbox, Result, RoundGames, Table, Tournament, Tournaments};
+
+/// What an announcement was about is gone (a game, a challenge, a tournament, as the refusal
+/// that said so): there is nothing to say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gone(pub String);
+
+fn gone<R: std::fmt::Debug>(e: Error<R>) -> Error<Gone> {
+    match e {
+        Error::Refused(why) => Error::Refused(Gone(format!("{why:?}"))),
+        Error::Failed(f) => Error::Failed(f),
+    }
+}
 
 /// Something to tell a channel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,7 +263,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn due_announcements(&self, now: Timestamp, limit: i64) -> Result<Vec<Owed>> {
         Ok(self
             .store
@@ -266,7 +278,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn next_announcement_at(&self) -> Result<Option<Timestamp>> {
         Ok(self.store.next_outbox_at(self.servers).await?)
     }
@@ -275,7 +287,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn announced(&self, id: OutboxId) -> Result<()> {
         Ok(self.store.delete_outbox(id).await?)
     }
@@ -284,7 +296,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn announce_later(&self, owed: &Owed, at: Timestamp) -> Result<()> {
         Ok(self
             .store
@@ -299,7 +311,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails: keep the
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails: keep the
     /// announcement for a later try.
     pub async fn to_say(&self, owed: &Owed) -> Result<Option<Announced>> {
         let announcement = match &owed.announcement {
@@ -310,11 +322,12 @@ impl Outbox {
             }
         };
         match self.announcement(announcement).await {
-            Err(e) if !e.is_internal() => {
-                tracing::warn!(outbox = %owed.id, error = %e, "dropping an announcement about something gone");
+            Ok(said) => Ok(said),
+            Err(Error::Refused(Gone(what))) => {
+                tracing::warn!(outbox = %owed.id, %what, "dropping an announcement about something gone");
                 Ok(None)
             }
-            said => said,
+            Err(Error::Failed(f)) => Err(f),
         }
     }
 
@@ -323,20 +336,25 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
-    pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>> {
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn announcement(&self, a: &Announcement) -> Result<Option<Announced>, Error<Gone>> {
         let tournaments = Tournaments::of(&self.core);
         Ok(match *a {
             Announcement::ChallengeExpired { challenge } => Some(Announced::ChallengeExpired(
-                Challenges::of(&self.core).challenge_view(challenge).await?,
+                Challenges::of(&self.core)
+                    .challenge_view(challenge)
+                    .await
+                    .map_err(gone)?,
             )),
-            Announcement::TimedOut { game } => Some(Announced::TimedOut(self.game(game).await?)),
+            Announcement::TimedOut { game } => {
+                Some(Announced::TimedOut(self.game(game).await.map_err(gone)?))
+            }
             Announcement::Reminder {
                 game,
                 member,
                 deadline,
             } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 (game.status.deadline() == Some(deadline) && game.to_move().id == member)
                     .then_some(Announced::Reminder { game, member })
             }
@@ -346,7 +364,7 @@ impl Outbox {
                 ply,
                 reminder,
             } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 let (on, lang) = self.store.dm_setting(member).await?;
                 // Nothing to say once the move is made, or to a member who turned it off.
                 if !on || !game.is_active() || game.ply != ply || game.to_move().id != member {
@@ -367,7 +385,7 @@ impl Outbox {
                 member,
                 until,
             } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 // Nothing to say once the game is over or the vacation ended.
                 (game.is_active()
                     && game
@@ -380,11 +398,11 @@ impl Outbox {
                 })
             }
             Announcement::Board { game, ply } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 (game.ply == ply).then_some(Announced::Board(game))
             }
             Announcement::OpenThread { game } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 // Not for a game over, already in a thread, or started in a game's thread (a
                 // rematch): a thread has no threads.
                 if !game.is_active()
@@ -398,20 +416,28 @@ impl Outbox {
                 Some(Announced::OpenThread { game, message })
             }
             Announcement::ThreadEnded { game } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 (!game.is_active() && game.thread_of.is_some())
                     .then_some(Announced::ThreadEnded(game))
             }
-            Announcement::TournamentRound { tournament, round } => Some(
-                Announced::TournamentRound(tournaments.round_games(tournament, round).await?),
-            ),
+            Announcement::TournamentRound { tournament, round } => {
+                Some(Announced::TournamentRound(
+                    tournaments
+                        .round_games(tournament, round)
+                        .await
+                        .map_err(gone)?,
+                ))
+            }
             Announcement::TournamentGames {
                 tournament,
                 round,
                 member,
             } => {
                 let (on, lang) = self.store.dm_setting(member).await?;
-                let round = tournaments.round_games(tournament, round).await?;
+                let round = tournaments
+                    .round_games(tournament, round)
+                    .await
+                    .map_err(gone)?;
                 // Nothing to say to a member who turned them off, or whose games are all over.
                 if !on || !round.games_of(member).any(Game::is_active) {
                     return Ok(None);
@@ -424,13 +450,15 @@ impl Outbox {
                 })
             }
             Announcement::TournamentEnded { tournament } => Some(Announced::TournamentEnded(
-                tournaments.table(tournament).await?,
+                tournaments.table(tournament).await.map_err(gone)?,
             )),
-            Announcement::TournamentCancelled { tournament } => Some(
-                Announced::TournamentCancelled(tournaments.tournament(tournament).await?),
-            ),
+            Announcement::TournamentCancelled { tournament } => {
+                Some(Announced::TournamentCancelled(
+                    tournaments.tournament(tournament).await.map_err(gone)?,
+                ))
+            }
             Announcement::AiMoved { game, ply } => {
-                let game = self.game(game).await?;
+                let game = self.game(game).await.map_err(gone)?;
                 match game.last_move {
                     Some(mv) if game.ply == ply => Some(Announced::AiMoved(Played {
                         mv,
@@ -450,8 +478,8 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::StorageFull`](super::GameError::StorageFull) when the disk is full,
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full,
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn board_owed(&self, game: &Game) -> Result<()> {
         let owed = Announcement::Board {
             game: game.id,
@@ -471,7 +499,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::StorageFull`](super::GameError::StorageFull) when the disk is full, [`GameError::Internal`](super::GameError::Internal) when the database
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database
     /// fails.
     pub async fn keep_alive(&self, now: Timestamp, grace: Duration) -> Result<Duration> {
         let mut tx = self.store.begin().await?;
@@ -498,7 +526,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn turn_dms_refused(&self, member: MemberId) -> Result<()> {
         Ok(self.store.refuse_dms(member).await?)
     }
@@ -508,7 +536,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn take_dm_refusal(&self, member: MemberId) -> Result<bool> {
         Ok(self.store.take_dm_refusal(member).await?)
     }
@@ -518,7 +546,7 @@ impl Outbox {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn board_posted(&self, game: GameId, message: MessageId) -> Result<()> {
         Ok(self
             .store

@@ -6,9 +6,9 @@ use crate::store::{ChallengeRow, NewChallenge, NewGame, StoreError, Unique, Writ
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    Announcement, Challenge, ChallengeId, ChallengeRef, ChallengeRequest, ChallengeState,
-    Challenges, GameError, GameId, GuildId, Member, MemberId, Place, Result, Started, Timestamp,
-    DAY, HOUR,
+    Announcement, Challenge, ChallengeError, ChallengeId, ChallengeRef, ChallengeRefusal,
+    ChallengeRequest, ChallengeState, Challenges, GameId, GuildId, Member, MemberId, Place, Result,
+    Started, Timestamp, DAY, HOUR,
 };
 
 /// Whose limit of games a check is about, for the refusal to name them: the member who asked,
@@ -25,38 +25,38 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// A refusal that says why, with nothing written: [`GameError::NotInServer`] in a direct
-    /// message, [`GameError::SelfChallenge`], [`GameError::BotOpponent`], [`GameError::Declined`]
-    /// within the hour after a decline, [`GameError::TooManyChallengesTo`],
-    /// [`GameError::DuplicateChallenge`], [`GameError::DuplicateOpenChallenge`],
-    /// [`GameError::TooManyChallenges`] or [`GameError::TooManyGames`]; [`GameError::StorageFull`]
-    /// when the disk is full, [`GameError::Internal`] when the database fails.
-    pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge> {
+    /// A refusal that says why, with nothing written: [`ChallengeRefusal::NotInServer`](crate::game::ChallengeRefusal::NotInServer) in a direct
+    /// message, [`ChallengeRefusal::SelfChallenge`](crate::game::ChallengeRefusal::SelfChallenge), [`ChallengeRefusal::BotOpponent`](crate::game::ChallengeRefusal::BotOpponent), [`ChallengeRefusal::Declined`](crate::game::ChallengeRefusal::Declined)
+    /// within the hour after a decline, [`ChallengeRefusal::TooManyChallengesTo`](crate::game::ChallengeRefusal::TooManyChallengesTo),
+    /// [`ChallengeRefusal::DuplicateChallenge`](crate::game::ChallengeRefusal::DuplicateChallenge), [`ChallengeRefusal::DuplicateOpenChallenge`](crate::game::ChallengeRefusal::DuplicateOpenChallenge),
+    /// [`ChallengeRefusal::TooManyChallenges`](crate::game::ChallengeRefusal::TooManyChallenges) or [`ChallengeRefusal::TooManyGames`](crate::game::ChallengeRefusal::TooManyGames); [`Failure::StorageFull`](crate::game::Failure::StorageFull)
+    /// when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn challenge(&self, req: ChallengeRequest) -> Result<Challenge, ChallengeError> {
         self.challenge_as(req, None).await
     }
 
     /// [`Challenges::challenge`], as the rematch of game `rematch_of` when given: recorded in the same
-    /// write, and refused with [`GameError::RematchTaken`] when that rematch was already offered.
+    /// write, and refused with [`ChallengeRefusal::RematchTaken`](crate::game::ChallengeRefusal::RematchTaken) when that rematch was already offered.
     pub(super) async fn challenge_as(
         &self,
         req: ChallengeRequest,
         rematch_of: Option<GameId>,
-    ) -> Result<Challenge> {
+    ) -> Result<Challenge, ChallengeError> {
         let now = self.now();
         if req.place.is_direct() {
-            return Err(GameError::NotInServer);
+            return Err(ChallengeRefusal::NotInServer.into());
         }
         if req
             .opponent
             .as_ref()
             .is_some_and(|o| o.id == req.challenger.id)
         {
-            return Err(GameError::SelfChallenge);
+            return Err(ChallengeRefusal::SelfChallenge.into());
         }
         let mut tx = self.store.begin().await?;
         if let Some(o) = &req.opponent {
             if tx.member_is_bot(o.id).await? {
-                return Err(GameError::BotOpponent(o.name.clone()));
+                return Err(ChallengeRefusal::BotOpponent(o.name.clone()).into());
             }
         }
         if let Some(o) = &req.opponent {
@@ -65,7 +65,7 @@ impl Challenges {
         }
         let pending = tx.count_pending_challenges_by(req.challenger.id).await?;
         if pending >= self.limits.pending_challenges {
-            return Err(GameError::TooManyChallenges(pending));
+            return Err(ChallengeRefusal::TooManyChallenges(pending).into());
         }
         self.check_game_limit(&mut tx, &req.challenger, Whose::Callers)
             .await?;
@@ -109,22 +109,22 @@ impl Challenges {
         };
         if let Some(game) = rematch_of {
             if !tx.claim_rematch(game, now).await? {
-                return Err(GameError::RematchTaken(game));
+                return Err(ChallengeRefusal::RematchTaken(game).into());
             }
         }
         let id = match tx.insert_challenge(&new).await {
             Ok(id) => id,
             Err(StoreError::Conflict(Unique::PendingChallengePerPair)) => {
                 if let Some(o) = &req.opponent {
-                    return Err(GameError::DuplicateChallenge(o.name.clone()));
+                    return Err(ChallengeRefusal::DuplicateChallenge(o.name.clone()).into());
                 }
                 // Only a challenge with an opponent is kept to one per pair.
-                return Err(super::error::corrupt(
-                    "a pair's rule refused an open challenge",
-                ));
+                return Err(
+                    super::error::corrupt("a pair's rule refused an open challenge").into(),
+                );
             }
             Err(StoreError::Conflict(Unique::OpenChallengePerChannel)) => {
-                return Err(GameError::DuplicateOpenChallenge)
+                return Err(ChallengeRefusal::DuplicateOpenChallenge.into())
             }
             Err(e) => return Err(e.into()),
         };
@@ -150,18 +150,19 @@ impl Challenges {
         tx: &mut WriteTx,
         who: &Member,
         whose: Whose,
-    ) -> Result<()> {
+    ) -> Result<(), ChallengeError> {
         let active = tx.count_active_games(who.id).await?;
         if active >= self.limits.active_games {
             let limit = self.limits.active_games;
             return Err(if whose == Whose::Callers {
-                GameError::TooManyGames { limit }
+                ChallengeRefusal::TooManyGames { limit }
             } else {
-                GameError::OpponentTooManyGames {
+                ChallengeRefusal::OpponentTooManyGames {
                     name: who.name.clone(),
                     limit,
                 }
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -174,22 +175,24 @@ impl Challenges {
         from: &Member,
         to: &Member,
         now: Timestamp,
-    ) -> Result<()> {
+    ) -> Result<(), ChallengeError> {
         let found = tx
             .challenges_to(from.id, to.id, now - HOUR, now - self.limits.decline_pause)
             .await?;
         if let Some(at) = found.declined_at {
-            return Err(GameError::Declined {
+            return Err(ChallengeRefusal::Declined {
                 name: to.name.clone(),
                 wait: at + self.limits.decline_pause - now,
-            });
+            }
+            .into());
         }
         if found.count >= self.limits.challenges_per_pair_per_hour {
-            return Err(GameError::TooManyChallengesTo {
+            return Err(ChallengeRefusal::TooManyChallengesTo {
                 name: to.name.clone(),
                 limit: self.limits.challenges_per_pair_per_hour,
                 wait: found.oldest.map_or(HOUR, |t| t + HOUR - now),
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -201,21 +204,29 @@ impl Challenges {
         a: MemberId,
         b: MemberId,
         now: Timestamp,
-    ) -> Result<bool> {
+    ) -> Result<bool, ChallengeError> {
         let played = tx.count_rated_games_between(guild, a, b, now - DAY).await?;
         Ok(played >= self.limits.rated_per_pair_per_day)
     }
 
     /// `id`, if that challenge was made in the channel `at`; anywhere else it is not there.
-    async fn challenge_at(&self, at: Place, id: ChallengeId) -> Result<ChallengeId> {
+    async fn challenge_at(
+        &self,
+        at: Place,
+        id: ChallengeId,
+    ) -> Result<ChallengeId, ChallengeError> {
         match self.store.challenge(id).await? {
             Some(row) if row.guild_id == at.guild && row.channel_id == at.channel => Ok(id),
-            _ => Err(GameError::NoSuchChallenge(id)),
+            _ => Err(ChallengeRefusal::NoSuchChallenge(id).into()),
         }
     }
 
     /// Finds the pending challenge an answer from `who` means.
-    async fn find_challenge(&self, who: MemberId, which: ChallengeRef) -> Result<ChallengeId> {
+    async fn find_challenge(
+        &self,
+        who: MemberId,
+        which: ChallengeRef,
+    ) -> Result<ChallengeId, ChallengeError> {
         let (place, challenger) = match which {
             ChallengeRef::Id(at, id) => return self.challenge_at(at, id).await,
             ChallengeRef::Find(place, challenger) => (place, challenger),
@@ -229,16 +240,17 @@ impl Challenges {
         }
         match found.len() {
             0 => Err(match challenger {
-                Some(c) => GameError::NoChallengeFrom(self.name_of(place.guild, c).await?),
-                None => GameError::NoChallengeForYou,
-            }),
+                Some(c) => ChallengeRefusal::NoChallengeFrom(self.name_of(place.guild, c).await?),
+                None => ChallengeRefusal::NoChallengeForYou,
+            }
+            .into()),
             1 => Ok(found[0].id),
             _ => {
                 let mut names = Vec::new();
                 for row in &found {
                     names.push(self.name_of(row.guild_id, row.challenger_id).await?);
                 }
-                Err(GameError::AmbiguousChallenge(names))
+                Err(ChallengeRefusal::AmbiguousChallenge(names).into())
             }
         }
     }
@@ -249,13 +261,13 @@ impl Challenges {
         &self,
         who: MemberId,
         which: ChallengeRef,
-    ) -> Result<(WriteTx, ChallengeRow)> {
+    ) -> Result<(WriteTx, ChallengeRow), ChallengeError> {
         let id = self.find_challenge(who, which).await?;
         let mut tx = self.store.begin().await?;
         let row = tx
             .challenge(id)
             .await?
-            .ok_or(GameError::NoSuchChallenge(id))?;
+            .ok_or(ChallengeRefusal::NoSuchChallenge(id))?;
         Ok((tx, row))
     }
 
@@ -264,21 +276,25 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallengeForYou`], [`GameError::NoChallengeFrom`],
-    /// [`GameError::AmbiguousChallenge`] or
-    /// [`GameError::NoSuchChallenge`] when `which` finds none or several,
-    /// [`GameError::NotYourChallenge`], [`GameError::SelfChallenge`],
-    /// [`GameError::ChallengeClosed`] once it is answered or expired, [`GameError::TooManyGames`] or
-    /// [`GameError::OpponentTooManyGames`];
-    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// [`ChallengeRefusal::NoChallengeForYou`](crate::game::ChallengeRefusal::NoChallengeForYou), [`ChallengeRefusal::NoChallengeFrom`](crate::game::ChallengeRefusal::NoChallengeFrom),
+    /// [`ChallengeRefusal::AmbiguousChallenge`](crate::game::ChallengeRefusal::AmbiguousChallenge) or
+    /// [`ChallengeRefusal::NoSuchChallenge`](crate::game::ChallengeRefusal::NoSuchChallenge) when `which` finds none or several,
+    /// [`ChallengeRefusal::NotYourChallenge`](crate::game::ChallengeRefusal::NotYourChallenge), [`ChallengeRefusal::SelfChallenge`](crate::game::ChallengeRefusal::SelfChallenge),
+    /// [`ChallengeRefusal::ChallengeClosed`](crate::game::ChallengeRefusal::ChallengeClosed) once it is answered or expired, [`ChallengeRefusal::TooManyGames`](crate::game::ChallengeRefusal::TooManyGames) or
+    /// [`ChallengeRefusal::OpponentTooManyGames`](crate::game::ChallengeRefusal::OpponentTooManyGames);
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database
     /// fails.
-    pub async fn accept(&self, who: &Member, which: ChallengeRef) -> Result<Started> {
+    pub async fn accept(
+        &self,
+        who: &Member,
+        which: ChallengeRef,
+    ) -> Result<Started, ChallengeError> {
         let now = self.now();
         let (mut tx, row) = self.challenge_to_answer(who.id, which).await?;
         let id = row.id;
         self.check_answerable(&row, who, now).await?;
         if row.opponent_id.is_none() && row.challenger_id == who.id {
-            return Err(GameError::SelfChallenge);
+            return Err(ChallengeRefusal::SelfChallenge.into());
         }
         tx.upsert_member(row.guild_id, who.id, who.name.as_str(), now)
             .await?;
@@ -344,11 +360,11 @@ impl Challenges {
             .resolve_challenge(id, ChallengeState::Accepted(game_id), now)
             .await?
         {
-            return Err(closed(&mut tx, id).await?);
+            return Err(closed(&mut tx, id).await?.into());
         }
         tx.commit().await?;
         Ok(Started {
-            game: self.game(game_id).await?,
+            game: self.game_known(game_id).await?,
             notified,
         })
     }
@@ -360,19 +376,20 @@ impl Challenges {
         row: &ChallengeRow,
         who: &Member,
         now: Timestamp,
-    ) -> Result<()> {
+    ) -> Result<(), ChallengeError> {
         if row.state != ChallengeState::Pending {
-            return Err(GameError::ChallengeClosed(row.state));
+            return Err(ChallengeRefusal::ChallengeClosed(row.state).into());
         }
         if row.expires_at <= now {
             // Leave it to the sweeper to announce; refuse the answer now.
-            return Err(GameError::ChallengeClosed(ChallengeState::Expired));
+            return Err(ChallengeRefusal::ChallengeClosed(ChallengeState::Expired).into());
         }
         if let Some(opponent) = row.opponent_id {
             if opponent != who.id {
-                return Err(GameError::NotYourChallenge(
+                return Err(ChallengeRefusal::NotYourChallenge(
                     self.name_of(row.guild_id, opponent).await?,
-                ));
+                )
+                .into());
             }
         }
         Ok(())
@@ -382,25 +399,29 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// As [`Challenges::accept`] for finding the challenge, and [`GameError::DeclineOpen`] for an open
-    /// challenge (it has no one to decline it); [`GameError::StorageFull`] when the disk is full,
-    /// [`GameError::Internal`] when the database fails.
-    pub async fn decline(&self, who: &Member, which: ChallengeRef) -> Result<Challenge> {
+    /// As [`Challenges::accept`] for finding the challenge, and [`ChallengeRefusal::DeclineOpen`](crate::game::ChallengeRefusal::DeclineOpen) for an open
+    /// challenge (it has no one to decline it); [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full,
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn decline(
+        &self,
+        who: &Member,
+        which: ChallengeRef,
+    ) -> Result<Challenge, ChallengeError> {
         let now = self.now();
         let (mut tx, row) = self.challenge_to_answer(who.id, which).await?;
         let id = row.id;
         if row.opponent_id.is_none() {
             if row.challenger_id == who.id {
-                return Err(GameError::DeclineOwnOpen);
+                return Err(ChallengeRefusal::DeclineOwnOpen.into());
             }
-            return Err(GameError::DeclineOpen);
+            return Err(ChallengeRefusal::DeclineOpen.into());
         }
         self.check_answerable(&row, who, now).await?;
         if !tx
             .resolve_challenge(id, ChallengeState::Declined, now)
             .await?
         {
-            return Err(closed(&mut tx, id).await?);
+            return Err(closed(&mut tx, id).await?.into());
         }
         tx.commit().await?;
         self.challenge_view(id).await
@@ -410,10 +431,14 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoChallengeToCancel`] when `who` has none pending here, [`GameError::NoSuchChallenge`],
-    /// [`GameError::NotYourCancel`], [`GameError::ChallengeClosed`]; [`GameError::StorageFull`]
-    /// when the disk is full, [`GameError::Internal`] when the database fails.
-    pub async fn cancel(&self, who: &Member, which: ChallengeRef) -> Result<Vec<Challenge>> {
+    /// [`ChallengeRefusal::NoChallengeToCancel`](crate::game::ChallengeRefusal::NoChallengeToCancel) when `who` has none pending here, [`ChallengeRefusal::NoSuchChallenge`](crate::game::ChallengeRefusal::NoSuchChallenge),
+    /// [`ChallengeRefusal::NotYourCancel`](crate::game::ChallengeRefusal::NotYourCancel), [`ChallengeRefusal::ChallengeClosed`](crate::game::ChallengeRefusal::ChallengeClosed); [`Failure::StorageFull`](crate::game::Failure::StorageFull)
+    /// when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn cancel(
+        &self,
+        who: &Member,
+        which: ChallengeRef,
+    ) -> Result<Vec<Challenge>, ChallengeError> {
         let now = self.now();
         let ids: Vec<ChallengeId> = match which {
             ChallengeRef::Id(at, id) => vec![self.challenge_at(at, id).await?],
@@ -426,21 +451,22 @@ impl Challenges {
                 .collect(),
         };
         if ids.is_empty() {
-            return Err(GameError::NoChallengeToCancel);
+            return Err(ChallengeRefusal::NoChallengeToCancel.into());
         }
         let mut tx = self.store.begin().await?;
         for &id in &ids {
             let row = tx
                 .challenge(id)
                 .await?
-                .ok_or(GameError::NoSuchChallenge(id))?;
+                .ok_or(ChallengeRefusal::NoSuchChallenge(id))?;
             if row.challenger_id != who.id {
-                return Err(GameError::NotYourCancel(
+                return Err(ChallengeRefusal::NotYourCancel(
                     self.name_of(row.guild_id, row.challenger_id).await?,
-                ));
+                )
+                .into());
             }
             if row.state != ChallengeState::Pending {
-                return Err(GameError::ChallengeClosed(row.state));
+                return Err(ChallengeRefusal::ChallengeClosed(row.state).into());
             }
             tx.resolve_challenge(id, ChallengeState::Cancelled, now)
                 .await?;
@@ -457,14 +483,14 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchChallenge`]; [`GameError::Internal`] when the database fails.
-    pub async fn challenge_view(&self, id: ChallengeId) -> Result<Challenge> {
+    /// [`ChallengeRefusal::NoSuchChallenge`](crate::game::ChallengeRefusal::NoSuchChallenge); [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn challenge_view(&self, id: ChallengeId) -> Result<Challenge, ChallengeError> {
         let row = self
             .store
             .challenge(id)
             .await?
-            .ok_or(GameError::NoSuchChallenge(id))?;
-        self.challenge_from_row(row).await
+            .ok_or(ChallengeRefusal::NoSuchChallenge(id))?;
+        Ok(self.challenge_from_row(row).await?)
     }
 
     pub(super) async fn challenge_from_row(&self, row: ChallengeRow) -> Result<Challenge> {
@@ -498,10 +524,10 @@ impl Challenges {
 
 /// The refusal for challenge `id`, found no longer pending as its answer was written: closed, in
 /// the state it is in now.
-async fn closed(tx: &mut WriteTx, id: ChallengeId) -> Result<GameError> {
+async fn closed(tx: &mut WriteTx, id: ChallengeId) -> Result<ChallengeRefusal, ChallengeError> {
     let row = tx
         .challenge(id)
         .await?
-        .ok_or(GameError::NoSuchChallenge(id))?;
-    Ok(GameError::ChallengeClosed(row.state))
+        .ok_or(ChallengeRefusal::NoSuchChallenge(id))?;
+    Ok(ChallengeRefusal::ChallengeClosed(row.state))
 }

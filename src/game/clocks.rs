@@ -5,9 +5,10 @@ use crate::store::GameRow;
 
 use super::rows::position_of;
 
+use super::error::MovedOn;
 use super::{
-    Announcement, EndReason, GameError, Place, Play, Result, Timestamp, TournamentState,
-    Tournaments, BOTH_SIDES_MOVED,
+    Announcement, EndReason, Error, Place, Play, Result, Timestamp, TournamentState, Tournaments,
+    BOTH_SIDES_MOVED,
 };
 
 impl Play {
@@ -20,7 +21,7 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database
     /// fails. A game that cannot be ended is logged and left for the next pass, not an error.
     pub async fn sweep(&self, now: Timestamp) -> Result<usize> {
         let mut tx = self.store.begin().await?;
@@ -95,8 +96,8 @@ impl Play {
             .await
         {
             Ok(_) => Ok(true),
-            Err(GameError::PositionChanged) => Ok(false),
-            Err(e) => Err(e),
+            Err(Error::Refused(MovedOn)) => Ok(false),
+            Err(Error::Failed(f)) => Err(f),
         }
     }
 }

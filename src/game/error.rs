@@ -1,22 +1,148 @@
-//! Everything the game service refuses. What a member is told of each is in
-//! [`crate::text`].
+//! What the services refuse, and what fails on our side. Each service's operations give an
+//! [`Error`] of that service's refusals: [`ChallengeError`], [`PlayError`], [`StandingsError`],
+//! [`SettingsError`], [`TournamentError`], [`PuzzleError`], and [`AccessError`] for "which game"
+//! alone. An operation that can only fail (a read, the outbox) gives a bare [`Failure`]. What a
+//! member is told of each is in [`crate::text`].
 
 use std::time::Duration;
 
-use crate::engine::LevelError;
-use crate::rules::{MoveError, SizeError};
+use crate::rules::{BoardSize, MoveError};
 use crate::store::StoreError;
 
 use super::types::{
-    Action, ChallengeId, ChallengeState, ChannelId, GameId, Name, Place, TimeControlError,
-    Timestamp,
+    Action, ChallengeId, ChallengeState, ChannelId, GameId, Name, Place, RoundNumber, Timestamp,
+    TournamentFormat, TournamentId,
 };
 
-/// A refusal, or a fault on our side. [`GameError::localized`] (in [`crate::text`]) says it to
-/// a member in their language and their front end's markup; `Display` says it in English plain
-/// text, for logs and tests. A member's name is a [`Name`], so it reaches the words only through the markup.
+/// Why an operation of a service did not do what was asked: `R`, one of the refusals that
+/// service gives (the member's doing: they are told why, and nothing changed), or a failure on
+/// our side. `Display` (in [`crate::text`]) says it in English plain text, for logs and tests.
 #[derive(Debug)]
-pub enum GameError {
+pub enum Error<R> {
+    Refused(R),
+    Failed(Failure),
+}
+
+/// What fails on our side, never the member's doing.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The database could not grow (a full disk): nothing was changed. Logged for the admin.
+    #[error("the database is full")]
+    StorageFull,
+    /// Something broke. Logged in full; members see a short apology.
+    #[error(transparent)]
+    Internal(#[from] InternalError),
+}
+
+/// A failure that is neither the member's doing nor a full disk.
+#[derive(Debug, thiserror::Error)]
+pub enum InternalError {
+    #[error(transparent)]
+    Store(StoreError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    /// The AI failed to give a legal move (or its thread panicked).
+    #[error("the AI failed: {0}")]
+    Engine(String),
+    /// A write kept finding what it had read changed under it.
+    #[error("gave up after repeated conflicts: {0}")]
+    Contention(&'static str),
+}
+
+impl<R> Error<R> {
+    /// Whether this is a fault on our side to log (not a refusal, nor a full disk, which is
+    /// logged where it is found).
+    pub fn is_internal(&self) -> bool {
+        matches!(self, Error::Failed(Failure::Internal(_)))
+    }
+
+    /// The refusal, if this is one.
+    pub fn refusal(&self) -> Option<&R> {
+        match self {
+            Error::Refused(r) => Some(r),
+            Error::Failed(_) => None,
+        }
+    }
+}
+
+impl<R> From<Failure> for Error<R> {
+    fn from(f: Failure) -> Self {
+        Error::Failed(f)
+    }
+}
+
+impl<R> From<InternalError> for Error<R> {
+    fn from(e: InternalError) -> Self {
+        Error::Failed(Failure::Internal(e))
+    }
+}
+
+impl<R> From<StoreError> for Error<R> {
+    fn from(e: StoreError) -> Self {
+        Error::Failed(Failure::from(e))
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        if e.is_full() {
+            tracing::error!(error = %e, "the database is full: free disk space");
+            return Failure::StorageFull;
+        }
+        Failure::Internal(InternalError::Store(e))
+    }
+}
+
+/// Stored data that cannot be read back: a failure on our side.
+pub(crate) fn corrupt(what: impl Into<String>) -> Failure {
+    Failure::Internal(InternalError::Corrupt(what.into()))
+}
+
+/// The AI's search failed, or its thread did.
+pub(crate) fn engine(why: impl Into<String>) -> Failure {
+    Failure::Internal(InternalError::Engine(why.into()))
+}
+
+/// Which game a command means, refused: shared by every service that acts on or shows one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccessRefusal {
+    /// Also the answer for a game that exists but may not be shown where the member asks.
+    NoSuchGame(GameId),
+    PlayedElsewhere {
+        game: GameId,
+        place: Place,
+        action: Action,
+    },
+    NoActiveGame,
+    /// No game of the member's in progress in this channel, but `count` in these other channels
+    /// of the same server.
+    GamesElsewhere {
+        count: usize,
+        channels: Vec<ChannelId>,
+    },
+    /// The caller's games in the channel, each with its opponent's name.
+    AmbiguousGame(Vec<(GameId, Name)>),
+    /// Acting on a game the member does not play.
+    NotAPlayer(GameId),
+    /// A command about one game, without its number, outside a game's thread.
+    WhichGame,
+}
+
+/// The AI's queue refused a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueRefusal {
+    /// The member's place in the queue is taken by the AI's reply in this game.
+    AiBusyForYou(GameId),
+    /// The member's place in the queue is taken by their analysis of this game.
+    AnalysisBusyForYou(GameId),
+    /// Every place in the queue is taken.
+    Full,
+}
+
+/// What [`Challenges`](super::Challenges) refuses: challenges, their answers, rematches and
+/// games against the AI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChallengeRefusal {
     SelfChallenge,
     Declined {
         name: Name,
@@ -40,6 +166,8 @@ pub enum GameError {
         name: Name,
         limit: i64,
     },
+    /// As many games against the AI in progress as allowed.
+    TooManyAiGames(i64),
     NotInServer,
     LevelWithoutAi,
     RatedAi,
@@ -55,31 +183,34 @@ pub enum GameError {
     DeclineOwnOpen,
     NotYourCancel(Name),
     DeclineOpen,
-    /// Also the answer for a game that exists but may not be shown where the member asks.
-    NoSuchGame(GameId),
-    PlayedElsewhere {
-        game: GameId,
-        place: Place,
-        action: Action,
-    },
-    NoActiveGame,
-    /// No game of the member's in progress in this channel, but `count` in these other channels
-    /// of the same server.
-    GamesElsewhere {
-        count: usize,
-        channels: Vec<ChannelId>,
-    },
-    /// The caller's games in the channel, each with its opponent's name.
-    AmbiguousGame(Vec<(GameId, Name)>),
-    NotAPlayer(GameId),
     /// A rematch asked for while the game is still in progress.
     RematchTooEarly(GameId),
     /// The game's rematch was already offered.
     RematchTaken(GameId),
     /// A rematch asked for with no game over to play again.
     NothingToRematch,
-    /// A command about one game, without its number, outside a game's thread.
-    WhichGame,
+    /// The game a rematch means.
+    Access(AccessRefusal),
+    /// The AI, to move first, found no place in its queue.
+    Queue(QueueRefusal),
+}
+
+/// What [`Play`](super::Play) refuses: moves, resigning, aborting, the AI's turns, vacations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayRefusal {
+    /// The game meant, or the member's right to act on it there.
+    Access(AccessRefusal),
+    NotYourTurn(Name),
+    GameOver(GameId),
+    AbortTooLate,
+    /// A tournament game cannot be aborted.
+    NoAbortInTournament,
+    OutOfTime,
+    /// Another move got to the game first.
+    PositionChanged,
+    /// The AI could not take the reply into its queue.
+    Queue(QueueRefusal),
+    Move(MoveError),
     /// A vacation longer than the days left of the year's allowance (or negative).
     VacationDays {
         asked: i64,
@@ -89,103 +220,174 @@ pub enum GameError {
     AlreadyOnVacation(Timestamp),
     /// A vacation ended by someone not on one.
     NotOnVacation,
-    /// A server's settings changed from a direct message, which is in no server.
-    ServerSettingsInDirect,
-    /// A tournament command refused, with why.
-    Tournament(super::TournamentRefusal),
-    /// A puzzle command refused, with why.
-    Puzzle(super::PuzzleRefusal),
-    NotYourTurn(Name),
-    GameOver(GameId),
-    AbortTooLate,
-    OutOfTime,
-    PositionChanged,
-    TooManyAiGames(i64),
-    AiBusyForYou(GameId),
-    AiQueueFull,
+    /// A move that went to the member's puzzle, refused there.
+    Puzzle(PuzzleRefusal),
+}
+
+/// What [`Standings`](super::Standings) refuses: a game's history and the engine's analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StandingsRefusal {
+    Access(AccessRefusal),
     /// A game between members still being played: the engine would help a player during play.
     AnalysisInProgress(GameId),
-    /// The member's place in the AI's queue is taken by their analysis of this game.
-    AnalysisBusyForYou(GameId),
+    Queue(QueueRefusal),
+}
+
+/// What [`Settings`](super::Settings) refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsRefusal {
+    /// A server's settings changed from a direct message, which is in no server.
+    ServerSettingsInDirect,
+}
+
+/// Why a tournament command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentRefusal {
+    /// Tournaments are held in a server, not in direct messages.
+    InDirect,
+    /// Creating one takes Manage Server.
+    NeedsManageServer,
+    /// Starting or cancelling one takes its organizer or Manage Server.
+    NotOrganizer,
+    /// The server has this many tournaments open or running already.
+    Limit(usize),
+    /// More players asked for than the format takes (its cap), or fewer than 3.
+    Players {
+        format: TournamentFormat,
+        max: u32,
+    },
+    /// Rounds asked for a round robin.
+    RoundsOnlySwiss,
+    /// Rounds outside 1 to [`MAX_ROUNDS`](super::MAX_ROUNDS).
+    Rounds,
+    /// A name empty or longer than [`NAME_LENGTH`](super::NAME_LENGTH).
+    Name,
+    /// A start further off than [`MAX_STARTS_IN`](super::MAX_STARTS_IN).
+    StartsIn,
+    NotFound(TournamentId),
+    /// No tournament open or running in the server.
+    NoneHere,
+    /// Several open or running: which one (their numbers and names).
+    Which(Vec<(TournamentId, String)>),
+    /// The tournament has as many entrants as it takes.
+    Full(u32),
+    AlreadyIn,
+    NotIn,
+    /// Joining or leaving after the start (leaving a running one is withdrawing).
+    AlreadyStarted,
+    /// Withdrawing from (or asking the pairings of) a tournament not started.
+    NotStarted,
+    /// Finished or cancelled.
+    Over,
+    /// A start with fewer than 3 entrants: how many there are.
+    TooFew(usize),
+    AlreadyWithdrawn,
+    /// A round not played (yet).
+    NoSuchRound(RoundNumber),
+    /// Another command changed the tournament first.
+    Changed,
+}
+
+/// Why a puzzle command is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PuzzleRefusal {
+    /// No puzzles of this size; these sizes have some.
+    NoPuzzles {
+        size: BoardSize,
+        sizes: Vec<BoardSize>,
+    },
+    /// A puzzle move from a member solving none.
+    NoPuzzle,
+    /// The daily puzzle is a server's, not a direct message's.
+    DailyInDirect,
+    /// Another move of the member's got to the puzzle first.
+    Changed,
+    /// A move the rules refuse.
     Move(MoveError),
-    Size(SizeError),
-    Time(TimeControlError),
-    Level(LevelError),
-    /// The database could not grow (a full disk): nothing was changed. Logged for the admin.
-    StorageFull,
-    /// Something broke on our side. Logged in full; members see a short apology.
-    Internal(InternalError),
 }
 
-/// A failure that is not the member's doing.
-#[derive(Debug, thiserror::Error)]
-pub enum InternalError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
-    /// The AI failed to give a legal move (or its thread panicked).
-    #[error("the AI failed: {0}")]
-    Engine(String),
-    /// A write kept finding what it had read changed under it.
-    #[error("gave up after repeated conflicts: {0}")]
-    Contention(&'static str),
+pub type AccessError = Error<AccessRefusal>;
+pub type ChallengeError = Error<ChallengeRefusal>;
+pub type PlayError = Error<PlayRefusal>;
+pub type StandingsError = Error<StandingsRefusal>;
+pub type SettingsError = Error<SettingsRefusal>;
+pub type TournamentError = Error<TournamentRefusal>;
+pub type PuzzleError = Error<PuzzleRefusal>;
+
+/// Each refusal type as its own service's error: `Err(PlayRefusal::OutOfTime)?`.
+macro_rules! refusals {
+    ($($refusal:ty),* $(,)?) => {$(
+        impl From<$refusal> for Error<$refusal> {
+            fn from(r: $refusal) -> Self {
+                Error::Refused(r)
+            }
+        }
+    )*};
 }
 
-impl GameError {
-    /// Whether this error is a fault on our side (to log), rather than a refusal.
-    pub fn is_internal(&self) -> bool {
-        matches!(self, GameError::Internal(_))
+refusals!(
+    AccessRefusal,
+    ChallengeRefusal,
+    PlayRefusal,
+    StandingsRefusal,
+    SettingsRefusal,
+    TournamentRefusal,
+    PuzzleRefusal,
+);
+
+/// A refusal that one service's operation passes on from what it called, as one of its own.
+macro_rules! within {
+    ($($inner:ty => $outer:ident :: $variant:ident),* $(,)?) => {$(
+        impl From<$inner> for $outer {
+            fn from(r: $inner) -> Self {
+                $outer::$variant(r)
+            }
+        }
+
+        impl From<$inner> for Error<$outer> {
+            fn from(r: $inner) -> Self {
+                Error::Refused($outer::$variant(r))
+            }
+        }
+
+        impl From<Error<$inner>> for Error<$outer> {
+            fn from(e: Error<$inner>) -> Self {
+                match e {
+                    Error::Refused(r) => Error::Refused($outer::$variant(r)),
+                    Error::Failed(f) => Error::Failed(f),
+                }
+            }
+        }
+    )*};
+}
+
+within!(
+    AccessRefusal => ChallengeRefusal::Access,
+    QueueRefusal => ChallengeRefusal::Queue,
+    AccessRefusal => PlayRefusal::Access,
+    QueueRefusal => PlayRefusal::Queue,
+    MoveError => PlayRefusal::Move,
+    PuzzleRefusal => PlayRefusal::Puzzle,
+    AccessRefusal => StandingsRefusal::Access,
+    QueueRefusal => StandingsRefusal::Queue,
+    MoveError => PuzzleRefusal::Move,
+);
+
+/// A write that found the game no longer as it was read: another move or ending got there first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MovedOn;
+
+impl From<MovedOn> for Error<MovedOn> {
+    fn from(r: MovedOn) -> Self {
+        Error::Refused(r)
     }
 }
 
-impl std::error::Error for GameError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            GameError::Move(e) => Some(e),
-            GameError::Size(e) => Some(e),
-            GameError::Time(e) => Some(e),
-            GameError::Level(e) => Some(e),
-            GameError::Internal(e) => Some(e),
-            _ => None,
+impl From<Error<MovedOn>> for Error<PlayRefusal> {
+    fn from(e: Error<MovedOn>) -> Self {
+        match e {
+            Error::Refused(MovedOn) => Error::Refused(PlayRefusal::PositionChanged),
+            Error::Failed(f) => Error::Failed(f),
         }
     }
-}
-
-impl From<MoveError> for GameError {
-    fn from(e: MoveError) -> Self {
-        GameError::Move(e)
-    }
-}
-
-impl From<SizeError> for GameError {
-    fn from(e: SizeError) -> Self {
-        GameError::Size(e)
-    }
-}
-
-impl From<TimeControlError> for GameError {
-    fn from(e: TimeControlError) -> Self {
-        GameError::Time(e)
-    }
-}
-
-impl From<LevelError> for GameError {
-    fn from(e: LevelError) -> Self {
-        GameError::Level(e)
-    }
-}
-
-impl From<StoreError> for GameError {
-    fn from(e: StoreError) -> Self {
-        if e.is_full() {
-            tracing::error!(error = %e, "the database is full: free disk space");
-            return GameError::StorageFull;
-        }
-        GameError::Internal(InternalError::Store(e))
-    }
-}
-
-pub(crate) fn corrupt(what: impl Into<String>) -> GameError {
-    GameError::Internal(InternalError::Corrupt(what.into()))
 }

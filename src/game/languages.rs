@@ -13,7 +13,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn spoken_in(&self, place: Place, lang: Lang) -> Result<()> {
         if self.spoken().get(&place.channel) == Some(&lang) {
             return Ok(());
@@ -30,7 +30,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn lang_in(&self, place: Place) -> Result<Option<Lang>> {
         if let Some(&lang) = self.spoken().get(&place.channel) {
             return Ok(Some(lang));

@@ -1,7 +1,11 @@
 //! The life of a game, from challenge to rated result, shared by every front end.
 //!
-//! Talks to [`crate::store`]. Every operation returns a domain value or a [`GameError`]; what a
-//! member is told of either is in [`crate::text`], so the service holds no words. It knows of no
+//! Talks to [`crate::store`]. Every operation returns a domain value or its service's [`Error`]:
+//! a refusal of that service's own ([`ChallengeRefusal`], [`PlayRefusal`], [`StandingsRefusal`],
+//! [`SettingsRefusal`], [`TournamentRefusal`], [`PuzzleRefusal`], and [`AccessRefusal`] for
+//! "which game" alone), or a [`Failure`] on our side; an operation that cannot refuse gives a
+//! bare [`Failure`]. What a member is told of either is in [`crate::text`], so the service holds
+//! no words. It knows of no
 //! terminal; of Discord it knows only what a front end hands it as plain values (ids, and in
 //! `threads` why a thread could not open, as a [`ThreadRefusal`]). Time comes from a [`Clock`],
 //! so tests control it.
@@ -23,7 +27,7 @@
 //! their own) and [`Outbox`] (`announce`: the announcements and who hears each). The core's
 //! helpers are in `access` (which game a command means, and whether its member may act on it
 //! from where they are) and `rows` (store rows read into the values above); `services` builds
-//! the set. Beside them: `error` (every refusal), `policy` (what a challenge means: against the
+//! the set. Beside them: `error` (each service's refusals, and the failures), `policy` (what a challenge means: against the
 //! AI at once, rated or not), `ratings` (Glicko-2), `types` (the values the services hand out),
 //! and `manual_clock` (a clock the tests move by hand).
 
@@ -63,15 +67,22 @@ pub use ai::AiSlot;
 #[cfg(feature = "test-support")]
 pub use analysis::{GameAnalysis, QueuedAnalysis};
 pub use announce::{Announced, Announcement, Owed};
-pub use error::{GameError, InternalError};
+pub use error::{
+    AccessError, AccessRefusal, ChallengeError, ChallengeRefusal, Error, Failure, InternalError,
+    PlayError, PlayRefusal, PuzzleError, PuzzleRefusal, QueueRefusal, SettingsError,
+    SettingsRefusal, StandingsError, StandingsRefusal, TournamentError, TournamentRefusal,
+};
 #[cfg(feature = "test-support")]
 pub use manual_clock::ManualClock;
 pub use play::Moved;
 pub use policy::{ChallengeAsk, Decision, Opponent};
 pub use puzzles::{
-    DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleRefusal, PuzzleResult, PuzzleState,
-    PuzzleStep, PuzzleView,
+    DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleResult, PuzzleState, PuzzleStep,
+    PuzzleView,
 };
+// Used inside `game` alone so far; open to the tests.
+#[cfg(feature = "test-support")]
+pub use announce::Gone;
 // Used inside `game` alone so far; open to the tests.
 #[cfg(feature = "test-support")]
 pub use puzzles::{
@@ -87,8 +98,8 @@ pub use settings::{
 };
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
-    parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRefusal,
-    TournamentRequest, MAX_ROUNDS, MAX_STARTS_IN, NAME_LENGTH,
+    parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRequest, MAX_ROUNDS,
+    MAX_STARTS_IN, NAME_LENGTH,
 };
 // Used inside `game` alone so far; open to the tests.
 #[cfg(feature = "test-support")]
@@ -99,7 +110,9 @@ pub use vacation::VacationChange;
 
 use error::corrupt;
 
-pub type Result<T, E = GameError> = std::result::Result<T, E>;
+/// What an operation that can only fail on our side gives; a service's refusals are in its own
+/// [`Error`].
+pub type Result<T, E = Failure> = std::result::Result<T, E>;
 
 /// The server of the terminal front end: its one local server. Discord's server ids are
 /// snowflakes, far above it, and a direct message is server 0, so no Discord game is ever here.

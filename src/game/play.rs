@@ -6,14 +6,15 @@ use crate::store::{
 };
 
 use super::ai::AiSlot;
+use super::error::MovedOn;
 use super::rows::{game_of, position_of, row_place};
 use super::standings::rating_now;
 use super::vacation::turn_deadline;
 use super::{
-    ratings, Action, Announcement, Core, EndReason, Game, GameError, GameRef, GameState,
-    GameStatus, InternalError, Member, MemberId, Place, Play, Played, PuzzleStep, Puzzles,
-    RatingChange, RatingValue, Result, Timestamp, TournamentRefusal, TournamentState, Tournaments,
-    BOTH_SIDES_MOVED,
+    ratings, AccessError, AccessRefusal, Action, Announcement, Core, EndReason, Error, Game,
+    GameRef, GameState, GameStatus, InternalError, Member, MemberId, Place, Play, PlayError,
+    PlayRefusal, Played, PuzzleStep, Puzzles, RatingChange, RatingValue, Result, Timestamp,
+    TournamentState, Tournaments, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -75,10 +76,10 @@ impl Play {
     ///
     /// The move is checked against the position read before the write; the write applies only if
     /// the game is still at that ply, inside one transaction. Of two moves racing for one ply,
-    /// exactly one applies; the other gets [`GameError::PositionChanged`].
+    /// exactly one applies; the other gets [`PlayRefusal::PositionChanged`](crate::game::PlayRefusal::PositionChanged).
     ///
     /// Against the AI, a move it must answer is only written if the AI can take the reply: else
-    /// [`GameError::AiQueueFull`] or [`GameError::AiBusyForYou`], and nothing changes.
+    /// [`QueueRefusal::Full`](crate::game::QueueRefusal::Full) or [`QueueRefusal::AiBusyForYou`](crate::game::QueueRefusal::AiBusyForYou), and nothing changes.
     ///
     /// # Errors
     ///
@@ -89,7 +90,7 @@ impl Play {
         at: Place,
         which: GameRef,
         text: &str,
-    ) -> Result<Played> {
+    ) -> Result<Played, PlayError> {
         Ok(self.play_with_slot(who, at, which, text).await?.0)
     }
 
@@ -108,7 +109,7 @@ impl Play {
         at: Place,
         which: GameRef,
         text: &str,
-    ) -> Result<Moved> {
+    ) -> Result<Moved, PlayError> {
         let puzzles = Puzzles::of(&self.core);
         match self.play_with_slot(who, at, which, text).await {
             Ok((played, slot)) => Ok(Moved::Game(played, slot)),
@@ -128,11 +129,11 @@ impl Play {
     /// # Errors
     ///
     /// A refusal that says why, with nothing written: the game not found (as [`Core::find_game`]),
-    /// [`GameError::PlayedElsewhere`], [`GameError::NotAPlayer`], [`GameError::NotYourTurn`],
-    /// [`GameError::GameOver`], [`GameError::OutOfTime`], [`GameError::Move`] for a move the rules
-    /// refuse, [`GameError::PositionChanged`] when another move got there first,
-    /// [`GameError::AiBusyForYou`] or [`GameError::AiQueueFull`] when the AI could not answer;
-    /// [`GameError::StorageFull`] when the disk is full, [`GameError::Internal`] when the database
+    /// [`AccessRefusal::PlayedElsewhere`](crate::game::AccessRefusal::PlayedElsewhere), [`AccessRefusal::NotAPlayer`](crate::game::AccessRefusal::NotAPlayer), [`PlayRefusal::NotYourTurn`](crate::game::PlayRefusal::NotYourTurn),
+    /// [`PlayRefusal::GameOver`](crate::game::PlayRefusal::GameOver), [`PlayRefusal::OutOfTime`](crate::game::PlayRefusal::OutOfTime), [`PlayRefusal::Move`](crate::game::PlayRefusal::Move) for a move the rules
+    /// refuse, [`PlayRefusal::PositionChanged`](crate::game::PlayRefusal::PositionChanged) when another move got there first,
+    /// [`QueueRefusal::AiBusyForYou`](crate::game::QueueRefusal::AiBusyForYou) or [`QueueRefusal::Full`](crate::game::QueueRefusal::Full) when the AI could not answer;
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database
     /// fails.
     pub async fn play_with_slot(
         &self,
@@ -140,39 +141,37 @@ impl Play {
         at: Place,
         which: GameRef,
         text: &str,
-    ) -> Result<(Played, Option<AiSlot>)> {
+    ) -> Result<(Played, Option<AiSlot>), PlayError> {
         let now = self.now();
-        let syntax: MoveText = text
-            .parse()
-            .map_err(|e| GameError::Move(crate::rules::MoveError::Parse(e)))?;
+        let syntax: MoveText = text.parse().map_err(crate::rules::MoveError::Parse)?;
         let row = self
             .game_row_to_act(who.id, at, which, Action::Move)
             .await?;
         let id = row.id;
         if row.state != GameState::Active {
-            return Err(GameError::GameOver(id));
+            return Err(PlayRefusal::GameOver(id).into());
         }
         let position = position_of(&row)?;
         let color = row
             .players
             .find(|p| p.id == who.id)
-            .ok_or(GameError::NotAPlayer(id))?;
+            .ok_or(AccessRefusal::NotAPlayer(id))?;
         if position.turn() != color {
             let other = &row.players[color.opposite()].name;
-            return Err(GameError::NotYourTurn(other.clone().into()));
+            return Err(PlayRefusal::NotYourTurn(other.clone().into()).into());
         }
         if now >= row.deadline {
-            return Err(GameError::OutOfTime);
+            return Err(PlayRefusal::OutOfTime.into());
         }
         let mv = syntax
             .resolve(&position)
-            .map_err(|e| GameError::Move(e.into()))?;
+            .map_err(crate::rules::MoveError::from)?;
         // A member on vacation who moves is back.
         let back = row.players[color].away_until;
         if back.is_some_and(|b| b > now) {
             match self.vacation(who, 0).await {
                 // Ended meanwhile, by another command of theirs: back all the same.
-                Ok(_) | Err(GameError::NotOnVacation) => {}
+                Ok(_) | Err(Error::Refused(PlayRefusal::NotOnVacation)) => {}
                 Err(e) => return Err(e),
             }
         }
@@ -185,7 +184,7 @@ impl Play {
     }
 
     /// Writes `mv`, checked legal in `position` (the position of `row`), if the game is still at
-    /// the ply of `row`; otherwise [`GameError::PositionChanged`]. The move that ends the game
+    /// the ply of `row`; otherwise [`PlayRefusal::PositionChanged`](crate::game::PlayRefusal::PositionChanged). The move that ends the game
     /// writes the result (and the ratings, if rated) in the same transaction, as does `announce`
     /// its announcement.
     pub(super) async fn apply(
@@ -195,9 +194,9 @@ impl Play {
         mv: Move,
         now: Timestamp,
         announce: Option<Announcement>,
-    ) -> Result<Played> {
+    ) -> Result<Played, PlayError> {
         let id = row.id;
-        let next = position.play(mv).map_err(|e| GameError::Move(e.into()))?;
+        let next = position.play(mv).map_err(crate::rules::MoveError::from)?;
         let next_back = row.players[next.turn()].away_until;
         let deadline = turn_deadline(now, row.time_limit, next_back);
 
@@ -236,7 +235,7 @@ impl Play {
                     self.store.apply_move_announced(write, &queued).await?
                 };
                 if !applied {
-                    return Err(GameError::PositionChanged);
+                    return Err(PlayRefusal::PositionChanged.into());
                 }
                 GameStatus::Active { deadline }
             }
@@ -275,7 +274,7 @@ impl Play {
     /// `last`, the move that ended it and the position after it, if there is one; won by
     /// `winner`, or aborted if `None`. A rated result writes both ratings in the same statement
     /// and returns the change, and `announce` is queued with it; a game ending before both sides
-    /// have moved is not rated. [`GameError::PositionChanged`] when the game moved on meanwhile.
+    /// have moved is not rated. [`PlayRefusal::PositionChanged`](crate::game::PlayRefusal::PositionChanged) when the game moved on meanwhile.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn end(
         &self,
@@ -286,7 +285,7 @@ impl Play {
         reason: EndReason,
         now: Timestamp,
         announce: Option<Announcement>,
-    ) -> Result<Option<RatingChange>> {
+    ) -> Result<Option<RatingChange>, Error<MovedOn>> {
         // A game that ends before both sides have moved is unrated, whoever wins it.
         let plies = row.ply + u32::from(last.is_some());
         let rated_result = row.rated && plies >= BOTH_SIDES_MOVED;
@@ -329,13 +328,11 @@ impl Play {
             };
             match ended {
                 Ended::Done => return Ok(change),
-                Ended::GameMovedOn => return Err(GameError::PositionChanged),
+                Ended::GameMovedOn => return Err(MovedOn.into()),
                 Ended::RatingsMovedOn => continue,
             }
         }
-        Err(GameError::Internal(InternalError::Contention(
-            "ratings kept changing while a game ended",
-        )))
+        Err(InternalError::Contention("ratings kept changing while a game ended").into())
     }
 }
 
@@ -368,20 +365,25 @@ impl Play {
     /// # Errors
     ///
     /// As [`Play::resign`], without resigning.
-    pub async fn resignable(&self, who: MemberId, at: Place, which: GameRef) -> Result<Game> {
+    pub async fn resignable(
+        &self,
+        who: MemberId,
+        at: Place,
+        which: GameRef,
+    ) -> Result<Game, PlayError> {
         let row = self.game_row_to_act(who, at, which, Action::Resign).await?;
         self.check_player(&row, who)?;
-        self.game_from_row(row).await
+        Ok(self.game_from_row(row).await?)
     }
 
     /// Resigns the game for `who`: the opponent wins.
     ///
     /// # Errors
     ///
-    /// The game not found (as [`Core::find_game`]), [`GameError::PlayedElsewhere`],
-    /// [`GameError::NotAPlayer`], [`GameError::GameOver`]; [`GameError::StorageFull`] when the disk
-    /// is full, [`GameError::Internal`] when the database fails.
-    pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+    /// The game not found (as [`Core::find_game`]), [`AccessRefusal::PlayedElsewhere`](crate::game::AccessRefusal::PlayedElsewhere),
+    /// [`AccessRefusal::NotAPlayer`](crate::game::AccessRefusal::NotAPlayer), [`PlayRefusal::GameOver`](crate::game::PlayRefusal::GameOver); [`Failure::StorageFull`](crate::game::Failure::StorageFull) when the disk
+    /// is full, [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn resign(&self, who: &Member, at: Place, which: GameRef) -> Result<Game, PlayError> {
         let row = self
             .game_row_to_act(who.id, at, which, Action::Resign)
             .await?;
@@ -399,18 +401,19 @@ impl Play {
             )
             .await
         {
-            Err(GameError::PositionChanged) => Err(GameError::GameOver(row.id)),
-            done => done,
-        }?;
-        self.game(row.id).await
+            Ok(_) => {}
+            Err(Error::Refused(MovedOn)) => return Err(PlayRefusal::GameOver(row.id).into()),
+            Err(Error::Failed(f)) => return Err(f.into()),
+        }
+        Ok(self.game_known(row.id).await?)
     }
 
     /// Ends a game without a result, allowed only before both sides have moved.
     ///
     /// # Errors
     ///
-    /// As [`Play::resign`], and [`GameError::AbortTooLate`] once both sides have moved.
-    pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game> {
+    /// As [`Play::resign`], and [`PlayRefusal::AbortTooLate`](crate::game::PlayRefusal::AbortTooLate) once both sides have moved.
+    pub async fn abort(&self, who: &Member, at: Place, which: GameRef) -> Result<Game, PlayError> {
         let row = self
             .game_row_to_act(who.id, at, which, Action::Abort)
             .await?;
@@ -418,11 +421,11 @@ impl Play {
         if let Some(id) = row.tournament_id {
             // Once the tournament is cancelled, its games are ordinary games.
             if self.store.tournament_state(id).await? == Some(TournamentState::Running) {
-                return Err(GameError::Tournament(TournamentRefusal::NoAbort));
+                return Err(PlayRefusal::NoAbortInTournament.into());
             }
         }
         if row.ply >= BOTH_SIDES_MOVED {
-            return Err(GameError::AbortTooLate);
+            return Err(PlayRefusal::AbortTooLate.into());
         }
         let now = self.now();
         self.end(
@@ -435,16 +438,17 @@ impl Play {
             None,
         )
         .await?;
-        self.game(row.id).await
+        Ok(self.game_known(row.id).await?)
     }
 
-    fn check_player(&self, row: &GameRow, who: MemberId) -> Result<Color> {
+    fn check_player(&self, row: &GameRow, who: MemberId) -> Result<Color, PlayError> {
         if row.state != GameState::Active {
-            return Err(GameError::GameOver(row.id));
+            return Err(PlayRefusal::GameOver(row.id).into());
         }
-        row.players
+        Ok(row
+            .players
             .find(|p| p.id == who)
-            .ok_or(GameError::NotAPlayer(row.id))
+            .ok_or(AccessRefusal::NotAPlayer(row.id))?)
     }
 
     /// Legal moves for `who` in the game they mean, in canonical notation, for autocomplete:
@@ -453,7 +457,7 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// The game not found (as [`Core::find_game`]); [`GameError::Internal`] when the database
+    /// The game not found (as [`Core::find_game`]); [`Failure::Internal`](crate::game::Failure::Internal) when the database
     /// fails. A game played elsewhere, over, or not at the member's turn gives no suggestions
     /// rather than an error.
     pub async fn move_suggestions(
@@ -463,7 +467,7 @@ impl Play {
         which: GameRef,
         prefix: &str,
         limit: usize,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<String>, AccessError> {
         let row = self.game_row(who, at, which).await?;
         if row_place(&row) != at {
             return Ok(Vec::new());

@@ -5,7 +5,7 @@
 use crate::engine::Level;
 use crate::rules::{BoardSize, Color};
 
-use super::error::GameError;
+use super::error::ChallengeRefusal;
 use super::types::{AiRequest, ChallengeRequest, Member, Place, TimeControl};
 
 /// Whom a member challenges.
@@ -45,8 +45,8 @@ pub enum Decision {
 
 impl ChallengeAsk {
     /// Decides what the member asked for, or refuses it with the words the member sees: a rated
-    /// game against the AI ([`GameError::RatedAi`]), or a level for anyone but the AI
-    /// ([`GameError::LevelWithoutAi`]). The AI plays at [`Level::DEFAULT`] unless told
+    /// game against the AI ([`ChallengeRefusal::RatedAi`](crate::game::ChallengeRefusal::RatedAi)), or a level for anyone but the AI
+    /// ([`ChallengeRefusal::LevelWithoutAi`](crate::game::ChallengeRefusal::LevelWithoutAi)). The AI plays at [`Level::DEFAULT`] unless told
     /// otherwise; a game between members is rated unless `rated` is `Some(false)`.
     ///
     /// ```
@@ -76,13 +76,13 @@ impl ChallengeAsk {
     ///
     /// # Errors
     ///
-    /// [`GameError::RatedAi`] for a rated game against the AI, [`GameError::LevelWithoutAi`] for a
+    /// [`ChallengeRefusal::RatedAi`](crate::game::ChallengeRefusal::RatedAi) for a rated game against the AI, [`ChallengeRefusal::LevelWithoutAi`](crate::game::ChallengeRefusal::LevelWithoutAi) for a
     /// level with a member as opponent.
-    pub fn decide(self) -> Result<Decision, GameError> {
+    pub fn decide(self) -> Result<Decision, ChallengeRefusal> {
         let opponent = match self.opponent {
             Opponent::Ai(ai) => {
                 if self.rated == Some(true) {
-                    return Err(GameError::RatedAi);
+                    return Err(ChallengeRefusal::RatedAi);
                 }
                 return Ok(Decision::PlayAi(AiRequest {
                     place: self.place,
@@ -98,7 +98,7 @@ impl ChallengeAsk {
             Opponent::Open => None,
         };
         if self.level.is_some() {
-            return Err(GameError::LevelWithoutAi);
+            return Err(ChallengeRefusal::LevelWithoutAi);
         }
         Ok(Decision::Challenge(ChallengeRequest {
             place: self.place,
@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn a_rated_game_against_the_ai_is_refused_in_the_members_words() {
         let refused = ask(ai(), Some(true), Some(2)).decide().unwrap_err();
-        assert!(matches!(refused, GameError::RatedAi));
+        assert!(matches!(refused, ChallengeRefusal::RatedAi));
         assert_eq!(
             refused.to_string(),
             "games against the AI are never rated: leave rated out, or set it to no"
@@ -192,7 +192,7 @@ mod tests {
         for opponent in [bob(), Opponent::Open] {
             for rated in [None, Some(true), Some(false)] {
                 let refused = ask(opponent.clone(), rated, Some(3)).decide().unwrap_err();
-                assert!(matches!(refused, GameError::LevelWithoutAi));
+                assert!(matches!(refused, ChallengeRefusal::LevelWithoutAi));
                 assert_eq!(
                     refused.to_string(),
                     "level is for games against the AI: choose the bot as opponent, or leave \

@@ -1,8 +1,8 @@
 //! Rematches: a finished game played again, colours swapped.
 
 use super::{
-    AiRequest, AiSlot, Challenge, ChallengeRequest, Challenges, Game, GameError, GameRef, Member,
-    Place, Result,
+    AccessRefusal, AiRequest, AiSlot, Challenge, ChallengeError, ChallengeRefusal,
+    ChallengeRequest, Challenges, Game, GameRef, Member, Place, Result,
 };
 
 /// What a rematch started.
@@ -26,28 +26,33 @@ impl Challenges {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchGame`] for a game `at` may not see, [`GameError::NothingToRematch`]
-    /// when `who` has no game over in `at`, [`GameError::NotAPlayer`],
-    /// [`GameError::RematchTooEarly`] while the game is still in progress,
-    /// [`GameError::RematchTaken`] when its rematch was already offered; the refusals of
+    /// [`AccessRefusal::NoSuchGame`](crate::game::AccessRefusal::NoSuchGame) for a game `at` may not see, [`ChallengeRefusal::NothingToRematch`](crate::game::ChallengeRefusal::NothingToRematch)
+    /// when `who` has no game over in `at`, [`AccessRefusal::NotAPlayer`](crate::game::AccessRefusal::NotAPlayer),
+    /// [`ChallengeRefusal::RematchTooEarly`](crate::game::ChallengeRefusal::RematchTooEarly) while the game is still in progress,
+    /// [`ChallengeRefusal::RematchTaken`](crate::game::ChallengeRefusal::RematchTaken) when its rematch was already offered; the refusals of
     /// [`Challenges::challenge`] and [`Challenges::challenge_ai_with_slot`] (each limit says which);
-    /// [`GameError::Internal`] when the database fails.
-    pub async fn rematch(&self, who: &Member, at: Place, which: GameRef) -> Result<Rematch> {
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn rematch(
+        &self,
+        who: &Member,
+        at: Place,
+        which: GameRef,
+    ) -> Result<Rematch, ChallengeError> {
         let id = match which {
             GameRef::Id(id) => id,
             GameRef::Only => self
                 .store
                 .last_ended_game(who.id, at.channel)
                 .await?
-                .ok_or(GameError::NothingToRematch)?,
+                .ok_or(ChallengeRefusal::NothingToRematch)?,
         };
         let old = self.game(id).await?;
         if !at.sees(old.place) {
-            return Err(GameError::NoSuchGame(id));
+            return Err(AccessRefusal::NoSuchGame(id).into());
         }
-        let side = old.color_of(who.id).ok_or(GameError::NotAPlayer(id))?;
+        let side = old.color_of(who.id).ok_or(AccessRefusal::NotAPlayer(id))?;
         if old.is_active() {
-            return Err(GameError::RematchTooEarly(id));
+            return Err(ChallengeRefusal::RematchTooEarly(id).into());
         }
         let other = old.player(side.opposite()).clone();
         // The colours swapped: who had Black now has White.

@@ -117,7 +117,7 @@ impl Core {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn member_in(&self, guild: GuildId, id: MemberId) -> Result<Member> {
         Ok(Member::new(id, self.name_of(guild, id).await?))
     }

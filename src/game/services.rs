@@ -97,7 +97,7 @@ impl Services {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when a shipped pool does not read or
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when a shipped pool does not read or
     /// the database fails.
     pub async fn ready(
         store: Store,

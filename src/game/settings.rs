@@ -1,7 +1,7 @@
 //! What members and servers choose about how the bot shows them games: the board as emoji or as
 //! a picture, and (a server) a thread for each game. The front ends read them when they post.
 
-use super::{GameError, GuildId, MemberId, Place, Result, Settings};
+use super::{GuildId, MemberId, Place, Result, Settings, SettingsError, SettingsRefusal};
 
 pub use crate::domain::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
@@ -29,7 +29,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn member_settings(&self, member: MemberId) -> Result<MemberSettings> {
         Ok(self.store.member_settings(member).await?)
     }
@@ -39,7 +39,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn set_member_settings(
         &self,
         member: MemberId,
@@ -60,7 +60,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn server_settings(&self, guild: GuildId) -> Result<ServerSettings> {
         if guild == GuildId::DIRECT {
             return Ok(ServerSettings::default());
@@ -74,18 +74,18 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::ServerSettingsInDirect`] for [`GuildId::DIRECT`], which is no server;
-    /// [`GameError::Internal`] when the database fails.
+    /// [`SettingsRefusal::ServerSettingsInDirect`](crate::game::SettingsRefusal::ServerSettingsInDirect) for [`GuildId::DIRECT`], which is no server;
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn set_server_settings(
         &self,
         guild: GuildId,
         change: ServerSettingsChange,
-    ) -> Result<ServerSettings> {
+    ) -> Result<ServerSettings, SettingsError> {
         if guild == GuildId::DIRECT {
-            return Err(GameError::ServerSettingsInDirect);
+            return Err(SettingsRefusal::ServerSettingsInDirect.into());
         }
         if change.is_empty() {
-            return self.server_settings(guild).await;
+            return Ok(self.server_settings(guild).await?);
         }
         Ok(self.store.set_server_settings(guild, change).await?)
     }
@@ -95,7 +95,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn set_turn_dms(
         &self,
         member: MemberId,
@@ -112,7 +112,7 @@ impl Settings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn turn_dms(&self, member: MemberId) -> Result<bool> {
         Ok(self.store.dm_setting(member).await?.0)
     }

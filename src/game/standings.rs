@@ -4,9 +4,9 @@ use crate::rules::{self, BoardSize, Color, Move, Position};
 use crate::store::RatingRow;
 
 use super::{
-    corrupt, ratings, Game, GameError, GameId, GuildId, History, Leaderboard, Member, MemberId,
-    Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result, Standing, Standings,
-    Timestamp, RATING_CARDS,
+    corrupt, ratings, AccessError, AccessRefusal, Game, GameId, GuildId, History, Leaderboard,
+    Member, MemberId, Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result,
+    Standing, Standings, Timestamp, RATING_CARDS,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
@@ -20,7 +20,7 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn games_of(&self, member: MemberId, guild: Option<GuildId>) -> Result<Vec<Game>> {
         let rows = self.store.active_games(member, guild, None).await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -35,12 +35,12 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::NoSuchGame`] for a game not seen from `at`; [`GameError::Internal`] when the
+    /// [`AccessRefusal::NoSuchGame`](crate::game::AccessRefusal::NoSuchGame) for a game not seen from `at`; [`Failure::Internal`](crate::game::Failure::Internal) when the
     /// database fails.
-    pub async fn history(&self, at: Place, id: GameId) -> Result<History> {
+    pub async fn history(&self, at: Place, id: GameId) -> Result<History, AccessError> {
         let game = self.game(id).await?;
         if !at.sees(game.place) {
-            return Err(GameError::NoSuchGame(id));
+            return Err(AccessRefusal::NoSuchGame(id).into());
         }
         let moves = self
             .store
@@ -57,7 +57,7 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn is_member(&self, guild: GuildId, member: MemberId) -> Result<bool> {
         Ok(self.store.member_name(guild, member).await?.is_some())
     }
@@ -68,7 +68,7 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn ratings(
         &self,
         guild: GuildId,
@@ -94,7 +94,7 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn rating(
         &self,
         guild: GuildId,
@@ -145,7 +145,7 @@ impl Standings {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn leaderboard(
         &self,
         guild: GuildId,
@@ -202,7 +202,7 @@ impl History {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when a stored move cannot be played, which only a damaged
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when a stored move cannot be played, which only a damaged
     /// database causes.
     pub fn start_and_moves(&self) -> Result<(Position, Vec<Move>)> {
         let (_, moves) = rules::replay(self.game.size, self.moves.iter().map(String::as_str))

@@ -10,7 +10,7 @@
 use crate::store::NewOutbox;
 
 use super::types::{ChannelId, Game, GameId, GuildId, MemberId, Place, Timestamp};
-use super::{Announcement, Core, GameError, GameRef, Result, Threads};
+use super::{AccessError, AccessRefusal, Announcement, Core, Error, GameRef, Result, Threads};
 
 /// Why a thread could not be opened for a game, as far as a server's admins can help it: what
 /// the front end heard, in the service's words.
@@ -75,15 +75,15 @@ impl Threads {
     ///
     /// # Errors
     ///
-    /// [`GameError::WhichGame`] without `which` where `who` has no game,
-    /// [`GameError::AmbiguousGame`] where they have several in progress,
-    /// [`GameError::Internal`] when the database fails.
+    /// [`AccessRefusal::WhichGame`](crate::game::AccessRefusal::WhichGame) without `which` where `who` has no game,
+    /// [`AccessRefusal::AmbiguousGame`](crate::game::AccessRefusal::AmbiguousGame) where they have several in progress,
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn game_meant(
         &self,
         who: MemberId,
         at: Place,
         which: Option<GameId>,
-    ) -> Result<GameId> {
+    ) -> Result<GameId, AccessError> {
         if let Some(id) = which {
             return Ok(id);
         }
@@ -94,11 +94,11 @@ impl Threads {
         }
         match self.game_row(who, at, GameRef::Only).await {
             Ok(row) => Ok(row.id),
-            Err(GameError::NoActiveGame) => self
+            Err(Error::Refused(AccessRefusal::NoActiveGame)) => Ok(self
                 .store
                 .last_ended_game(who, at.channel)
                 .await?
-                .ok_or(GameError::WhichGame),
+                .ok_or(AccessRefusal::WhichGame)?),
             Err(e) => Err(e),
         }
     }
@@ -108,7 +108,7 @@ impl Threads {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn thread_opened(&self, game: &Game, thread: ChannelId) -> Result<bool> {
         Ok(self
             .store
@@ -121,7 +121,7 @@ impl Threads {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn thread_refused(&self, place: Place, why: ThreadRefusal) -> Result<()> {
         Ok(self
             .store
@@ -135,7 +135,7 @@ impl Threads {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn thread_deleted(&self, place: Place) -> Result<Option<Place>> {
         Ok(self
             .store
@@ -151,7 +151,7 @@ impl Threads {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](super::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn thread_trouble(&self, guild: GuildId) -> Result<Option<ThreadTrouble>> {
         Ok(self
             .store

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use super::{Announcement, Game, GameError, Member, Play, Result, TimeControl, Timestamp, DAY};
+use super::{
+    Announcement, Game, Member, Play, PlayError, PlayRefusal, Result, TimeControl, Timestamp, DAY,
+};
 
 /// What `/vacation` did.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,27 +30,28 @@ impl Play {
     ///
     /// # Errors
     ///
-    /// [`GameError::VacationDays`] for a number of days outside the allowance,
-    /// [`GameError::AlreadyOnVacation`], [`GameError::NotOnVacation`] (for 0);
-    /// [`GameError::Internal`] when the database fails.
-    pub async fn vacation(&self, who: &Member, days: i64) -> Result<VacationChange> {
+    /// [`PlayRefusal::VacationDays`](crate::game::PlayRefusal::VacationDays) for a number of days outside the allowance,
+    /// [`PlayRefusal::AlreadyOnVacation`](crate::game::PlayRefusal::AlreadyOnVacation), [`PlayRefusal::NotOnVacation`](crate::game::PlayRefusal::NotOnVacation) (for 0);
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn vacation(&self, who: &Member, days: i64) -> Result<VacationChange, PlayError> {
         let now = self.now();
         let allowance = self.limits.vacation_days;
         let taken = self.vacation_days_taken(who, now).await?;
         let mut tx = self.store.begin().await?;
         let away = tx.away_until(who.id).await?.filter(|&t| t > now);
         let started = match (days, away) {
-            (0, None) => return Err(GameError::NotOnVacation),
+            (0, None) => return Err(PlayRefusal::NotOnVacation.into()),
             (0, Some(until)) => {
                 tx.end_vacation(who.id, now, until).await?;
                 false
             }
-            (_, Some(until)) => return Err(GameError::AlreadyOnVacation(until)),
+            (_, Some(until)) => return Err(PlayRefusal::AlreadyOnVacation(until).into()),
             (days, None) if days < 0 || days > allowance - taken => {
-                return Err(GameError::VacationDays {
+                return Err(PlayRefusal::VacationDays {
                     asked: days,
                     left: (allowance - taken).max(0),
-                })
+                }
+                .into())
             }
             (days, None) => {
                 tx.start_vacation(who.id, now, now + days_long(days))
@@ -75,7 +78,7 @@ impl Play {
         tx.commit().await?;
         let mut games = Vec::with_capacity(rows.len());
         for row in rows {
-            games.push(self.game(row.id).await?);
+            games.push(self.game_known(row.id).await?);
         }
         // Days given back: the part of a day begun counts as taken.
         let taken_now = self.vacation_days_taken(who, now).await?;

@@ -4,12 +4,12 @@
 //! Every function takes the language to speak first; the words come from the catalogues (see
 //! [`crate::i18n`]). Those that write a member's name or point to a channel take the front end's
 //! [`Markup`] next: a name is the member's own text, and only the front end knows how to show it
-//! as text, and how to point to a channel. `GameError`'s `Display` speaks English with [`Plain`],
-//! for logs and for the tests that hold the English words as they are.
+//! as text, and how to point to a channel. A service's error's `Display` speaks English with
+//! [`Plain`], for logs and for the tests that hold the English words as they are.
 //!
 //! Beside this file: `alt` (a board picture's alt text), `analysis` (`/analyze`'s summary and
-//! file), `errors` (every refusal of the game service, and the rules' refusals of a move or a
-//! size), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls and dates in
+//! file), `errors` (each service's refusals, [`Refusal`] and [`AnyError`], and the rules' refusals
+//! of a move or a size), `markup` ([`Markup`] and [`Plain`]), `times` (spans of time, time controls and dates in
 //! words), `export` (a game's history as a text file), `help` (the help, the board's legend, the
 //! notification setting), `settings` (members' and servers' settings), `threads` (games in
 //! threads), `tournaments` (tournaments' posts and refusals) and `puzzles` (puzzles and the daily
@@ -35,6 +35,7 @@ use crate::i18n::Lang;
 use crate::rules::{BoardSize, Color, Move};
 
 pub use alt::board_alt;
+pub use errors::{AnyError, Refusal};
 pub use export::{export, move_list};
 pub use help::{board_legend, help, notify_setting};
 pub use markup::{Markup, Plain};

@@ -191,5 +191,6 @@ pub fn puzzle_refusal(lang: Lang, why: &PuzzleRefusal) -> String {
         PuzzleRefusal::NoPuzzle => tr!(lang, "puzzle-error-no-puzzle"),
         PuzzleRefusal::DailyInDirect => tr!(lang, "puzzle-error-daily-direct"),
         PuzzleRefusal::Changed => tr!(lang, "puzzle-error-changed"),
+        PuzzleRefusal::Move(e) => super::errors::move_error(lang, e),
     }
 }

@@ -356,6 +356,6 @@ pub fn tournament_refusal(lang: Lang, m: &dyn Markup, why: &TournamentRefusal) -
         R::TooFew(n) => tr!(lang, "tournament-error-too-few", count = *n),
         R::AlreadyWithdrawn => tr!(lang, "tournament-error-withdrawn"),
         R::NoSuchRound(n) => tr!(lang, "tournament-error-round", round = n.get()),
-        R::NoAbort => tr!(lang, "tournament-error-abort"),
+        R::Changed => tr!(lang, "error-position-changed"),
     }
 }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, ChallengeState, GameError, Limits, ManualClock, Member, Place,
-    Services, TimeControl, Timestamp,
+    ChallengeRef, ChallengeRefusal, ChallengeRequest, ChallengeState, Limits, ManualClock, Member,
+    Place, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -88,7 +88,7 @@ async fn two_members_accepting_at_once_start_one_game(b: Backend) {
         other => panic!("not one game and one refusal: {other:?}"),
     };
     assert!(
-        matches!(refused, GameError::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id),
+        crate::is_refusal!(refused, ChallengeRefusal::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id),
         "{refused:?}"
     );
     let read = games.challenges.challenge_view(c.id).await.unwrap();

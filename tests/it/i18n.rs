@@ -11,10 +11,10 @@ mod settings_in_spanish;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use breakthrough_bot::game::GameError;
+use breakthrough_bot::game::{ChallengeRefusal, Error, PlayRefusal};
 use breakthrough_bot::i18n::{self, Arg, Lang};
 use breakthrough_bot::rules::{BoardSize, MoveError, Position, SizeError};
-use breakthrough_bot::text::Plain;
+use breakthrough_bot::text::{AnyError, Plain, Refusal};
 use breakthrough_bot::{discord_commands, locales};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 
@@ -177,7 +177,7 @@ fn spanish_plurals_agree_with_their_number() {
         card(3, 2, 1),
         "ana en 8x8: 1500? (desviación 290) · 3 partidas, 2 victorias, 1 derrota"
     );
-    let refusal = |n| GameError::TooManyAiGames(n).localized(Lang::Es, &Plain);
+    let refusal = |n| ChallengeRefusal::TooManyAiGames(n).localized(Lang::Es, &Plain);
     assert!(
         refusal(1).starts_with("ya tienes 1 partida en curso"),
         "{}",
@@ -212,7 +212,7 @@ fn spanish_plurals_agree_with_their_number() {
     );
     // English keeps its words of today, number or not.
     assert_eq!(
-        GameError::TooManyAiGames(1).to_string(),
+        Error::Refused(ChallengeRefusal::TooManyAiGames(1)).to_string(),
         "you already have 1 game against the AI in progress, the most allowed: finish or resign \
          one first"
     );
@@ -235,13 +235,16 @@ fn the_rules_refusals_read_the_same_from_the_english_catalogue() {
     );
     assert!(errors.len() >= 8, "{errors:?}");
     for e in errors {
-        assert_eq!(GameError::Move(e.clone()).to_string(), e.to_string());
-        let spanish = GameError::Move(e.clone()).localized(Lang::Es, &Plain);
+        assert_eq!(
+            Error::Refused(PlayRefusal::Move(e.clone())).to_string(),
+            e.to_string()
+        );
+        let spanish = PlayRefusal::Move(e.clone()).localized(Lang::Es, &Plain);
         assert_ne!(spanish, e.to_string(), "not in Spanish: {spanish}");
     }
     for e in ["12x8".parse::<BoardSize>(), "big".parse::<BoardSize>()] {
         let e: SizeError = e.unwrap_err();
-        assert_eq!(GameError::Size(e.clone()).to_string(), e.to_string());
+        assert_eq!(AnyError::refused(e.clone()).to_string(), e.to_string());
     }
 }
 

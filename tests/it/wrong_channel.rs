@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeRequest, ChannelId, GameError, GameId, GameRef, Limits, ManualClock,
-    Member, Place, Services, TimeControl, Timestamp,
+    AccessRefusal, ChallengeRef, ChallengeRequest, ChannelId, GameId, GameRef, Limits, ManualClock,
+    Member, Place, PlayError, Services, TimeControl, Timestamp,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
@@ -55,7 +55,7 @@ async fn started(games: &Services, place: Place, black: &Member, white: &Member)
 
 /// What `who` is told for a move, a resignation (asked and confirmed) and an abort sent from
 /// `at` without a game number; all four must be the same refusal.
-async fn refusals(games: &Services, who: &Member, at: Place) -> GameError {
+async fn refusals(games: &Services, who: &Member, at: Place) -> PlayError {
     let errors = [
         games.play.play(who, at, GameRef::Only, "a4-a3").await.err(),
         games.play.resignable(who.id, at, GameRef::Only).await.err(),
@@ -88,7 +88,7 @@ async fn the_wrong_channel_points_to_the_games_channels_of_its_server(b: Backend
 
     let e = refusals(&games, &alice, NEXT).await;
     assert!(
-        matches!(&e, GameError::GamesElsewhere { count: 1, channels } if *channels == [ChannelId::new(20)]),
+        crate::is_refusal!(e, AccessRefusal::GamesElsewhere { count: 1, channels } if channels == [ChannelId::new(20)]),
         "{e:?}"
     );
     assert_eq!(
@@ -98,13 +98,11 @@ async fn the_wrong_channel_points_to_the_games_channels_of_its_server(b: Backend
     // From a direct message or another server, no channel of the server is named.
     for at in [A_DM, OTHER_SERVER] {
         let e = refusals(&games, &alice, at).await;
-        assert!(matches!(e, GameError::NoActiveGame), "{e:?}");
+        assert!(crate::is_refusal!(e, AccessRefusal::NoActiveGame), "{e:?}");
     }
     // Someone with no game anywhere is told so, as before.
-    assert!(matches!(
-        refusals(&games, &carol, NEXT).await,
-        GameError::NoActiveGame
-    ));
+    let e = refusals(&games, &carol, NEXT).await;
+    assert!(crate::is_refusal!(e, AccessRefusal::NoActiveGame), "{e:?}");
 
     // Three games in two channels: each channel once, and how many games.
     started(&games, THIRD, &carol, &alice).await;

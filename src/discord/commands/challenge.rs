@@ -9,8 +9,8 @@ use crate::discord::reply::{self, Linked};
 use crate::discord::{caller, place, public_lang, user_member, views, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    AiRequest, AiSlot, ChallengeAsk, ChallengeRef, Decision, Game, GameError, GameId, GameRef,
-    Member, Opponent, Rematch, TimeControl,
+    AiRequest, AiSlot, ChallengeAsk, ChallengeRef, ChallengeRefusal, Decision, Game, GameId,
+    GameRef, Member, Opponent, Rematch, TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::Color;
@@ -43,7 +43,11 @@ pub async fn challenge(
     let time = time.map(TimeControl::from).unwrap_or_default();
     let opponent = match &opponent {
         Some(u) if u.id == ctx.framework().bot_id() => Opponent::Ai(user_member(u)),
-        Some(u) if u.bot => return Err(GameError::BotOpponent(u.display_name().into()).into()),
+        Some(u) if u.bot => {
+            return Err(BotError::refused(ChallengeRefusal::BotOpponent(
+                u.display_name().into(),
+            )))
+        }
         Some(u) => Opponent::Member(user_member(u)),
         None => Opponent::Open,
     };
@@ -52,7 +56,7 @@ pub async fn challenge(
             u8::try_from(n)
                 .ok()
                 .and_then(Level::new)
-                .ok_or(GameError::from(LevelError))?,
+                .ok_or(BotError::refused(LevelError))?,
         ),
         None => None,
     };
@@ -66,7 +70,7 @@ pub async fn challenge(
         rated,
         level,
     };
-    let request = match ask.decide()? {
+    let request = match ask.decide().map_err(BotError::refused)? {
         Decision::PlayAi(request) => return play_ai(ctx, request).await,
         Decision::Challenge(request) => request,
     };

@@ -10,7 +10,7 @@ use crate::discord::views::Markdown;
 use crate::discord::{
     caller, member_id, place, public_lang, user_member, views, BotError, Context, Data,
 };
-use crate::game::{GameError, GameId, GuildId};
+use crate::game::{GameId, GuildId};
 use crate::i18n::tr;
 use crate::rules::BoardSize;
 use crate::text::{self, Markup};
@@ -96,7 +96,7 @@ pub async fn rating(
     };
     let games = &ctx.data().games;
     let size = size
-        .map(|s| s.parse::<BoardSize>().map_err(GameError::from))
+        .map(|s| s.parse::<BoardSize>().map_err(BotError::refused))
         .transpose()?;
     let ratings = games.standings.ratings(server(ctx)?, &whom, size).await?;
     // The puzzle rating, beside the game rating: the member's own, the same in every server.

@@ -10,11 +10,12 @@
 use crate::rules::{Color, Move, Position};
 
 use super::{
-    count, judge, own_moves, plies_of, refused, solution_of, view_of, PuzzleRefusal, PuzzleResult,
-    PuzzleState, PuzzleStep, PuzzleView, PUZZLE_SIZE,
+    count, judge, own_moves, plies_of, refused, solution_of, view_of, PuzzleResult, PuzzleState,
+    PuzzleStep, PuzzleView, PUZZLE_SIZE,
 };
 use crate::game::{
-    ChannelId, GuildId, Member, MessageId, Place, PuzzleId, Puzzles, RatingValue, Result,
+    ChannelId, GuildId, Member, MessageId, Place, PuzzleError, PuzzleId, PuzzleRefusal, Puzzles,
+    RatingValue, Result,
 };
 use crate::store::ProgressRow;
 
@@ -96,12 +97,9 @@ impl Puzzles {
     /// # Errors
     ///
     /// [`PuzzleRefusal::DailyInDirect`] in a direct message; [`PuzzleRefusal::NoPuzzles`] when
-    /// there are no puzzles of [`PUZZLE_SIZE`]; [`GameError::StorageFull`],
-    /// [`GameError::Internal`].
-    ///
-    /// [`GameError::StorageFull`]: crate::game::GameError::StorageFull
-    /// [`GameError::Internal`]: crate::game::GameError::Internal
-    pub async fn puzzle_daily(&self, who: &Member, at: Place) -> Result<DailyPuzzle> {
+    /// there are no puzzles of [`PUZZLE_SIZE`]; [`Failure::StorageFull`](crate::game::Failure::StorageFull),
+    /// [`Failure::Internal`](crate::game::Failure::Internal).
+    pub async fn puzzle_daily(&self, who: &Member, at: Place) -> Result<DailyPuzzle, PuzzleError> {
         if at.is_direct() {
             return Err(refused(PuzzleRefusal::DailyInDirect));
         }
@@ -165,7 +163,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](crate::game::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn daily_count(&self, guild: GuildId, date: time::Date) -> Result<DailyCount> {
         self.count_daily(guild, day_number(date), date).await
     }
@@ -190,7 +188,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`](crate::game::GameError::Internal) when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn set_daily_post(
         &self,
         guild: GuildId,

@@ -18,33 +18,20 @@ pub mod pool;
 use crate::rules::{BoardSize, Color, Move, Position};
 use crate::store::{NewAttempt, ProgressRow, PuzzlePlayerRow, PuzzleRow, WriteTx};
 
-use super::error::{corrupt, InternalError};
+use super::error::{corrupt, engine};
 use super::ratings;
-use super::{GameError, Member, MemberId, Place, PuzzleId, Puzzles, RatingValue, Result};
+use super::{
+    AccessRefusal, Error, Member, MemberId, Place, PlayError, PlayRefusal, PuzzleError, PuzzleId,
+    PuzzleRefusal, Puzzles, RatingValue, Result,
+};
 
 pub use daily::{DailyCount, DailyPuzzle, DailyYours};
 
 /// The board of the puzzles given when a member names none, and of the daily puzzle.
 pub const PUZZLE_SIZE: BoardSize = BoardSize::DEFAULT;
 
-/// Why a puzzle command is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PuzzleRefusal {
-    /// No puzzles of this size; these sizes have some.
-    NoPuzzles {
-        size: BoardSize,
-        sizes: Vec<BoardSize>,
-    },
-    /// A puzzle move from a member solving none.
-    NoPuzzle,
-    /// The daily puzzle is a server's, not a direct message's.
-    DailyInDirect,
-    /// Another move of the member's got to the puzzle first.
-    Changed,
-}
-
-fn refused(why: PuzzleRefusal) -> GameError {
-    GameError::Puzzle(why)
+fn refused(why: PuzzleRefusal) -> PuzzleError {
+    Error::Refused(why)
 }
 
 /// A puzzle as a member sees it while solving it.
@@ -192,7 +179,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when a shipped pool does not read or the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when a shipped pool does not read or the database fails.
     pub async fn load_puzzles(&self) -> Result<u64> {
         let pools = pool::Pool::shipped()
             .map_err(|(size, e)| corrupt(format!("the shipped {size} puzzles: {e}")))?;
@@ -203,7 +190,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn load_pools(&self, pools: &[(pool::Pool, &str)]) -> Result<u64> {
         let loaded = self.store.puzzle_pools().await?;
         let mut added = 0;
@@ -241,14 +228,14 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`PuzzleRefusal::NoPuzzles`] for a size without puzzles; [`GameError::StorageFull`],
-    /// [`GameError::Internal`].
+    /// [`PuzzleRefusal::NoPuzzles`] for a size without puzzles; [`Failure::StorageFull`](crate::game::Failure::StorageFull),
+    /// [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn puzzle(
         &self,
         who: &Member,
         at: Place,
         size: Option<BoardSize>,
-    ) -> Result<PuzzleView> {
+    ) -> Result<PuzzleView, PuzzleError> {
         if let Some(view) = self.puzzle_in_progress(who.id).await? {
             return Ok(view);
         }
@@ -273,7 +260,7 @@ impl Puzzles {
         at: Place,
         row: &PuzzleRow,
         day: Option<i64>,
-    ) -> Result<PuzzleView> {
+    ) -> Result<PuzzleView, PuzzleError> {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         tx.upsert_member(at.guild, who.id, who.name.as_str(), now)
@@ -303,7 +290,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn puzzle_in_progress(&self, who: MemberId) -> Result<Option<PuzzleView>> {
         let Some(progress) = self.store.puzzle_progress(who).await? else {
             return Ok(None);
@@ -321,20 +308,24 @@ impl Puzzles {
 
     /// Whether a `/move` that `refusal` refused as a game move (no game number given) goes to the
     /// puzzle `who` is solving instead: they have no game here in which it is their turn
-    /// ([`GameError::NoActiveGame`], [`GameError::GamesElsewhere`],
-    /// [`GameError::NotYourTurn`]), and a puzzle in progress. The same rule for every front end.
+    /// ([`AccessRefusal::NoActiveGame`](crate::game::AccessRefusal::NoActiveGame), [`AccessRefusal::GamesElsewhere`](crate::game::AccessRefusal::GamesElsewhere),
+    /// [`PlayRefusal::NotYourTurn`](crate::game::PlayRefusal::NotYourTurn)), and a puzzle in progress. The same rule for every front end.
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub(in crate::game) async fn move_goes_to_puzzle(
         &self,
         who: MemberId,
-        refusal: &GameError,
+        refusal: &PlayError,
     ) -> Result<bool> {
         let no_turn = matches!(
             refusal,
-            GameError::NoActiveGame | GameError::GamesElsewhere { .. } | GameError::NotYourTurn(_)
+            Error::Refused(
+                PlayRefusal::Access(
+                    AccessRefusal::NoActiveGame | AccessRefusal::GamesElsewhere { .. }
+                ) | PlayRefusal::NotYourTurn(_)
+            )
         );
         Ok(no_turn && self.store.puzzle_progress(who).await?.is_some())
     }
@@ -343,10 +334,10 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`PuzzleRefusal::NoPuzzle`] when they are solving none; [`GameError::Move`] for a move
+    /// [`PuzzleRefusal::NoPuzzle`] when they are solving none; [`PuzzleRefusal::Move`](crate::game::PuzzleRefusal::Move) for a move
     /// the rules refuse; [`PuzzleRefusal::Changed`] when another move of theirs got there first;
-    /// nothing is written for any of them. [`GameError::StorageFull`], [`GameError::Internal`].
-    pub async fn puzzle_move(&self, who: &Member, text: &str) -> Result<PuzzleStep> {
+    /// nothing is written for any of them. [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
+    pub async fn puzzle_move(&self, who: &Member, text: &str) -> Result<PuzzleStep, PuzzleError> {
         let progress = self
             .store
             .puzzle_progress(who.id)
@@ -417,7 +408,7 @@ impl Puzzles {
             }
         };
         tx.commit().await?;
-        self.with_daily_count(step, &progress).await
+        Ok(self.with_daily_count(step, &progress).await?)
     }
 
     /// Ends `member`'s puzzle in progress (read as `progress`), `solved` or not: records the
@@ -428,7 +419,7 @@ impl Puzzles {
         member: MemberId,
         progress: &ProgressRow,
         solved: bool,
-    ) -> Result<PuzzleResult> {
+    ) -> Result<PuzzleResult, PuzzleError> {
         let now = self.now();
         if !tx
             .finish_puzzle(member, progress.puzzle_id, progress.played)
@@ -475,7 +466,7 @@ impl Puzzles {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn puzzle_rating(&self, who: &Member) -> Result<PuzzleCard> {
         let player = self.store.puzzle_player(who.id).await?;
         Ok(match player {
@@ -503,7 +494,6 @@ impl Puzzles {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        let engine = |e: String| GameError::Internal(InternalError::Engine(e));
         let permit = self
             .thinkers
             .clone()

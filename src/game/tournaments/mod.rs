@@ -20,16 +20,15 @@ use crate::store::{NewTournament, TournamentRead, TournamentRow, WriteTx};
 
 use super::rows::game_of;
 use super::{
-    Game, GameError, GameState, GuildId, Member, MessageId, Place, Result, RoundNumber,
-    TournamentFormat, TournamentId, TournamentState, Tournaments,
+    Game, GameState, GuildId, Member, MessageId, Place, Result, RoundNumber, TournamentError,
+    TournamentFormat, TournamentId, TournamentRefusal, TournamentState, Tournaments,
 };
 
 use read::{count, refused, table_of, tournament_of};
 pub use starts_in::parse_starts_in;
 pub use steps::TOURNAMENTS_PER_SERVER;
 pub use types::{
-    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRefusal,
-    TournamentRequest,
+    RoundGames, Table, TableLine, Tournament, TournamentEntrant, TournamentRef, TournamentRequest,
 };
 
 /// The longest name a tournament may have, in characters.
@@ -46,10 +45,13 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`] with why: in a direct message, without Manage Server, the
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal) with why: in a direct message, without Manage Server, the
     /// server's limit of [`TOURNAMENTS_PER_SERVER`], a name, player cap, rounds or start out of
-    /// bounds; [`GameError::StorageFull`], [`GameError::Internal`].
-    pub async fn create_tournament(&self, request: TournamentRequest) -> Result<Tournament> {
+    /// bounds; [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
+    pub async fn create_tournament(
+        &self,
+        request: TournamentRequest,
+    ) -> Result<Tournament, TournamentError> {
         let now = self.now();
         let place = request.place;
         if place.is_direct() {
@@ -120,12 +122,12 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`TournamentRefusal::NotFound`]; [`GameError::Internal`] when the database fails.
-    pub async fn tournament(&self, id: TournamentId) -> Result<Tournament> {
+    /// [`TournamentRefusal::NotFound`]; [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn tournament(&self, id: TournamentId) -> Result<Tournament, TournamentError> {
         Ok(tournament_of(&self.read_tournament(id).await?))
     }
 
-    async fn read_tournament(&self, id: TournamentId) -> Result<TournamentRead> {
+    async fn read_tournament(&self, id: TournamentId) -> Result<TournamentRead, TournamentError> {
         self.store
             .tournament(id)
             .await?
@@ -134,7 +136,11 @@ impl Tournaments {
 
     /// The tournament a command from `at` means: by number (in the same server), or the only
     /// one open or running there.
-    async fn tournament_meant(&self, at: Place, which: TournamentRef) -> Result<TournamentRead> {
+    async fn tournament_meant(
+        &self,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<TournamentRead, TournamentError> {
         if at.is_direct() {
             return Err(refused(TournamentRefusal::InDirect));
         }
@@ -168,7 +174,7 @@ impl Tournaments {
         at: Place,
         which: TournamentRef,
         organizer: Option<(&Member, bool)>,
-    ) -> Result<(WriteTx, TournamentRead)> {
+    ) -> Result<(WriteTx, TournamentRead), TournamentError> {
         let meant = self.tournament_meant(at, which).await?.tournament;
         if let Some((who, manages_server)) = organizer {
             if meant.organizer_id != who.id && !manages_server {
@@ -189,7 +195,7 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn tournaments_in(&self, guild: GuildId) -> Result<Vec<(TournamentId, String)>> {
         let mut rows: Vec<TournamentRow> = self.store.latest_tournaments(guild).await?;
         rows.sort_by_key(|t| (!t.state.is_live(), std::cmp::Reverse(t.id)));
@@ -200,7 +206,7 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Internal`] when the database fails.
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn tournament_posted(&self, id: TournamentId, message: MessageId) -> Result<()> {
         Ok(self.store.set_tournament_message(id, message).await?)
     }
@@ -209,14 +215,14 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, already started or over, full, already in;
-    /// [`GameError::StorageFull`], [`GameError::Internal`].
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, already started or over, full, already in;
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn join_tournament(
         &self,
         who: &Member,
         at: Place,
         which: TournamentRef,
-    ) -> Result<Tournament> {
+    ) -> Result<Tournament, TournamentError> {
         let now = self.now();
         let (mut tx, read) = self.lock_meant(at, which, None).await?;
         let id = read.tournament.id;
@@ -239,14 +245,14 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, already started (withdraw instead) or over, not
-    /// in; [`GameError::StorageFull`], [`GameError::Internal`].
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, already started (withdraw instead) or over, not
+    /// in; [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn leave_tournament(
         &self,
         who: &Member,
         at: Place,
         which: TournamentRef,
-    ) -> Result<Tournament> {
+    ) -> Result<Tournament, TournamentError> {
         let (mut tx, read) = self.lock_meant(at, which, None).await?;
         let id = read.tournament.id;
         not_started(&read)?;
@@ -262,15 +268,15 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, not theirs to start, started or over, fewer than 3
-    /// entrants; [`GameError::StorageFull`], [`GameError::Internal`].
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, not theirs to start, started or over, fewer than 3
+    /// entrants; [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn start_tournament(
         &self,
         who: &Member,
         manages_server: bool,
         at: Place,
         which: TournamentRef,
-    ) -> Result<RoundGames> {
+    ) -> Result<RoundGames, TournamentError> {
         let now = self.now();
         let (mut tx, read) = self
             .lock_meant(at, which, Some((who, manages_server)))
@@ -289,8 +295,12 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
-    pub async fn tournament_standings(&self, at: Place, which: TournamentRef) -> Result<Table> {
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found; [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn tournament_standings(
+        &self,
+        at: Place,
+        which: TournamentRef,
+    ) -> Result<Table, TournamentError> {
         Ok(table_of(&self.tournament_meant(at, which).await?))
     }
 
@@ -299,14 +309,14 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, not started, no such round;
-    /// [`GameError::Internal`] when the database fails.
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, not started, no such round;
+    /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn tournament_pairings(
         &self,
         at: Place,
         which: TournamentRef,
         round: Option<RoundNumber>,
-    ) -> Result<RoundGames> {
+    ) -> Result<RoundGames, TournamentError> {
         let read = self.tournament_meant(at, which).await?;
         let current = read.tournament.round;
         if current == RoundNumber::NONE {
@@ -323,8 +333,12 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
-    pub async fn round_games(&self, id: TournamentId, round: RoundNumber) -> Result<RoundGames> {
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found; [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn round_games(
+        &self,
+        id: TournamentId,
+        round: RoundNumber,
+    ) -> Result<RoundGames, TournamentError> {
         round_of(self.read_tournament(id).await?, round)
     }
 
@@ -332,8 +346,8 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found; [`GameError::Internal`] when the database fails.
-    pub async fn table(&self, id: TournamentId) -> Result<Table> {
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found; [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
+    pub async fn table(&self, id: TournamentId) -> Result<Table, TournamentError> {
         Ok(table_of(&self.read_tournament(id).await?))
     }
 
@@ -342,14 +356,14 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, not started (leave instead) or over, not in,
-    /// withdrawn already; [`GameError::StorageFull`], [`GameError::Internal`].
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, not started (leave instead) or over, not in,
+    /// withdrawn already; [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn withdraw(
         &self,
         who: &Member,
         at: Place,
         which: TournamentRef,
-    ) -> Result<(Tournament, Vec<Game>)> {
+    ) -> Result<(Tournament, Vec<Game>), TournamentError> {
         let now = self.now();
         let (mut tx, read) = self.lock_meant(at, which, None).await?;
         let id = read.tournament.id;
@@ -374,7 +388,7 @@ impl Tournaments {
                 continue;
             };
             if !self.forfeit(&mut tx, row, color, now).await? {
-                return Err(GameError::PositionChanged);
+                return Err(refused(TournamentRefusal::Changed));
             }
             lost.push(row.id);
         }
@@ -382,7 +396,7 @@ impl Tournaments {
         tx.commit().await?;
         let mut games = Vec::with_capacity(lost.len());
         for game in lost {
-            games.push(self.game(game).await?);
+            games.push(self.game_known(game).await?);
         }
         Ok((self.tournament(id).await?, games))
     }
@@ -392,15 +406,15 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// [`GameError::Tournament`]: not found, not theirs to cancel, over;
-    /// [`GameError::StorageFull`], [`GameError::Internal`].
+    /// [`TournamentRefusal`](crate::game::TournamentRefusal): not found, not theirs to cancel, over;
+    /// [`Failure::StorageFull`](crate::game::Failure::StorageFull), [`Failure::Internal`](crate::game::Failure::Internal).
     pub async fn cancel_tournament(
         &self,
         who: &Member,
         manages_server: bool,
         at: Place,
         which: TournamentRef,
-    ) -> Result<Tournament> {
+    ) -> Result<Tournament, TournamentError> {
         let now = self.now();
         let (mut tx, read) = self
             .lock_meant(at, which, Some((who, manages_server)))
@@ -418,7 +432,7 @@ impl Tournaments {
 }
 
 /// Refuses a change of entrants once the tournament has started or ended.
-fn not_started(read: &TournamentRead) -> Result<()> {
+fn not_started(read: &TournamentRead) -> Result<(), TournamentError> {
     match read.tournament.state {
         TournamentState::Open => Ok(()),
         TournamentState::Running => Err(refused(TournamentRefusal::AlreadyStarted)),
@@ -429,7 +443,7 @@ fn not_started(read: &TournamentRead) -> Result<()> {
 }
 
 /// The games of `round` in a stored read, with its bye.
-fn round_of(read: TournamentRead, round: RoundNumber) -> Result<RoundGames> {
+fn round_of(read: TournamentRead, round: RoundNumber) -> Result<RoundGames, TournamentError> {
     let tournament = tournament_of(&read);
     let bye = read
         .byes

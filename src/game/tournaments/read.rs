@@ -4,13 +4,15 @@
 use crate::pairing::{self as pairing, Entrant as PairingEntrant};
 use crate::store::TournamentRead;
 
+use super::super::TournamentRefusal;
 use super::super::{
-    EndReason, GameError, GameState, Member, MemberId, Place, RoundNumber, TournamentFormat,
+    EndReason, Error, GameState, Member, MemberId, Place, RoundNumber, TournamentError,
+    TournamentFormat,
 };
-use super::{Table, TableLine, Tournament, TournamentEntrant, TournamentRefusal};
+use super::{Table, TableLine, Tournament, TournamentEntrant};
 
-pub(super) fn refused(why: TournamentRefusal) -> GameError {
-    GameError::Tournament(why)
+pub(super) fn refused(why: TournamentRefusal) -> TournamentError {
+    Error::Refused(why)
 }
 
 pub(super) fn count(n: i64) -> u32 {

@@ -14,10 +14,11 @@ use crate::store::{GameEnding, GameRow, NewGame, TournamentRead, WriteTx};
 
 use super::super::vacation::turn_deadline;
 use super::super::{
-    Announcement, EndReason, GameError, MemberId, Place, Result, RoundNumber, Timestamp,
-    TournamentFormat, TournamentId, TournamentState, Tournaments,
+    Announcement, EndReason, Error, Failure, MemberId, Place, Result, RoundNumber, Timestamp,
+    TournamentError, TournamentFormat, TournamentId, TournamentRefusal, TournamentState,
+    Tournaments,
 };
-use super::read::{count, pairing_byes, pairing_entrant, pairing_games};
+use super::read::{count, pairing_byes, pairing_entrant, pairing_games, refused};
 
 /// Tournaments open or running at once in a server.
 pub const TOURNAMENTS_PER_SERVER: u32 = 3;
@@ -31,7 +32,7 @@ impl Tournaments {
         tx: &mut WriteTx,
         read: &TournamentRead,
         now: Timestamp,
-    ) -> Result<()> {
+    ) -> Result<(), TournamentError> {
         let t = &read.tournament;
         let mut seeded = Vec::with_capacity(read.entrants.len());
         for (entry, e) in read.entrants.iter().enumerate() {
@@ -69,7 +70,7 @@ impl Tournaments {
             )
             .await?
         {
-            return Err(GameError::PositionChanged);
+            return Err(refused(TournamentRefusal::Changed));
         }
         let entrants: Vec<pairing::Entrant> = order.iter().map(|&m| pairing_entrant(m)).collect();
         let (pairings, bye) = match t.format {
@@ -80,8 +81,9 @@ impl Tournaments {
                 (round.pairings, round.bye)
             }
         };
-        self.make_round(tx, read, RoundNumber::FIRST, &pairings, bye, now)
-            .await
+        Ok(self
+            .make_round(tx, read, RoundNumber::FIRST, &pairings, bye, now)
+            .await?)
     }
 
     /// Makes round `round` of the tournament of `read`: its games, its bye, and the news (the
@@ -299,7 +301,12 @@ impl Tournaments {
         match t.state {
             TournamentState::Open if t.starts_at.is_some_and(|at| at <= now) => {
                 if read.entrants.len() >= 3 {
-                    self.begin_play(&mut tx, &read, now).await?;
+                    match self.begin_play(&mut tx, &read, now).await {
+                        Ok(()) => {}
+                        // Begun meanwhile by another process.
+                        Err(Error::Refused(_)) => return Ok(false),
+                        Err(Error::Failed(f)) => return Err(f),
+                    }
                 } else {
                     tx.step_tournament(
                         t.id,
@@ -331,6 +338,6 @@ impl Tournaments {
 }
 
 /// The pairing module refused what the database holds: the stored tournament is inconsistent.
-fn pairing_fault(e: pairing::PairingError) -> GameError {
+fn pairing_fault(e: pairing::PairingError) -> Failure {
     super::super::error::corrupt(format!("tournament pairing: {e}"))
 }

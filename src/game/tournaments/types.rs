@@ -40,54 +40,6 @@ pub enum TournamentRef {
     Only,
 }
 
-/// Why a tournament command is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TournamentRefusal {
-    /// Tournaments are held in a server, not in direct messages.
-    InDirect,
-    /// Creating one takes Manage Server.
-    NeedsManageServer,
-    /// Starting or cancelling one takes its organizer or Manage Server.
-    NotOrganizer,
-    /// The server has this many tournaments open or running already.
-    Limit(usize),
-    /// More players asked for than the format takes (its cap), or fewer than 3.
-    Players {
-        format: TournamentFormat,
-        max: u32,
-    },
-    /// Rounds asked for a round robin.
-    RoundsOnlySwiss,
-    /// Rounds outside 1 to [`MAX_ROUNDS`](super::MAX_ROUNDS).
-    Rounds,
-    /// A name empty or longer than [`NAME_LENGTH`](super::NAME_LENGTH).
-    Name,
-    /// A start further off than [`MAX_STARTS_IN`](super::MAX_STARTS_IN).
-    StartsIn,
-    NotFound(TournamentId),
-    /// No tournament open or running in the server.
-    NoneHere,
-    /// Several open or running: which one (their numbers and names).
-    Which(Vec<(TournamentId, String)>),
-    /// The tournament has as many entrants as it takes.
-    Full(u32),
-    AlreadyIn,
-    NotIn,
-    /// Joining or leaving after the start (leaving a running one is withdrawing).
-    AlreadyStarted,
-    /// Withdrawing from (or asking the pairings of) a tournament not started.
-    NotStarted,
-    /// Finished or cancelled.
-    Over,
-    /// A start with fewer than 3 entrants: how many there are.
-    TooFew(usize),
-    AlreadyWithdrawn,
-    /// A round not played (yet).
-    NoSuchRound(RoundNumber),
-    /// A tournament game cannot be aborted: it is played or lost.
-    NoAbort,
-}
-
 /// An entrant with their name in the server, and whether they withdrew.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentEntrant {

@@ -6,6 +6,7 @@ pub mod fake_discord;
 pub mod naive;
 pub mod overdue;
 pub mod postgres;
+pub mod refusals;
 pub mod seeded;
 pub mod swept;
 

@@ -2,7 +2,7 @@
 //! reads it (and taken out of it, as a front end does once it has posted).
 
 use breakthrough_bot::game::{
-    Announced, Challenge, Game, GameError, GameStatus, Services, Timestamp,
+    Announced, Challenge, Error, Failure, Game, GameStatus, Services, Timestamp,
 };
 
 /// What a pass of the clock announced.
@@ -30,7 +30,7 @@ impl Swept {
 }
 
 /// Sweeps `games` at `now`, then reads every announcement its servers have in the outbox.
-pub async fn swept(games: &Services, now: Timestamp) -> Result<Swept, GameError> {
+pub async fn swept(games: &Services, now: Timestamp) -> Result<Swept, Failure> {
     let queued = games.play.sweep(now).await?;
     let mut swept = Swept::default();
     let mut announced = 0;
@@ -41,7 +41,11 @@ pub async fn swept(games: &Services, now: Timestamp) -> Result<Swept, GameError>
     {
         games.outbox.announced(owed.id).await?;
         let Ok(a) = &owed.announcement else { continue };
-        match games.outbox.announcement(a).await? {
+        let said = games.outbox.announcement(a).await.map_err(|e| match e {
+            Error::Failed(f) => f,
+            Error::Refused(gone) => panic!("an announcement about something gone: {gone:?}"),
+        })?;
+        match said {
             Some(Announced::ChallengeExpired(c)) => swept.expired.push(c),
             Some(Announced::TimedOut(g)) if matches!(g.status, GameStatus::Aborted { .. }) => {
                 swept.aborted.push(g)

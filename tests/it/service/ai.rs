@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    AiRequest, GameError, GameRef, GameState, Limits, ManualClock, Place, RatingValue, Services,
+    AiRequest, ChallengeRefusal, GameRef, GameState, Limits, ManualClock, Place, PlayRefusal,
+    RatingValue, Services,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -131,7 +132,7 @@ pub(super) async fn the_ai_with_black_moves_first_and_a_restart_leaves_no_game_w
                 .play
                 .play(&alice(), PLACE, GameRef::Id(game.id), "a2-a3")
                 .await,
-            GameError::NotYourTurn(_)
+            PlayRefusal::NotYourTurn(_)
         );
         // Stopped before the AI answered.
         store.close().await;
@@ -181,7 +182,7 @@ pub(super) async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_chall
     member_request.place = dm;
     refused!(
         w.games.challenges.challenge(member_request).await,
-        GameError::NotInServer
+        ChallengeRefusal::NotInServer
     );
     let game = w
         .games
@@ -212,7 +213,7 @@ pub(super) async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_chall
             .challenges
             .challenge(request(&carol(), Some(&the_ai()), "8x8"))
             .await,
-        GameError::BotOpponent(_)
+        ChallengeRefusal::BotOpponent(_)
     );
     refused!(
         w.games
@@ -222,7 +223,7 @@ pub(super) async fn in_a_direct_message_the_ai_plays_but_members_cannot_be_chall
                 ..ai_request(PLACE, None, "8x8")
             })
             .await,
-        GameError::SelfChallenge
+        ChallengeRefusal::SelfChallenge
     );
 }
 
@@ -247,7 +248,7 @@ pub(super) async fn games_against_the_ai_count_for_the_member_not_for_the_ai(b: 
             .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
             .await,
-        GameError::TooManyGames { .. }
+        ChallengeRefusal::TooManyGames { .. }
     );
     // The AI already has two games, and bob can still play it.
     w.games

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use breakthrough_bot::game::{AiRequest, GameError, GameId, GameRef, Limits, Member};
+use breakthrough_bot::game::{
+    AiRequest, ChallengeRefusal, Error, GameId, GameRef, Limits, Member, PlayRefusal, QueueRefusal,
+};
 use breakthrough_bot::rules::Color;
 
 use super::{
@@ -37,7 +39,7 @@ pub(super) async fn a_fourth_game_against_the_ai_is_refused_and_says_the_limit(b
         .await
         .unwrap_err();
     assert!(
-        matches!(refusal, GameError::TooManyAiGames(3)),
+        crate::is_refusal!(refusal, ChallengeRefusal::TooManyAiGames(3)),
         "{refusal:?}"
     );
     assert_eq!(
@@ -83,7 +85,7 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
         .await
         .unwrap_err();
     assert!(
-        matches!(refusal, GameError::AiBusyForYou(id) if id == first),
+        crate::is_refusal!(refusal, QueueRefusal::AiBusyForYou(id) if id == first),
         "{refusal:?}"
     );
     assert_eq!(
@@ -99,7 +101,7 @@ pub(super) async fn a_member_has_one_ai_reply_on_the_way_and_a_move_elsewhere_me
             .challenges
             .challenge_ai(ai_request(PLACE, Some(Color::White), "5x5"))
             .await,
-        GameError::AiBusyForYou(_)
+        QueueRefusal::AiBusyForYou(_)
     );
     assert_eq!(
         w.games
@@ -195,7 +197,10 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     .await
     .expect("refused without waiting")
     .unwrap_err();
-    assert!(matches!(refusal, GameError::AiQueueFull), "{refusal:?}");
+    assert!(
+        crate::is_refusal!(refusal, QueueRefusal::Full),
+        "{refusal:?}"
+    );
     assert_eq!(
         refusal.to_string(),
         "the AI is busy answering other players: try again in a moment"
@@ -213,7 +218,7 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     )
     .await
     .expect("refused without waiting");
-    refused!(refusal, GameError::AiQueueFull);
+    refused!(refusal, QueueRefusal::Full);
     assert!(w
         .games
         .standings
@@ -232,7 +237,7 @@ pub(super) async fn a_full_ai_queue_refuses_at_once_and_leaves_no_game_waiting(b
     let refusal = tokio::time::timeout(at_once, w.games.play.ai_reply(a))
         .await
         .expect("refused without waiting");
-    refused!(refusal, GameError::AiQueueFull);
+    refused!(refusal, QueueRefusal::Full);
     assert_eq!(w.games.play.game(a).await.unwrap().ply, 1);
     let mut waiting = w.games.play.ai_games_to_move(secs(0)).await.unwrap();
     waiting.sort();
@@ -329,7 +334,7 @@ pub(super) async fn many_members_at_once_against_a_small_ai_queue_are_played_or_
         let ply = w.games.play.game(id).await.unwrap().ply;
         match result {
             Ok(replied) => assert!(replied && ply == 2, "game {id}: ply {ply}"),
-            Err(GameError::AiQueueFull) => {
+            Err(Error::Refused(PlayRefusal::Queue(QueueRefusal::Full))) => {
                 assert_eq!(ply, 0, "a refused move was played");
                 refused.push((m.clone(), id));
             }

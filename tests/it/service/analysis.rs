@@ -1,10 +1,12 @@
 //! `/analyze`: who may analyse which game and when, and one analysis per member in the AI's
 //! queue.
 
-use breakthrough_bot::game::{GameError, GameId, GameRef, Limits};
+use breakthrough_bot::game::{
+    AccessRefusal, GameId, GameRef, Limits, QueueRefusal, StandingsRefusal,
+};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
-use breakthrough_bot::text::Plain;
+use breakthrough_bot::text::{Plain, Refusal};
 
 use super::{
     ai_request, alice, bob, carol, play_all, refused, started, world, world_with, World, A_DM,
@@ -75,7 +77,7 @@ pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its
     for at in [OTHER_SERVER, A_DM] {
         refused!(
             w.games.standings.analyze(carol().id, at, id).await,
-            GameError::NoSuchGame(g) if g == id
+            AccessRefusal::NoSuchGame(g) if g == id
         );
     }
     refused!(
@@ -83,7 +85,7 @@ pub(super) async fn a_finished_game_between_members_is_analysed_by_anyone_in_its
             .standings
             .analyze(carol().id, PLACE, GameId::new(999))
             .await,
-        GameError::NoSuchGame(_)
+        AccessRefusal::NoSuchGame(_)
     );
 }
 
@@ -101,7 +103,7 @@ pub(super) async fn a_game_between_members_in_progress_is_not_analysed_and_nothi
             .await
             .unwrap_err();
         assert!(
-            matches!(refusal, GameError::AnalysisInProgress(g) if g == id),
+            crate::is_refusal!(refusal, StandingsRefusal::AnalysisInProgress(g) if g == id),
             "{refusal:?}"
         );
         assert_eq!(
@@ -111,7 +113,7 @@ pub(super) async fn a_game_between_members_in_progress_is_not_analysed_and_nothi
             )
         );
     }
-    assert!(GameError::AnalysisInProgress(id)
+    assert!(StandingsRefusal::AnalysisInProgress(id)
         .localized(Lang::Es, &Plain)
         .starts_with(&format!("la partida #{id} todavía se está jugando")));
     let game = w.games.play.game(id).await.unwrap();
@@ -175,7 +177,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
         .await
         .unwrap_err();
     assert!(
-        matches!(refusal, GameError::AnalysisBusyForYou(g) if g == finished),
+        crate::is_refusal!(refusal, QueueRefusal::AnalysisBusyForYou(g) if g == finished),
         "{refusal:?}"
     );
     assert_eq!(
@@ -192,7 +194,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
     let mv = her_move(&w).await;
     refused!(
         w.games.play.play(&alice(), PLACE, GameRef::Id(ai_game), &mv).await,
-        GameError::AnalysisBusyForYou(g) if g == finished
+        QueueRefusal::AnalysisBusyForYou(g) if g == finished
     );
     assert_eq!(w.games.play.game(ai_game).await.unwrap().ply, 2);
     // Others are served, until the queue is full.
@@ -207,7 +209,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
             .standings
             .queue_analysis(carol().id, PLACE, finished)
             .await,
-        GameError::AiQueueFull
+        QueueRefusal::Full
     );
     drop(bobs);
     let done = w.games.standings.analyze_queued(queued).await.unwrap();
@@ -223,7 +225,7 @@ pub(super) async fn one_analysis_per_member_at_a_time_in_the_ais_queue(b: Backen
     assert!(slot.is_some());
     refused!(
         w.games.standings.queue_analysis(alice().id, PLACE, finished).await,
-        GameError::AiBusyForYou(g) if g == ai_game
+        QueueRefusal::AiBusyForYou(g) if g == ai_game
     );
     drop(slot);
     w.games

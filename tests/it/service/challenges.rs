@@ -2,7 +2,7 @@
 //! open one, and the limits on declined and repeated challenges.
 
 use breakthrough_bot::game::{
-    ChallengeId, ChallengeRef, ChallengeState, GameError, GuildId, Member,
+    ChallengeId, ChallengeRef, ChallengeRefusal, ChallengeState, GuildId, Member,
 };
 use breakthrough_bot::rules::BoardSize;
 
@@ -17,13 +17,13 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .challenge(request(&alice(), Some(&alice()), "8x8"))
             .await,
-        GameError::SelfChallenge
+        ChallengeRefusal::SelfChallenge
     );
     let mut dm = request(&alice(), Some(&bob()), "8x8");
     dm.place.guild = GuildId::DIRECT;
     refused!(
         w.games.challenges.challenge(dm).await,
-        GameError::NotInServer
+        ChallengeRefusal::NotInServer
     );
 
     let c = w
@@ -37,14 +37,14 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .challenge(request(&alice(), Some(&bob()), "7x7"))
             .await,
-        GameError::DuplicateChallenge(_)
+        ChallengeRefusal::DuplicateChallenge(_)
     );
     refused!(
         w.games
             .challenges
             .challenge(request(&bob(), Some(&alice()), "7x7"))
             .await,
-        GameError::DuplicateChallenge(_)
+        ChallengeRefusal::DuplicateChallenge(_)
     );
     // Only bob may answer; carol cannot, nor can alice accept her own.
     refused!(
@@ -52,28 +52,28 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::NotYourChallenge(_)
+        ChallengeRefusal::NotYourChallenge(_)
     );
     refused!(
         w.games
             .challenges
             .accept(&alice(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::NotYourChallenge(_)
+        ChallengeRefusal::NotYourChallenge(_)
     );
     refused!(
         w.games
             .challenges
             .accept(&carol(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallengeForYou
+        ChallengeRefusal::NoChallengeForYou
     );
     refused!(
         w.games
             .challenges
             .cancel(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::NotYourCancel(_)
+        ChallengeRefusal::NotYourCancel(_)
     );
     // A button is answered only on the challenge's own message: a click that claims to come
     // from another channel, server or a DM finds no such challenge.
@@ -81,15 +81,15 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
         let elsewhere = ChallengeRef::Id(at, c.id);
         refused!(
             w.games.challenges.accept(&bob(), elsewhere).await,
-            GameError::NoSuchChallenge(_)
+            ChallengeRefusal::NoSuchChallenge(_)
         );
         refused!(
             w.games.challenges.decline(&bob(), elsewhere).await,
-            GameError::NoSuchChallenge(_)
+            ChallengeRefusal::NoSuchChallenge(_)
         );
         refused!(
             w.games.challenges.cancel(&alice(), elsewhere).await,
-            GameError::NoSuchChallenge(_)
+            ChallengeRefusal::NoSuchChallenge(_)
         );
     }
     assert_eq!(
@@ -108,11 +108,11 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .accept(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::ChallengeClosed(ChallengeState::Declined)
+        ChallengeRefusal::ChallengeClosed(ChallengeState::Declined)
     );
     refused!(
         w.games.challenges.accept(&bob(), ChallengeRef::Id(PLACE, ChallengeId::new(999))).await,
-        GameError::NoSuchChallenge(id) if id == ChallengeId::new(999)
+        ChallengeRefusal::NoSuchChallenge(id) if id == ChallengeId::new(999)
     );
 
     // At most five pending challenges per member.
@@ -129,7 +129,7 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .challenge(request(&alice(), Some(&carol()), "8x8"))
             .await,
-        GameError::TooManyChallenges(5)
+        ChallengeRefusal::TooManyChallenges(5)
     );
     let cancelled = w
         .games
@@ -146,7 +146,7 @@ pub(super) async fn challenges_are_refused_with_reasons_and_change_nothing(b: Ba
             .challenges
             .cancel(&alice(), ChallengeRef::Find(PLACE, None))
             .await,
-        GameError::NoChallengeToCancel
+        ChallengeRefusal::NoChallengeToCancel
     );
 }
 
@@ -164,21 +164,21 @@ pub(super) async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b
             .challenges
             .challenge(request(&alice(), None, "8x8"))
             .await,
-        GameError::DuplicateOpenChallenge
+        ChallengeRefusal::DuplicateOpenChallenge
     );
     refused!(
         w.games
             .challenges
             .accept(&alice(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::SelfChallenge
+        ChallengeRefusal::SelfChallenge
     );
     refused!(
         w.games
             .challenges
             .decline(&bob(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::DeclineOpen
+        ChallengeRefusal::DeclineOpen
     );
     let game = w
         .games
@@ -198,7 +198,7 @@ pub(super) async fn an_open_challenge_is_taken_by_the_first_member_who_accepts(b
     refused!(
         w.games.challenges.accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id
+        ChallengeRefusal::ChallengeClosed(ChallengeState::Accepted(id)) if id == game.id
     );
 }
 

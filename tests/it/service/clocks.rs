@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use breakthrough_bot::game::{
-    ChallengeRef, ChallengeState, EndReason, GameError, GameId, GameRef, GameState, GuildId,
-    Limits, ManualClock, Place, Services,
+    ChallengeRef, ChallengeRefusal, ChallengeState, EndReason, GameId, GameRef, GameState, GuildId,
+    Limits, ManualClock, Place, PlayRefusal, Services,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -71,14 +71,14 @@ pub(super) async fn sweep_expires_challenges_ends_games_on_time_and_reminds_once
             .play
             .play(&carol(), PLACE, GameRef::Id(late), "b4-b3")
             .await,
-        GameError::OutOfTime
+        PlayRefusal::OutOfTime
     );
     refused!(
         w.games
             .challenges
             .accept(&carol(), ChallengeRef::Id(c.place, c.id))
             .await,
-        GameError::ChallengeClosed(ChallengeState::Expired)
+        ChallengeRefusal::ChallengeClosed(ChallengeState::Expired)
     );
     let r = swept(&w.games, T0 + secs(3600)).await.unwrap();
     assert_eq!(r.expired.iter().map(|c| c.id).collect::<Vec<_>>(), [c.id]);

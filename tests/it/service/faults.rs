@@ -1,9 +1,12 @@
 //! The store failing: writes cut off half way, a full disk, dropped PostgreSQL connections,
 //! row locks and deadlocks with another writer, and a stored value that does not read back.
 
-use breakthrough_bot::game::{GameError, GameId, GameRef, Limits, Member, MemberId, Services};
+use breakthrough_bot::game::{
+    Error, Failure, GameId, GameRef, Limits, Member, MemberId, PlayRefusal, Services,
+};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
+use breakthrough_bot::text::AnyError;
 use breakthrough_bot::text::Plain;
 
 use super::{
@@ -85,7 +88,7 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
         }
     }
     let (i, e) = refused.expect("the full database refused a write");
-    assert!(matches!(e, GameError::StorageFull), "{e:?}");
+    assert!(matches!(e, Error::Failed(Failure::StorageFull)), "{e:?}");
     assert_eq!(
         e.to_string(),
         "the bot's storage is full, so nothing was changed: please tell the server's admin, and \
@@ -247,7 +250,7 @@ async fn moves_waiting_for_rows_another_process_holds_are_checked_against_what_i
     .expect("the other process's move");
     tx.commit().await.expect("commit");
 
-    refused!(late.await.unwrap(), GameError::PositionChanged);
+    refused!(late.await.unwrap(), PlayRefusal::PositionChanged);
     assert_eq!(on_time.await.unwrap().unwrap().game.ply, 1);
     assert_eq!(
         w.games.standings.history(PLACE, fresh).await.unwrap().moves,
@@ -472,13 +475,15 @@ pub(super) async fn a_stored_value_that_does_not_read_back_is_an_internal_error_
     let store = Store::open(&w.url).await.unwrap();
     let games = Services::new(store.clone(), w.clock.clone(), Limits::default());
     for e in [
-        games.play.game(id).await.unwrap_err(),
-        games
-            .play
-            .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
-            .await
-            .unwrap_err(),
-        games.challenges.challenge_view(c.id).await.unwrap_err(),
+        AnyError::from(games.play.game(id).await.unwrap_err()),
+        AnyError::from(
+            games
+                .play
+                .play(&alice(), PLACE, GameRef::Id(id), "a4-a3")
+                .await
+                .unwrap_err(),
+        ),
+        AnyError::from(games.challenges.challenge_view(c.id).await.unwrap_err()),
     ] {
         assert!(e.is_internal(), "{e:?}");
         assert_eq!(

@@ -151,16 +151,7 @@ fn result(game: &Game) -> Option<(Option<Color>, EndReason)> {
         .map(|reason| (game.status.winner(), reason))
 }
 
-/// Asserts `result` is the error `pattern`, showing the message otherwise.
-macro_rules! refused {
-    ($result:expr, $pattern:pat $(if $guard:expr)?) => {
-        match $result {
-            Err(e) => assert!(matches!(e, $pattern $(if $guard)?), "wrong refusal: {e:?}"),
-            Ok(v) => panic!("accepted: {v:?}"),
-        }
-    };
-}
-use refused;
+use crate::refused;
 
 // ----- games against the built-in AI ---------------------------------------------------------
 

@@ -1,7 +1,7 @@
 //! Where a game lives: several games in a channel, a game acted on only in its channel and seen
 //! only in its server, and a game against the AI in a direct message.
 
-use breakthrough_bot::game::{ChallengeRef, GameError, GameRef, Place};
+use breakthrough_bot::game::{AccessRefusal, ChallengeRef, GameRef, Place};
 use breakthrough_bot::rules::Color;
 
 use super::{
@@ -30,7 +30,10 @@ pub(super) async fn several_games_in_a_channel_need_a_game_number(b: Backend) {
         .play(&alice(), PLACE, GameRef::Only, "a4-a3")
         .await
         .unwrap_err();
-    assert!(matches!(err, GameError::AmbiguousGame(_)), "{err:?}");
+    assert!(
+        crate::is_refusal!(err, AccessRefusal::AmbiguousGame(_)),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("#1 against bob"), "{err}");
     assert!(err.to_string().contains("#2 against carol"), "{err}");
     assert_eq!(
@@ -61,14 +64,14 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
         );
         refused!(
             w.games.play.resign(&alice(), at, GameRef::Id(id)).await,
-            GameError::PlayedElsewhere { .. }
+            AccessRefusal::PlayedElsewhere { .. }
         );
         refused!(
             w.games
                 .play
                 .resignable(alice().id, at, GameRef::Id(id))
                 .await,
-            GameError::PlayedElsewhere { .. }
+            AccessRefusal::PlayedElsewhere { .. }
         );
         let refusal = w
             .games
@@ -142,7 +145,7 @@ pub(super) async fn a_game_is_played_in_its_own_channel_and_seen_only_in_its_ser
             .play
             .play(&carol(), OTHER_SERVER, GameRef::Id(id), "a4-a3")
             .await,
-        GameError::NoSuchGame(_)
+        AccessRefusal::NoSuchGame(_)
     );
 
     // In its own channel all of it works.
@@ -182,11 +185,11 @@ pub(super) async fn a_game_against_the_ai_in_a_direct_message_stays_in_that_mess
                 .play
                 .find_game(carol().id, at, GameRef::Id(game.id))
                 .await,
-            GameError::NoSuchGame(_)
+            AccessRefusal::NoSuchGame(_)
         );
         refused!(
             w.games.standings.history(at, game.id).await,
-            GameError::NoSuchGame(_)
+            AccessRefusal::NoSuchGame(_)
         );
     }
     assert_eq!(w.games.play.game(game.id).await.unwrap().ply, 0);

@@ -2,7 +2,8 @@
 //! processes, and a refused ending.
 
 use breakthrough_bot::game::{
-    EndReason, GameError, GameId, GameRef, GameState, Limits, RatingValue, Services,
+    AccessRefusal, EndReason, Error, GameId, GameRef, GameState, Limits, PlayRefusal, RatingValue,
+    Services,
 };
 use breakthrough_bot::rules::{Color, MoveError};
 use breakthrough_bot::store::Store;
@@ -33,19 +34,19 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
             .play
             .play(&carol(), PLACE, GameRef::Id(id), "a4-a3")
             .await,
-        GameError::NotAPlayer(_)
+        AccessRefusal::NotAPlayer(_)
     );
     refused!(
         w.games
             .play
             .play(&carol(), PLACE, GameRef::Only, "a4-a3")
             .await,
-        GameError::NoActiveGame
+        AccessRefusal::NoActiveGame
     );
     refused!(
         w.games.play.play(&alice(), PLACE, GameRef::Id(GameId::new(77)), "a4-a3")
             .await,
-        GameError::NoSuchGame(id) if id == GameId::new(77)
+        AccessRefusal::NoSuchGame(id) if id == GameId::new(77)
     );
     let err = w
         .games
@@ -61,7 +62,7 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
         .await
         .unwrap_err();
     assert!(
-        matches!(err, GameError::Move(MoveError::Illegal(_))),
+        crate::is_refusal!(err, PlayRefusal::Move(MoveError::Illegal(_))),
         "{err:?}"
     );
     let err = w
@@ -77,7 +78,7 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
     play_all(&w, id, &["a4-a3", "c2-c3"]).await;
     refused!(
         w.games.play.abort(&alice(), PLACE, GameRef::Id(id)).await,
-        GameError::AbortTooLate
+        PlayRefusal::AbortTooLate
     );
     let over = w
         .games
@@ -95,11 +96,11 @@ pub(super) async fn moves_are_refused_with_reasons_and_change_nothing(b: Backend
             .play
             .play(&alice(), PLACE, GameRef::Id(id), "a3-a2")
             .await,
-        GameError::GameOver(_)
+        PlayRefusal::GameOver(_)
     );
     refused!(
         w.games.play.resign(&alice(), PLACE, GameRef::Id(id)).await,
-        GameError::GameOver(_)
+        PlayRefusal::GameOver(_)
     );
     assert_eq!(ply(&w).await, 2);
 }
@@ -142,7 +143,7 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => applied += 1,
-            Err(GameError::PositionChanged | GameError::NotYourTurn(_)) => {}
+            Err(Error::Refused(PlayRefusal::PositionChanged | PlayRefusal::NotYourTurn(_))) => {}
             Err(e) => panic!("unexpected: {e:?}"),
         }
     }
@@ -167,7 +168,7 @@ pub(super) async fn fifty_concurrent_copies_of_a_move_apply_exactly_once(b: Back
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => applied += 1,
-            Err(GameError::PositionChanged | GameError::NotYourTurn(_)) => {}
+            Err(Error::Refused(PlayRefusal::PositionChanged | PlayRefusal::NotYourTurn(_))) => {}
             Err(e) => panic!("unexpected: {e:?}"),
         }
     }
@@ -206,7 +207,7 @@ pub(super) async fn a_stale_move_written_together_with_others_is_turned_away_alo
             .play
             .play(&carol, PLACE, GameRef::Id(fresh), "a4-a3"),
     );
-    refused!(late, GameError::PositionChanged);
+    refused!(late, PlayRefusal::PositionChanged);
     assert_eq!(on_time.unwrap().game.ply, 1);
     assert_eq!(
         w.games.standings.history(PLACE, fresh).await.unwrap().moves,
@@ -245,7 +246,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
             .play
             .play(&bob(), PLACE, GameRef::Id(id), "c2-c3")
             .await,
-        GameError::PositionChanged
+        PlayRefusal::PositionChanged
     );
     let seen = w.games.play.game(id).await.unwrap();
     assert_eq!(seen.ply, 2);
@@ -260,7 +261,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
             .play
             .play(&alice(), PLACE, GameRef::Id(id), "b4-b3")
             .await,
-        GameError::PositionChanged
+        PlayRefusal::PositionChanged
     );
     assert_eq!(elsewhere.play.game(id).await.unwrap().ply, 3);
     other.close().await;
@@ -283,7 +284,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
             .play
             .play(&bob(), PLACE, GameRef::Id(id), "c3-c4")
             .await,
-        GameError::GameOver(_)
+        PlayRefusal::GameOver(_)
     );
 
     let timed = started(&w).await;
@@ -300,7 +301,7 @@ pub(super) async fn a_game_shows_every_change_at_once_and_a_second_process_is_ca
             .play
             .play(&alice(), PLACE, GameRef::Id(timed), "b4-b3")
             .await,
-        GameError::GameOver(_)
+        PlayRefusal::GameOver(_)
     );
 }
 

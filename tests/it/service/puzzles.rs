@@ -5,7 +5,7 @@
 
 use breakthrough_bot::engine::{prove, Proof, PROOF_NODES};
 use breakthrough_bot::game::{
-    DailyYours, GameError, Member, MessageId, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
+    DailyYours, Member, MessageId, Pool, PuzzleRatingChange, PuzzleRefusal, PuzzleState,
     PuzzleStep, PuzzleView, RatingValue,
 };
 use breakthrough_bot::i18n::Lang;
@@ -193,7 +193,7 @@ pub(super) async fn a_right_line_solves_a_puzzle_and_rates_both_as_glicko2_says(
     // Solved, the puzzle is no longer in progress.
     refused!(
         w.games.puzzles.puzzle_move(&alice(), "a1-a2").await,
-        GameError::Puzzle(PuzzleRefusal::NoPuzzle)
+        PuzzleRefusal::NoPuzzle
     );
 }
 
@@ -210,7 +210,7 @@ pub(super) async fn a_wrong_first_move_fails_shows_the_solution_and_a_repeat_mov
     // An illegal move changes nothing.
     refused!(
         w.games.puzzles.puzzle_move(&bob(), "a5-a3").await,
-        GameError::Move(_)
+        PuzzleRefusal::Move(_)
     );
     assert_eq!(
         w.store
@@ -327,10 +327,8 @@ pub(super) async fn two_moves_at_once_in_a_puzzle_apply_once(b: Backend) {
         if let Err(e) = r {
             // Refused as a move that came too late, or, read after the first, as no move.
             assert!(
-                matches!(
-                    e,
-                    GameError::Puzzle(PuzzleRefusal::Changed) | GameError::Move(_)
-                ),
+                crate::is_refusal!(e, PuzzleRefusal::Changed)
+                    || crate::is_refusal!(e, PuzzleRefusal::Move(_)),
                 "{e:?}"
             );
         }
@@ -348,7 +346,7 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
     let w = loaded(b).await;
     refused!(
         w.games.puzzles.puzzle_daily(&alice(), A_DM).await,
-        GameError::Puzzle(PuzzleRefusal::DailyInDirect)
+        PuzzleRefusal::DailyInDirect
     );
     let a = w.games.puzzles.puzzle_daily(&alice(), PLACE).await.unwrap();
     let b_ = w.games.puzzles.puzzle_daily(&bob(), PLACE).await.unwrap();
@@ -474,6 +472,6 @@ pub(super) async fn pools_load_once_and_a_new_line_adds_one_puzzle(b: Backend) {
     // A size without puzzles is refused, naming those with some.
     refused!(
         w.games.puzzles.puzzle(&alice(), PLACE, Some(size("5x5"))).await,
-        GameError::Puzzle(PuzzleRefusal::NoPuzzles { ref sizes, .. }) if !sizes.is_empty()
+        PuzzleRefusal::NoPuzzles { ref sizes, .. } if !sizes.is_empty()
     );
 }

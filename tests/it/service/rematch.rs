@@ -2,7 +2,9 @@
 //! against the AI.
 
 use breakthrough_bot::engine::Level;
-use breakthrough_bot::game::{ChallengeRef, GameError, GameRef, Limits, Place, TimeControl};
+use breakthrough_bot::game::{
+    AccessRefusal, ChallengeRef, ChallengeRefusal, GameRef, Limits, Place, TimeControl,
+};
 use breakthrough_bot::rules::Color;
 
 use super::{
@@ -24,7 +26,9 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         .rematch(&bob(), PLACE, GameRef::Id(id))
         .await;
     assert!(
-        matches!(early, Err(GameError::RematchTooEarly(g)) if g == id),
+        early
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, ChallengeRefusal::RematchTooEarly(g) if g == id)),
         "{early:?}"
     );
     play_all(&w, id, &BLACK_WINS).await;
@@ -34,7 +38,9 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         .rematch(&carol(), PLACE, GameRef::Id(id))
         .await;
     assert!(
-        matches!(onlooker, Err(GameError::NotAPlayer(g)) if g == id),
+        onlooker
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, AccessRefusal::NotAPlayer(g) if g == id)),
         "{onlooker:?}"
     );
     let elsewhere = Place::new(11, 21);
@@ -44,7 +50,9 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         .rematch(&bob(), elsewhere, GameRef::Id(id))
         .await;
     assert!(
-        matches!(hidden, Err(GameError::NoSuchGame(g)) if g == id),
+        hidden
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, AccessRefusal::NoSuchGame(g) if g == id)),
         "{hidden:?}"
     );
 
@@ -59,7 +67,7 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         other => panic!("not one rematch: {other:?}"),
     };
     assert!(
-        matches!(refused, GameError::RematchTaken(g) if g == id),
+        crate::is_refusal!(refused, ChallengeRefusal::RematchTaken(g) if g == id),
         "{refused:?}"
     );
     assert_eq!(
@@ -101,7 +109,11 @@ pub(super) async fn a_rematch_swaps_colours_keeps_the_terms_and_is_offered_once(
         .challenges
         .rematch(&alice.clone(), PLACE, GameRef::Id(id))
         .await;
-    assert!(matches!(late, Err(GameError::RematchTaken(_))), "{late:?}");
+    assert!(
+        late.as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, ChallengeRefusal::RematchTaken(_))),
+        "{late:?}"
+    );
 }
 
 /// Every limit on challenges holds for a rematch, and its refusal says which; a refused rematch
@@ -128,7 +140,9 @@ pub(super) async fn a_rematch_meets_every_limit_of_a_challenge(b: Backend) {
         .rematch(&alice(), PLACE, GameRef::Id(id))
         .await;
     assert!(
-        matches!(refused, Err(GameError::TooManyChallenges(1))),
+        refused
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, ChallengeRefusal::TooManyChallenges(1))),
         "{refused:?}"
     );
     w.games
@@ -157,7 +171,9 @@ pub(super) async fn a_rematch_meets_every_limit_of_a_challenge(b: Backend) {
         .challenge(request(&alice(), Some(&bob()), "3x5"))
         .await;
     assert!(
-        matches!(refused, Err(GameError::Declined { .. })),
+        refused
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, ChallengeRefusal::Declined { .. })),
         "{refused:?}"
     );
 }
@@ -204,7 +220,9 @@ pub(super) async fn a_rematch_against_the_ai_starts_the_game_at_once(b: Backend)
         .rematch(&alice(), PLACE, GameRef::Id(g.id))
         .await;
     assert!(
-        matches!(twice, Err(GameError::RematchTaken(_))),
+        twice
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, ChallengeRefusal::RematchTaken(_))),
         "{twice:?}"
     );
 }

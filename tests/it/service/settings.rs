@@ -3,8 +3,8 @@
 //! settings refused in a direct message.
 
 use breakthrough_bot::game::{
-    BoardStyle, GameError, GuildId, Limits, MemberSettings, MemberSettingsChange, ServerSettings,
-    ServerSettingsChange, Services,
+    BoardStyle, GuildId, Limits, MemberSettings, MemberSettingsChange, ServerSettings,
+    ServerSettingsChange, Services, SettingsRefusal,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::store::Store;
@@ -142,7 +142,7 @@ pub(super) async fn a_servers_settings_are_refused_in_a_direct_message(b: Backen
             .settings
             .set_server_settings(A_DM.guild, change)
             .await,
-        GameError::ServerSettingsInDirect
+        SettingsRefusal::ServerSettingsInDirect
     );
     let e = w
         .games

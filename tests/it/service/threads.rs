@@ -3,7 +3,7 @@
 //! deleted. Why a server's games could not get threads is kept for its admins.
 
 use breakthrough_bot::game::{
-    Announced, Announcement, ChannelId, GameError, GameRef, Place, ThreadRefusal, ThreadTrouble,
+    AccessRefusal, Announced, Announcement, ChannelId, GameRef, Place, ThreadRefusal, ThreadTrouble,
 };
 use breakthrough_bot::rules::Color;
 
@@ -54,7 +54,7 @@ pub(super) async fn a_game_in_its_thread_is_played_there_and_its_end_is_told_in_
     );
     refused!(
         w.games.play.play(&bob(), PLACE, GameRef::Only, "c2-c3").await,
-        GameError::GamesElsewhere { ref channels, .. } if channels == &[THREAD.channel]
+        AccessRefusal::GamesElsewhere { ref channels, .. } if channels == &[THREAD.channel]
     );
     w.games
         .play

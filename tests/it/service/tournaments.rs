@@ -2,9 +2,9 @@
 //! played to its end. The Swiss, the races and the repairs are in `tournament_rounds`.
 
 use breakthrough_bot::game::{
-    Announcement, EndReason, Game, GameError, GameRef, Member, MemberId, Place, RoundGames,
-    RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef, TournamentRefusal,
-    TournamentRequest, TournamentState,
+    Announcement, EndReason, Error, Game, GameRef, Member, MemberId, Place, PlayRefusal,
+    RoundGames, RoundNumber, TimeControl, TournamentFormat, TournamentId, TournamentRef,
+    TournamentRefusal, TournamentRequest, TournamentState,
 };
 use breakthrough_bot::pairing::TieBreak;
 use breakthrough_bot::rules::Color;
@@ -140,39 +140,39 @@ pub(super) async fn create_refusals(b: Backend) {
     no_right.manages_server = false;
     refused!(
         w.games.tournaments.create_tournament(no_right).await,
-        GameError::Tournament(TournamentRefusal::NeedsManageServer)
+        TournamentRefusal::NeedsManageServer
     );
     refused!(
         w.games
             .tournaments
             .create_tournament(request(A_DM, rr, None))
             .await,
-        GameError::Tournament(TournamentRefusal::InDirect)
+        TournamentRefusal::InDirect
     );
     let mut too_many = request(PLACE, rr, None);
     too_many.max_players = Some(33);
     refused!(
         w.games.tournaments.create_tournament(too_many).await,
-        GameError::Tournament(TournamentRefusal::Players {
+        TournamentRefusal::Players {
             format: TournamentFormat::RoundRobin,
             max: 32
-        })
+        }
     );
     let mut too_many = request(PLACE, swiss, None);
     too_many.max_players = Some(129);
     refused!(
         w.games.tournaments.create_tournament(too_many).await,
-        GameError::Tournament(TournamentRefusal::Players {
+        TournamentRefusal::Players {
             format: TournamentFormat::Swiss,
             max: 128
-        })
+        }
     );
     refused!(
         w.games
             .tournaments
             .create_tournament(request(PLACE, rr, Some(3)))
             .await,
-        GameError::Tournament(TournamentRefusal::RoundsOnlySwiss)
+        TournamentRefusal::RoundsOnlySwiss
     );
     assert!(w
         .games
@@ -216,7 +216,7 @@ pub(super) async fn create_refusals(b: Backend) {
             .tournaments
             .create_tournament(request(PLACE, swiss, None))
             .await,
-        GameError::Tournament(TournamentRefusal::Limit(3))
+        TournamentRefusal::Limit(3)
     );
     assert_eq!(
         w.games
@@ -244,18 +244,18 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
             .tournaments
             .join_tournament(&bob(), PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::AlreadyIn)
+        TournamentRefusal::AlreadyIn
     );
     refused!(
         w.games
             .tournaments
             .leave_tournament(&carol(), PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::NotIn)
+        TournamentRefusal::NotIn
     );
     refused!(
         w.games.tournaments.withdraw(&bob(), PLACE, which).await,
-        GameError::Tournament(TournamentRefusal::NotStarted)
+        TournamentRefusal::NotStarted
     );
     w.games
         .tournaments
@@ -267,7 +267,7 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
             .tournaments
             .start_tournament(&alice(), false, PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::TooFew(2))
+        TournamentRefusal::TooFew(2)
     );
     let with_two = w.games.tournaments.tournament(id).await.unwrap();
     assert_eq!(with_two.state, TournamentState::Open);
@@ -283,7 +283,7 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
             .tournaments
             .start_tournament(&bob(), false, PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::NotOrganizer)
+        TournamentRefusal::NotOrganizer
     );
     let with_three = w.games.tournaments.tournament(id).await.unwrap();
     assert_eq!(
@@ -305,14 +305,14 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
             .tournaments
             .join_tournament(&Member::new(1005, "erin"), PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::AlreadyStarted)
+        TournamentRefusal::AlreadyStarted
     );
     refused!(
         w.games
             .tournaments
             .leave_tournament(&bob(), PLACE, which)
             .await,
-        GameError::Tournament(TournamentRefusal::AlreadyStarted)
+        TournamentRefusal::AlreadyStarted
     );
     let game = round.games[0].clone();
     let player = game.players[Color::Black].clone();
@@ -321,7 +321,7 @@ pub(super) async fn entry_and_start_refusals(b: Backend) {
             .play
             .abort(&player, PLACE, GameRef::Id(game.id))
             .await,
-        GameError::Tournament(TournamentRefusal::NoAbort)
+        PlayRefusal::NoAbortInTournament
     );
     assert_eq!(w.games.tournaments.tournament(id).await.unwrap(), running);
     assert!(w.games.play.game(game.id).await.unwrap().is_active());
@@ -456,7 +456,7 @@ pub(super) async fn a_round_robin_of_five_is_played_to_its_end(b: Backend) {
             .tournaments
             .withdraw(&players[0], PLACE, TournamentRef::Id(id))
             .await,
-        GameError::Tournament(TournamentRefusal::Over)
+        TournamentRefusal::Over
     );
 }
 
@@ -478,7 +478,7 @@ pub(super) async fn tournaments_created_at_once_keep_to_the_servers_limit(b: Bac
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => created += 1,
-            Err(GameError::Tournament(TournamentRefusal::Limit(3))) => {}
+            Err(Error::Refused(TournamentRefusal::Limit(3))) => {}
             Err(e) => panic!("unexpected: {e:?}"),
         }
     }

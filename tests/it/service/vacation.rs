@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use breakthrough_bot::game::{GameError, GameId, GameRef, Limits, Member, Services};
+use breakthrough_bot::game::{GameId, GameRef, Limits, Member, PlayRefusal, Services};
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -62,7 +62,12 @@ pub(super) async fn a_vacation_pauses_only_the_members_clocks_and_moving_ends_it
     assert_eq!(g.away_until(Color::Black, w.games.now()), None);
     assert_eq!(deadline(&g), w.games.now() + HOUR);
     let again = w.games.play.vacation(&alice(), 0).await;
-    assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
+    assert!(
+        again
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, PlayRefusal::NotOnVacation)),
+        "{again:?}"
+    );
 
     // bob goes away; alice's move hands him a turn that starts when he is back.
     w.games.play.vacation(&bob(), 1).await.unwrap();
@@ -126,7 +131,12 @@ pub(super) async fn a_vacation_taken_through_another_process_reaches_the_games_t
         .await
         .unwrap();
     let again = other.play.vacation(&bob(), 0).await;
-    assert!(matches!(again, Err(GameError::NotOnVacation)), "{again:?}");
+    assert!(
+        again
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, PlayRefusal::NotOnVacation)),
+        "{again:?}"
+    );
     store.close().await;
 }
 
@@ -137,13 +147,13 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
     let before = deadline(&w.games.play.game(id).await.unwrap());
     let refused = w.games.play.vacation(&alice(), 22).await;
     assert!(
-        matches!(
-            refused,
-            Err(GameError::VacationDays {
+        refused.as_ref().is_err_and(|e| crate::is_refusal!(
+            e,
+            PlayRefusal::VacationDays {
                 asked: 22,
                 left: 21
-            })
-        ),
+            }
+        )),
         "{refused:?}"
     );
     assert_eq!(
@@ -152,7 +162,9 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
     );
     let refused = w.games.play.vacation(&alice(), -1).await;
     assert!(
-        matches!(refused, Err(GameError::VacationDays { .. })),
+        refused
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, PlayRefusal::VacationDays { .. })),
         "{refused:?}"
     );
     assert_eq!(deadline(&w.games.play.game(id).await.unwrap()), before);
@@ -160,7 +172,9 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
     w.games.play.vacation(&alice(), 20).await.unwrap();
     let refused = w.games.play.vacation(&alice(), 1).await;
     assert!(
-        matches!(refused, Err(GameError::AlreadyOnVacation(_))),
+        refused
+            .as_ref()
+            .is_err_and(|e| crate::is_refusal!(e, PlayRefusal::AlreadyOnVacation(_))),
         "{refused:?}"
     );
     // Back after two and a half days: three are taken, eighteen given back.
@@ -169,13 +183,13 @@ pub(super) async fn vacations_keep_to_the_yearly_allowance_and_refuse_clearly(b:
     assert_eq!(change.days_left, 18);
     let refused = w.games.play.vacation(&alice(), 19).await;
     assert!(
-        matches!(
-            refused,
-            Err(GameError::VacationDays {
+        refused.as_ref().is_err_and(|e| crate::is_refusal!(
+            e,
+            PlayRefusal::VacationDays {
                 asked: 19,
                 left: 18
-            })
-        ),
+            }
+        )),
         "{refused:?}"
     );
     // A year after the first, its days are free again.
