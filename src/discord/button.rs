@@ -29,6 +29,20 @@ pub enum Button {
     Join(TournamentId),
     /// Leave this tournament before its start, from its sign-up message.
     Leave(TournamentId),
+    /// Play a move in this game by taps: opens its menus, for the member who taps alone.
+    Move(GameId),
+    /// Back to the menu of the pieces that can move, from the menu of one piece's targets.
+    Pieces(GameId),
+    /// The menu of the pieces that can move in this game at this ply (its value: a square).
+    Piece {
+        game: GameId,
+        ply: u32,
+    },
+    /// The menu of the moves to play in this game at this ply (its value: a move).
+    Target {
+        game: GameId,
+        ply: u32,
+    },
 }
 
 impl fmt::Display for Button {
@@ -43,6 +57,10 @@ impl fmt::Display for Button {
             Button::Leaderboard { size, page } => write!(f, "leaderboard:{size}:{page}"),
             Button::Join(id) => write!(f, "tournament:join:{id}"),
             Button::Leave(id) => write!(f, "tournament:leave:{id}"),
+            Button::Move(id) => write!(f, "game:move:{id}"),
+            Button::Pieces(id) => write!(f, "move:pieces:{id}"),
+            Button::Piece { game, ply } => write!(f, "move:piece:{game}:{ply}"),
+            Button::Target { game, ply } => write!(f, "move:to:{game}:{ply}"),
         }
     }
 }
@@ -74,6 +92,16 @@ impl FromStr for Button {
             },
             ["tournament", "join", n] => Button::Join(id(n)?),
             ["tournament", "leave", n] => Button::Leave(id(n)?),
+            ["game", "move", n] => Button::Move(id(n)?),
+            ["move", "pieces", n] => Button::Pieces(id(n)?),
+            ["move", "piece", n, ply] => Button::Piece {
+                game: id(n)?,
+                ply: id(ply)?,
+            },
+            ["move", "to", n, ply] => Button::Target {
+                game: id(n)?,
+                ply: id(ply)?,
+            },
             _ => return Err(UnknownButton),
         })
     }
@@ -99,6 +127,22 @@ mod tests {
             (Button::Leaderboard { size, page: 3 }, "leaderboard:7x7:3"),
             (Button::Join(TournamentId::new(4)), "tournament:join:4"),
             (Button::Leave(TournamentId::new(4)), "tournament:leave:4"),
+            (Button::Move(GameId::new(7)), "game:move:7"),
+            (Button::Pieces(GameId::new(7)), "move:pieces:7"),
+            (
+                Button::Piece {
+                    game: GameId::new(7),
+                    ply: 12,
+                },
+                "move:piece:7:12",
+            ),
+            (
+                Button::Target {
+                    game: GameId::new(7),
+                    ply: 0,
+                },
+                "move:to:7:0",
+            ),
         ];
         for (button, text) in all {
             assert_eq!(button.to_string(), text);
@@ -122,6 +166,9 @@ mod tests {
             "leaderboard:8x8:-1",
             "tournament:join:x",
             "tournament:enter:1",
+            "move:to:7",
+            "move:to:7:-1",
+            "move:piece:x:1",
             "other:1",
         ] {
             assert_eq!(text.parse::<Button>(), Err(UnknownButton), "{text}");

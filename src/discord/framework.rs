@@ -15,6 +15,7 @@ use crate::i18n::Lang;
 use crate::text::Entry;
 
 use super::button::Button;
+use super::commands::taps::{self, Open};
 use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
 use super::error::on_error;
 use super::lang::remember_language;
@@ -131,7 +132,7 @@ async fn on_event(
     Ok(())
 }
 
-/// Answers a button click: `kind:action:argument`.
+/// Answers a click on a button or a choice in a menu: `kind:action:argument`.
 async fn components(
     ctx: &serenity::Context,
     data: &Data,
@@ -160,6 +161,10 @@ async fn components(
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
         Button::Join(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Join).await,
         Button::Leave(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Leave).await,
+        Button::Move(id) => taps::on_move(ctx, data, click, &who, id, Open::New).await,
+        Button::Pieces(id) => taps::on_move(ctx, data, click, &who, id, Open::InPlace).await,
+        Button::Piece { game, ply } => taps::on_piece(ctx, data, click, &who, game, ply).await,
+        Button::Target { game, ply } => taps::on_target(ctx, data, click, &who, game, ply).await,
     }
 }
 

@@ -12,9 +12,9 @@ use super::standings::rating_now;
 use super::vacation::turn_deadline;
 use super::{
     ratings, AccessError, AccessRefusal, Action, Announcement, Core, EndReason, Error, Game,
-    GameRef, GameState, GameStatus, InternalError, Member, MemberId, Place, Play, PlayError,
-    PlayRefusal, Played, PuzzleStep, Puzzles, RatingChange, RatingValue, Result, Timestamp,
-    TournamentState, Tournaments, BOTH_SIDES_MOVED,
+    GameId, GameRef, GameState, GameStatus, InternalError, Member, MemberId, Place, Play,
+    PlayError, PlayRefusal, Played, PuzzleStep, Puzzles, RatingChange, RatingValue, Result,
+    Timestamp, TournamentState, Tournaments, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -142,11 +142,75 @@ impl Play {
         which: GameRef,
         text: &str,
     ) -> Result<(Played, Option<AiSlot>), PlayError> {
-        let now = self.now();
         let syntax: MoveText = text.parse().map_err(crate::rules::MoveError::Parse)?;
         let row = self
             .game_row_to_act(who.id, at, which, Action::Move)
             .await?;
+        self.play_row(who, row, syntax).await
+    }
+
+    /// The game `id`, if it is `who`'s turn in it: for the menus of its legal moves, opened from
+    /// any of its boards (its channel's, or the turn's direct message).
+    ///
+    /// # Errors
+    ///
+    /// [`AccessRefusal::NoSuchGame`], [`AccessRefusal::NotAPlayer`], [`PlayRefusal::GameOver`],
+    /// [`PlayRefusal::NotYourTurn`], [`PlayRefusal::OutOfTime`]; [`Failure`](super::Failure)
+    /// when the database fails.
+    pub async fn movable(&self, who: MemberId, id: GameId) -> Result<Game, PlayError> {
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(AccessRefusal::NoSuchGame(id))?;
+        let color = self.check_player(&row, who)?;
+        let position = position_of(&row)?;
+        if position.turn() != color {
+            let other = &row.players[color.opposite()].name;
+            return Err(PlayRefusal::NotYourTurn(other.clone().into()).into());
+        }
+        if self.now() >= row.deadline {
+            return Err(PlayRefusal::OutOfTime.into());
+        }
+        Ok(self.game_from_row(row).await?)
+    }
+
+    /// Plays `text` as `who`'s move in game `id`, chosen from a menu of the position at `ply`
+    /// (see [`Play::movable`]), from any of the game's boards: played and announced as a typed
+    /// move is.
+    ///
+    /// # Errors
+    ///
+    /// [`PlayRefusal::PositionChanged`] when the game is no longer at `ply` (a second tap, or a
+    /// menu left open while the game went on); otherwise as [`Play::movable`] and
+    /// [`Play::play_with_slot`]. Nothing is written for any of them.
+    pub async fn play_chosen(
+        &self,
+        who: &Member,
+        id: GameId,
+        ply: u32,
+        text: &str,
+    ) -> Result<(Played, Option<AiSlot>), PlayError> {
+        let syntax: MoveText = text.parse().map_err(crate::rules::MoveError::Parse)?;
+        let row = self
+            .store
+            .game(id)
+            .await?
+            .ok_or(AccessRefusal::NoSuchGame(id))?;
+        if row.ply != ply {
+            return Err(PlayRefusal::PositionChanged.into());
+        }
+        self.play_row(who, row, syntax).await
+    }
+
+    /// Plays `syntax` as `who`'s move in the game of `row`, read for it.
+    async fn play_row(
+        &self,
+        who: &Member,
+        row: GameRow,
+        syntax: MoveText,
+    ) -> Result<(Played, Option<AiSlot>), PlayError> {
+        let now = self.now();
         let id = row.id;
         if row.state != GameState::Active {
             return Err(PlayRefusal::GameOver(id).into());

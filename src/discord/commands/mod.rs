@@ -8,4 +8,5 @@ pub(super) mod info;
 pub(super) mod play;
 pub(super) mod puzzle;
 pub(super) mod settings;
+pub(super) mod taps;
 pub(super) mod tournament;

@@ -101,7 +101,12 @@ pub(in crate::discord) async fn update(
     v: View,
     to: Audience,
 ) -> Result<(), BotError> {
-    let message = v.interaction_message(to);
+    // What the new view leaves out goes: a board's embed replaced by a line of text.
+    let cleared = v.embed.is_none();
+    let mut message = v.interaction_message(to);
+    if cleared {
+        message = message.embeds(Vec::new());
+    }
     click
         .create_response(
             &ctx.http,

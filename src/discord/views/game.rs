@@ -95,9 +95,16 @@ pub fn game_facing(
     } else {
         (text::status(lang, &Markdown, game, now), None)
     };
-    // Once a game is over, either player may ask to play it again.
-    let components = if game.is_active() {
+    // In play, the member to move plays by taps from it; once a game is over, either player
+    // may ask to play it again.
+    let components = if game.ai_to_move() {
         Vec::new()
+    } else if game.is_active() {
+        vec![CreateActionRow::Buttons(vec![CreateButton::new(
+            Button::Move(game.id).to_string(),
+        )
+        .label(tr!(lang, "button-move"))
+        .style(ButtonStyle::Primary)])]
     } else {
         vec![CreateActionRow::Buttons(vec![CreateButton::new(
             Button::Rematch(game.id).to_string(),

@@ -8,6 +8,7 @@ use crate::i18n::Lang;
 use crate::text::Markup;
 
 mod game;
+pub(super) mod menu;
 pub(super) mod puzzle;
 mod tournament;
 

@@ -23,7 +23,8 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
     assert_eq!(level["min_value"].as_f64(), Some(1.0));
     assert_eq!(level["max_value"].as_f64(), Some(5.0));
 
-    // alice takes Black against the bot at level 2: the board at once, no buttons.
+    // alice takes Black against the bot at level 2: the board at once, with only the button
+    // that plays her move by taps.
     let r = bot
         .slash(
             InteractionBuilder::slash("challenge")
@@ -36,7 +37,13 @@ async fn a_game_against_the_ai_answers_each_move_in_a_deferred_response() {
         .await;
     assert_eq!(r["type"], 4, "{r}");
     assert!(!is_ephemeral(&r));
-    assert!(r["data"]["components"].as_array().is_none_or(Vec::is_empty));
+    assert_eq!(
+        r["data"]["components"],
+        serde_json::json!([{"type": 1, "components": [
+            {"type": 2, "custom_id": "game:move:1", "label": "Move", "style": 1, "disabled": false}
+        ]}]),
+        "{r}"
+    );
     assert!(
         r["data"]["content"]
             .as_str()

@@ -22,6 +22,7 @@ mod restarts;
 mod settings;
 mod standings;
 mod startup;
+mod taps;
 mod threads;
 mod tournament_restarts;
 mod tournaments;
