@@ -5,8 +5,8 @@ use breakthrough_bot::game::GameId;
 use breakthrough_bot::rules::{BoardSize, Position};
 use serde_json::Value;
 
-use super::{alice, bob, embed_text, is_ephemeral, start, start_with, Bot};
-use crate::common::fake_discord::{InteractionBuilder, SentInteraction, TestUser};
+use super::{alice, bob, embed_text, is_ephemeral, start, start_with, the_bot, Bot};
+use crate::common::fake_discord::{InteractionBuilder, SentInteraction, TestUser, CHANNEL_ID};
 
 /// The select menu a message carries: its custom id and its options as (label, value).
 fn select_of(message: &Value) -> (String, Vec<(String, String)>) {
@@ -278,5 +278,105 @@ async fn taps_out_of_turn_stale_or_doubled_play_nothing_twice() {
         "{late}"
     );
     assert_eq!(bot.moves_of(1).await.len(), 3);
+    bot.finish();
+}
+
+/// From the turn's direct message: the menu opens there, and the move's board goes to the
+/// game's channel through the outbox, pinging the opponent, as a typed move's would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_tapped_in_the_turn_message_posts_its_board_in_the_game_channel() {
+    use std::time::Duration;
+    let bot = start().await;
+    bot.slash(
+        InteractionBuilder::slash("notify")
+            .by(&alice())
+            .boolean("dm", true),
+    )
+    .await;
+    bot.start_game(&alice(), &bob(), "5x5").await;
+    let fake = &bot.fake;
+    let opened = fake
+        .wait_for("a direct message channel", Duration::from_secs(10), |r| {
+            r.method == "POST" && r.path == "/users/@me/channels"
+        })
+        .await;
+    let dm: u64 = opened.response.as_ref().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    fake.wait_channel_message(dm).await;
+    let told = fake.messages_in(dm).pop().expect("the turn's message");
+    assert!(told.to_string().contains("game:move:1"), "{told}");
+
+    let sent = fake
+        .send_interaction(
+            InteractionBuilder::button("game:move:1")
+                .by(&alice())
+                .dm(dm)
+                .on_message(&told),
+        )
+        .await;
+    let menu = fake.callback_for(sent.id).await;
+    assert_eq!(menu["type"], 4, "{menu}");
+    let (id, options) = select_of(&menu["data"]);
+    assert_eq!(id, "move:to:1:0");
+    assert!(options.iter().any(|(_, v)| v == "a4-a3"), "{options:?}");
+    let menu_message = fake.message_with_component("move:to:1:0").unwrap();
+    let sent = fake
+        .send_interaction(
+            InteractionBuilder::select("move:to:1:0", &["a4-a3"])
+                .by(&alice())
+                .dm(dm)
+                .on_message(&menu_message),
+        )
+        .await;
+    let done = fake.callback_for(sent.id).await;
+    assert_eq!(done["data"]["content"], "You played a4-a3 in game #1.");
+    let posted = fake.wait_channel_message(CHANNEL_ID).await;
+    let body = posted.body.as_ref().unwrap();
+    assert!(embed_text(body).contains("Last move: a4-a3"), "{body}");
+    assert!(
+        body["content"]
+            .as_str()
+            .unwrap()
+            .starts_with(&bob().mention()),
+        "{body}"
+    );
+    assert!(
+        fake.followups_for(&sent.token).is_empty(),
+        "nothing posted in the DM"
+    );
+    assert_eq!(bot.moves_of(1).await, ["a4-a3"]);
+    bot.finish();
+}
+
+/// Against the AI: the move chosen by taps, then the AI's reply, in the follow-up board that
+/// asks for the member's next move with its own Move button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_the_ai_the_board_after_its_reply_follows_the_tapped_move() {
+    let bot = start().await;
+    bot.slash(
+        InteractionBuilder::slash("challenge")
+            .by(&alice())
+            .user("opponent", &the_bot())
+            .string("size", "5x5")
+            .integer("color", 0)
+            .integer("level", 1),
+    )
+    .await;
+    let (menu, _) = bot.click(&alice(), "game:move:1").await;
+    let (id, _) = select_of(&menu["data"]);
+    let (done, sent) = bot.choose(&alice(), &id, "a4-a3").await;
+    assert_eq!(done["data"]["content"], "You played a4-a3 in game #1.");
+    let board = bot.fake.wait_followups(&sent.token, 1).await.remove(0);
+    let board = board.body.expect("a board");
+    let content = board["content"].as_str().unwrap();
+    assert!(
+        content.starts_with(&alice().mention()) && content.contains("The AI (level 1) played "),
+        "{content}"
+    );
+    assert!(board.to_string().contains("game:move:1"), "{board}");
+    assert_eq!(bot.moves_of(1).await.len(), 2, "her move and the AI's");
     bot.finish();
 }

@@ -272,3 +272,47 @@ async fn a_game_keeps_its_thread_across_a_restart() {
     assert_eq!(bot.fake.threads().len(), 1, "no second thread");
     bot.finish();
 }
+
+/// In a game's thread, a move played by taps is answered in the thread, as a typed one is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_tapped_in_a_games_thread_is_answered_there() {
+    let bot = start().await;
+    threads_on(&bot).await;
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    let thread = bot.fake.wait_thread_in(CHANNEL_ID).await;
+    wait_outbox_empty(&bot.db).await;
+    move_in(&bot, &thread, &alice(), "a4-a3").await;
+    let board = bot.fake.message_with_component("game:move:1").unwrap();
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::button("game:move:1")
+                .by(&bob())
+                .in_fake_thread(&thread)
+                .on_message(&board),
+        )
+        .await;
+    let menu = bot.fake.callback_for(sent.id).await;
+    assert_eq!(menu["type"], 4, "{menu}");
+    let menu_message = bot.fake.message_with_component("move:to:1:1").unwrap();
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::select("move:to:1:1", &["c2-c3"])
+                .by(&bob())
+                .in_fake_thread(&thread)
+                .on_message(&menu_message),
+        )
+        .await;
+    let done = bot.fake.callback_for(sent.id).await;
+    assert_eq!(done["data"]["content"], "You played c2-c3 in game #1.");
+    bot.fake.wait_followups(&sent.token, 1).await;
+    let in_thread = bot.fake.messages_in(thread.id);
+    assert!(
+        in_thread
+            .iter()
+            .any(|m| embed_text(m).contains("Last move: c2-c3")),
+        "{in_thread:?}"
+    );
+    bot.finish();
+}
