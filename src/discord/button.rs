@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{ChallengeId, GameId, TournamentId};
+use crate::game::{ChallengeId, GameId, PuzzleId, TournamentId};
 use crate::rules::BoardSize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,20 @@ pub enum Button {
         game: GameId,
         ply: u32,
     },
+    /// Answer the puzzle one is solving by taps: opens its menus.
+    PuzzleMove,
+    /// Back to the pieces that can move in one's puzzle.
+    PuzzlePieces,
+    /// The menu of the pieces that can move in this puzzle with this many own moves left.
+    PuzzlePiece {
+        puzzle: PuzzleId,
+        left: u32,
+    },
+    /// The menu of the moves to play in this puzzle with this many own moves left.
+    PuzzleTarget {
+        puzzle: PuzzleId,
+        left: u32,
+    },
 }
 
 impl fmt::Display for Button {
@@ -61,6 +75,10 @@ impl fmt::Display for Button {
             Button::Pieces(id) => write!(f, "move:pieces:{id}"),
             Button::Piece { game, ply } => write!(f, "move:piece:{game}:{ply}"),
             Button::Target { game, ply } => write!(f, "move:to:{game}:{ply}"),
+            Button::PuzzleMove => write!(f, "puzzle:move"),
+            Button::PuzzlePieces => write!(f, "puzzle:pieces"),
+            Button::PuzzlePiece { puzzle, left } => write!(f, "puzzle:piece:{puzzle}:{left}"),
+            Button::PuzzleTarget { puzzle, left } => write!(f, "puzzle:to:{puzzle}:{left}"),
         }
     }
 }
@@ -102,6 +120,16 @@ impl FromStr for Button {
                 game: id(n)?,
                 ply: id(ply)?,
             },
+            ["puzzle", "move"] => Button::PuzzleMove,
+            ["puzzle", "pieces"] => Button::PuzzlePieces,
+            ["puzzle", "piece", n, left] => Button::PuzzlePiece {
+                puzzle: id(n)?,
+                left: id(left)?,
+            },
+            ["puzzle", "to", n, left] => Button::PuzzleTarget {
+                puzzle: id(n)?,
+                left: id(left)?,
+            },
             _ => return Err(UnknownButton),
         })
     }
@@ -142,6 +170,22 @@ mod tests {
                     ply: 0,
                 },
                 "move:to:7:0",
+            ),
+            (Button::PuzzleMove, "puzzle:move"),
+            (Button::PuzzlePieces, "puzzle:pieces"),
+            (
+                Button::PuzzlePiece {
+                    puzzle: PuzzleId::new(3),
+                    left: 2,
+                },
+                "puzzle:piece:3:2",
+            ),
+            (
+                Button::PuzzleTarget {
+                    puzzle: PuzzleId::new(3),
+                    left: 1,
+                },
+                "puzzle:to:3:1",
             ),
         ];
         for (button, text) in all {

@@ -165,6 +165,14 @@ async fn components(
         Button::Pieces(id) => taps::on_move(ctx, data, click, &who, id, Open::InPlace).await,
         Button::Piece { game, ply } => taps::on_piece(ctx, data, click, &who, game, ply).await,
         Button::Target { game, ply } => taps::on_target(ctx, data, click, &who, game, ply).await,
+        Button::PuzzleMove => taps::on_puzzle(ctx, data, click, &who, Open::New).await,
+        Button::PuzzlePieces => taps::on_puzzle(ctx, data, click, &who, Open::InPlace).await,
+        Button::PuzzlePiece { puzzle, left } => {
+            taps::on_puzzle_piece(ctx, data, click, &who, puzzle, left).await
+        }
+        Button::PuzzleTarget { puzzle, left } => {
+            taps::on_puzzle_target(ctx, data, click, &who, puzzle, left).await
+        }
     }
 }
 

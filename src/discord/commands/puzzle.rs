@@ -3,13 +3,16 @@
 //! ephemeral, and the day's post never shows the answer.
 
 use crate::discord::views::Audience;
+use poise::serenity_prelude as serenity;
 use tracing::warn;
 
 use crate::discord::reply::own_style;
+use crate::discord::views::menu::{move_button, Menu};
 use crate::discord::views::puzzle::{board, Board};
 use crate::discord::views::View;
 use crate::discord::{caller, ids, place, private_lang, public_lang, BotError, Context};
-use crate::game::{DailyPuzzle, DailyYours, Member};
+use crate::game::{DailyPuzzle, DailyYours, Member, PuzzleView};
+use crate::i18n::Lang;
 use crate::rules::BoardSize;
 use crate::text;
 
@@ -57,7 +60,7 @@ pub async fn puzzle(
         .await?;
     let lang = private_lang(ctx);
     let style = own_style(ctx, who.id).await;
-    let v = board(
+    let mut v = board(
         lang,
         Board {
             position: &view.position,
@@ -67,8 +70,20 @@ pub async fn puzzle(
         style,
         text::puzzle_view(lang, &view),
     );
+    v.components = vec![answer_button(lang, &view)];
     ctx.send(v.reply(Audience::Caller)).await?;
     Ok(())
+}
+
+/// The Move button of the puzzle `view` shows, waiting for the member's move.
+fn answer_button(lang: Lang, view: &PuzzleView) -> serenity::CreateActionRow {
+    move_button(
+        lang,
+        Menu::Puzzle {
+            puzzle: view.id,
+            left: view.moves_left,
+        },
+    )
 }
 
 /// `/puzzle daily`: the member's side of it for them alone (the puzzle, the one to finish first,
@@ -91,7 +106,10 @@ async fn daily(ctx: Context<'_>, who: &Member) -> Result<(), BotError> {
         },
     };
     let style = own_style(ctx, who.id).await;
-    let v = board(lang, shown, style, text::daily_puzzle(lang, &daily));
+    let mut v = board(lang, shown, style, text::daily_puzzle(lang, &daily));
+    if let DailyYours::Playing(view) | DailyYours::Busy(view) = &daily.yours {
+        v.components = vec![answer_button(lang, view)];
+    }
     ctx.send(v.reply(Audience::Caller)).await?;
     daily_post(ctx, &daily).await;
     Ok(())

@@ -14,6 +14,7 @@ use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text;
 
+use super::views::menu::{move_button, Menu};
 use super::views::puzzle::{board, Board};
 use super::views::{self, View};
 use super::{ids, place, private_lang, public_lang, BotError, Context, Data};
@@ -191,25 +192,16 @@ pub(in crate::discord) enum Response {
 
 /// The answer to a `/move` in the member's puzzle, for them alone: the board after the bot's
 /// reply, after the win, or at the end of the winning line when the move was wrong. A deferred
-/// response ([`Done::Late`](crate::discord::window::Done::Late)) is completed by the answer. A finished daily puzzle's count goes to
-/// the day's post.
+/// response ([`Done::Late`](crate::discord::window::Done::Late)) is completed by the answer. A
+/// finished daily puzzle's count goes to the day's post.
 pub(in crate::discord) async fn answer_move(
     ctx: Context<'_>,
     step: &PuzzleStep,
     response: Response,
 ) -> Result<(), BotError> {
     let lang = private_lang(ctx);
-    let last = match &step.state {
-        PuzzleState::Failed { line, .. } => line.last().copied(),
-        _ => step.reply.or(Some(step.played)),
-    };
-    let shown = Board {
-        position: &step.position,
-        last,
-        attacker: step.attacker,
-    };
     let style = own_style(ctx, ids::member_id(ctx.author().id)).await;
-    let v = board(lang, shown, style, text::puzzle_step(lang, step));
+    let v = puzzle_step(lang, step, style);
     match ctx {
         poise::Context::Application(app) if response == Response::Deferred => {
             app.interaction
@@ -220,27 +212,61 @@ pub(in crate::discord) async fn answer_move(
             ctx.send(v.reply(Audience::Caller)).await?;
         }
     }
-    if let PuzzleState::Solved(result) | PuzzleState::Failed { result, .. } = &step.state {
-        if let Some(count) = &result.daily {
-            edit_count(ctx, public_lang(ctx), count).await;
-        }
-    }
+    daily_counted(ctx.http(), public_lang(ctx), step).await;
     Ok(())
 }
 
+/// A move's answer in a puzzle, in `style`: the board after the bot's reply (with the Move
+/// button while the puzzle goes on), after the win, or at the end of the winning line when the
+/// move was wrong.
+pub(in crate::discord) fn puzzle_step(lang: Lang, step: &PuzzleStep, style: BoardStyle) -> View {
+    let last = match &step.state {
+        PuzzleState::Failed { line, .. } => line.last().copied(),
+        _ => step.reply.or(Some(step.played)),
+    };
+    let shown = Board {
+        position: &step.position,
+        last,
+        attacker: step.attacker,
+    };
+    let mut v = board(lang, shown, style, text::puzzle_step(lang, step));
+    if let PuzzleState::GoOn { moves_left } = step.state {
+        let menu = Menu::Puzzle {
+            puzzle: step.id,
+            left: moves_left,
+        };
+        v.components = vec![move_button(lang, menu)];
+    }
+    v
+}
+
+/// After a move that finished a daily puzzle: its count on the day's post, if there is one.
+pub(in crate::discord) async fn daily_counted(
+    http: &serenity::Http,
+    lang: Lang,
+    step: &PuzzleStep,
+) {
+    if let PuzzleState::Solved(result) | PuzzleState::Failed { result, .. } = &step.state {
+        if let Some(count) = &result.daily {
+            edit_count(http, lang, count).await;
+        }
+    }
+}
+
 /// Replaces the count on the day's post, if there is one.
-async fn edit_count(ctx: Context<'_>, lang: Lang, count: &DailyCount) {
+async fn edit_count(http: &serenity::Http, lang: Lang, count: &DailyCount) {
     let Some((channel, message)) = count.post else {
         return;
     };
     let edit = serenity::EditMessage::new().content(text::daily_count(lang, count));
     let edited = serenity::ChannelId::new(channel.get())
-        .edit_message(ctx.http(), serenity::MessageId::new(message.get()), edit)
+        .edit_message(http, serenity::MessageId::new(message.get()), edit)
         .await;
     if let Err(e) = edited {
         warn!(error = %e, "could not update the daily puzzle's count");
     }
 }
+
 /// The look of what only `member` sees: their own choice.
 pub(in crate::discord) async fn own_style(ctx: Context<'_>, member: MemberId) -> BoardStyle {
     ctx.data()

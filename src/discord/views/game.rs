@@ -15,6 +15,7 @@ use crate::rules::Color;
 use crate::text::{self, Markup};
 
 use super::super::button::Button;
+use super::menu::{move_button, Menu};
 use super::tournament;
 use super::{mention, Attached, Markdown, View};
 
@@ -100,11 +101,11 @@ pub fn game_facing(
     let components = if game.ai_to_move() {
         Vec::new()
     } else if game.is_active() {
-        vec![CreateActionRow::Buttons(vec![CreateButton::new(
-            Button::Move(game.id).to_string(),
-        )
-        .label(tr!(lang, "button-move"))
-        .style(ButtonStyle::Primary)])]
+        let menu = Menu::Game {
+            game: game.id,
+            ply: game.ply,
+        };
+        vec![move_button(lang, menu)]
     } else {
         vec![CreateActionRow::Buttons(vec![CreateButton::new(
             Button::Rematch(game.id).to_string(),

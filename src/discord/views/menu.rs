@@ -1,6 +1,7 @@
 //! The menus that play a move by taps, for the member to move alone: the pieces that can move,
 //! then one piece's targets (or, when every legal move fits in one menu, the moves themselves),
-//! each over the board from the mover's side. Only legal moves are ever offered.
+//! each over the board from the mover's side. Only legal moves are ever offered. The same
+//! menus answer a game and the puzzle a member is solving.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -8,98 +9,136 @@ use serenity::{
     CreateSelectMenuOption,
 };
 
-use crate::game::{BoardStyle, Game, Timestamp};
+use crate::game::{GameId, PuzzleId};
 use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::rules::{Color, Move, Square};
+use crate::rules::{Move, Position, Square};
 
 use super::super::button::Button;
-use super::{game_facing, View};
+use super::View;
 
 /// The most options a Discord select menu holds.
 pub const MENU_OPTIONS: usize = 25;
 
-/// The first menu of `game` for its member to move (who must be to move): the moves themselves
-/// when they all fit in one menu, else the pieces that can move. `note` goes above it (why a
-/// fresh menu replaced the one tapped).
+/// What a menu plays in, and at which point of it: a game at a ply, or a puzzle with this many
+/// of the member's own moves left. A menu of another point is stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menu {
+    Game { game: GameId, ply: u32 },
+    Puzzle { puzzle: PuzzleId, left: u32 },
+}
+
+impl Menu {
+    /// The button that opens this menu's first step: on a board.
+    pub fn open(self) -> Button {
+        match self {
+            Menu::Game { game, .. } => Button::Move(game),
+            Menu::Puzzle { .. } => Button::PuzzleMove,
+        }
+    }
+
+    fn back(self) -> Button {
+        match self {
+            Menu::Game { game, .. } => Button::Pieces(game),
+            Menu::Puzzle { .. } => Button::PuzzlePieces,
+        }
+    }
+
+    fn pieces(self) -> Button {
+        match self {
+            Menu::Game { game, ply } => Button::Piece { game, ply },
+            Menu::Puzzle { puzzle, left } => Button::PuzzlePiece { puzzle, left },
+        }
+    }
+
+    fn targets(self) -> Button {
+        match self {
+            Menu::Game { game, ply } => Button::Target { game, ply },
+            Menu::Puzzle { puzzle, left } => Button::PuzzleTarget { puzzle, left },
+        }
+    }
+}
+
+/// The Move button a board carries while it waits for its member's move.
+pub fn move_button(lang: Lang, menu: Menu) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![CreateButton::new(menu.open().to_string())
+        .label(tr!(lang, "button-move"))
+        .style(ButtonStyle::Primary)])
+}
+
+/// The first menu of `position` over `board` (the board from the mover's side): the moves
+/// themselves when they all fit in one menu, else the pieces that can move. `note` goes above
+/// it (why a fresh menu replaced the one tapped).
 pub fn move_menu(
     lang: Lang,
-    game: &Game,
-    now: Timestamp,
-    style: BoardStyle,
+    position: &Position,
+    menu: Menu,
+    mut board: View,
     note: Option<String>,
 ) -> View {
-    let moves = game.position.legal_moves();
-    let (prompt, menu) = if moves.len() <= MENU_OPTIONS {
+    let moves = position.legal_moves();
+    let (prompt, select) = if moves.len() <= MENU_OPTIONS {
         (
             tr!(lang, "menu-choose-move"),
-            targets_menu(lang, game, &moves),
+            targets_menu(lang, menu, &moves),
         )
     } else {
         (
             tr!(lang, "menu-choose-piece"),
-            pieces_menu(lang, game, &moves),
+            pieces_menu(lang, menu, &moves),
         )
     };
-    let mut v = board(lang, game, now, style);
-    v.content = Some(match note {
+    board.content = Some(match note {
         Some(note) => format!("{note}\n{prompt}"),
         None => prompt,
     });
-    v.components = vec![CreateActionRow::SelectMenu(menu)];
-    v
+    board.components = vec![CreateActionRow::SelectMenu(select)];
+    board.mentions.clear();
+    board
 }
 
-/// The menu of the moves of the piece on `from` in `game`, with a way back to the pieces; the
-/// first menu when no legal move starts there.
-pub fn piece_menu(
-    lang: Lang,
-    game: &Game,
-    now: Timestamp,
-    style: BoardStyle,
-    from: Square,
-) -> View {
-    let moves: Vec<Move> = game
-        .position
+/// The menu of the moves of the piece on `from`, with a way back to the pieces; the first menu
+/// when no legal move starts there.
+pub fn piece_menu(lang: Lang, position: &Position, menu: Menu, board: View, from: Square) -> View {
+    let moves: Vec<Move> = position
         .legal_moves()
         .into_iter()
         .filter(|m| m.from() == from)
         .collect();
     if moves.is_empty() {
-        return move_menu(lang, game, now, style, None);
+        return move_menu(lang, position, menu, board, None);
     }
-    let mut v = board(lang, game, now, style);
+    let mut v = board;
     v.content = Some(tr!(lang, "menu-choose-target", square = from.to_string()));
     v.components = vec![
-        CreateActionRow::SelectMenu(targets_menu(lang, game, &moves)),
-        CreateActionRow::Buttons(vec![CreateButton::new(Button::Pieces(game.id).to_string())
+        CreateActionRow::SelectMenu(targets_menu(lang, menu, &moves)),
+        CreateActionRow::Buttons(vec![CreateButton::new(menu.back().to_string())
             .label(tr!(lang, "menu-other-piece"))
             .style(ButtonStyle::Secondary)]),
     ];
-    v
-}
-
-/// The board of `game` from the side of its member to move, pinging no one.
-fn board(lang: Lang, game: &Game, now: Timestamp, style: BoardStyle) -> View {
-    let bottom: Color = game.position.turn();
-    let mut v = game_facing(lang, game, now, bottom, style);
     v.mentions.clear();
     v
 }
 
+/// The square of a piece that can move in `position`, as a piece menu's value names it; `None`
+/// for anything else.
+pub fn piece_of(position: &Position, value: &str) -> Option<Square> {
+    position
+        .legal_moves()
+        .iter()
+        .map(|m| m.from())
+        .find(|s| s.to_string() == value)
+}
+
 /// A select of the moves `moves` (at most [`MENU_OPTIONS`]): its value a move, as typed.
-fn targets_menu(lang: Lang, game: &Game, moves: &[Move]) -> CreateSelectMenu {
+fn targets_menu(lang: Lang, menu: Menu, moves: &[Move]) -> CreateSelectMenu {
     let options = moves
         .iter()
         .take(MENU_OPTIONS)
         .map(|m| CreateSelectMenuOption::new(move_label(lang, *m), m.to_string()))
         .collect();
     CreateSelectMenu::new(
-        Button::Target {
-            game: game.id,
-            ply: game.ply,
-        }
-        .to_string(),
+        menu.targets().to_string(),
         CreateSelectMenuKind::String { options },
     )
     .placeholder(tr!(lang, "menu-move-placeholder"))
@@ -107,7 +146,7 @@ fn targets_menu(lang: Lang, game: &Game, moves: &[Move]) -> CreateSelectMenu {
 
 /// A select of the squares of the pieces that can move, each with its targets: its value a
 /// square.
-fn pieces_menu(lang: Lang, game: &Game, moves: &[Move]) -> CreateSelectMenu {
+fn pieces_menu(lang: Lang, menu: Menu, moves: &[Move]) -> CreateSelectMenu {
     let mut from: Vec<Square> = moves.iter().map(|m| m.from()).collect();
     from.sort_by_key(|s| (s.col(), s.row()));
     from.dedup();
@@ -130,11 +169,7 @@ fn pieces_menu(lang: Lang, game: &Game, moves: &[Move]) -> CreateSelectMenu {
         })
         .collect();
     CreateSelectMenu::new(
-        Button::Piece {
-            game: game.id,
-            ply: game.ply,
-        }
-        .to_string(),
+        menu.pieces().to_string(),
         CreateSelectMenuKind::String { options },
     )
     .placeholder(tr!(lang, "menu-piece-placeholder"))

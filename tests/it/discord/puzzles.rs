@@ -12,6 +12,7 @@ use breakthrough_bot::engine::{prove, Proof, PROOF_NODES};
 use breakthrough_bot::game::{MemberId, PuzzleView, Services};
 use breakthrough_bot::rules::Move;
 
+use super::taps::select_of;
 use super::{alice, bob, is_ephemeral, posted, service, start, Bot};
 use crate::common::fake_discord::{InteractionBuilder, TestUser, CHANNEL_ID};
 
@@ -238,5 +239,54 @@ async fn the_daily_puzzle_is_posted_once_and_its_count_follows_the_attempts() {
         "{said}"
     );
     assert_eq!(posts(&bot).len(), 1);
+    bot.finish();
+}
+
+/// A puzzle solved by taps alone: the Move button on its board opens the menu of its legal
+/// moves (or its pieces first), the prover's move is chosen, and each answer replaces the menu,
+/// with the Move button again until the puzzle is solved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_is_solved_by_taps() {
+    let bot = super::start_with(true, &[("RATE_LIMIT_COMMANDS", "1000")]).await;
+    let (_store, games) = service(&bot.db).await;
+    let asked = bot.slash(puzzle(&alice(), SIX)).await;
+    assert!(asked.to_string().contains("puzzle:move"), "{asked}");
+    loop {
+        let view = in_progress(&games, &alice()).await;
+        let mv = right_move(&view).to_string();
+        let (menu, _) = bot.click(&alice(), "puzzle:move").await;
+        private_board(&menu);
+        let (mut id, options) = select_of(&menu["data"]);
+        if id.starts_with("puzzle:piece:") {
+            let from = mv.split(['-', 'x']).next().unwrap();
+            assert!(options.iter().any(|(_, v)| v == from), "{options:?}");
+            let (targets, _) = bot.choose(&alice(), &id, from).await;
+            assert_eq!(targets["type"], 7, "{targets}");
+            id = select_of(&targets["data"]).0;
+        } else {
+            let mut offered: Vec<&str> = options.iter().map(|(_, v)| v.as_str()).collect();
+            let legal: Vec<String> = view
+                .position
+                .legal_moves()
+                .iter()
+                .map(Move::to_string)
+                .collect();
+            let mut legal: Vec<&str> = legal.iter().map(String::as_str).collect();
+            offered.sort_unstable();
+            legal.sort_unstable();
+            assert_eq!(offered, legal);
+        }
+        assert_eq!(id, format!("puzzle:to:{}:{}", view.id, view.moves_left));
+        let (answer, _) = bot.choose(&alice(), &id, &mv).await;
+        assert_eq!(answer["type"], 7, "the answer replaces the menu: {answer}");
+        let said = content(&answer);
+        if said.contains("solved") {
+            assert!(said.contains(&format!("{mv} wins")), "{said}");
+            assert!(!answer.to_string().contains("puzzle:move"), "{answer}");
+            break;
+        }
+        assert!(said.contains(&format!("{mv} is right")), "{said}");
+        assert!(answer.to_string().contains("puzzle:move"), "{answer}");
+    }
     bot.finish();
 }

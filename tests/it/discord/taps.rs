@@ -9,7 +9,7 @@ use super::{alice, bob, embed_text, is_ephemeral, start, start_with, the_bot, Bo
 use crate::common::fake_discord::{InteractionBuilder, SentInteraction, TestUser, CHANNEL_ID};
 
 /// The select menu a message carries: its custom id and its options as (label, value).
-fn select_of(message: &Value) -> (String, Vec<(String, String)>) {
+pub(super) fn select_of(message: &Value) -> (String, Vec<(String, String)>) {
     let menu = message["components"]
         .as_array()
         .into_iter()
@@ -34,7 +34,7 @@ fn select_of(message: &Value) -> (String, Vec<(String, String)>) {
 impl Bot {
     /// Chooses `value` in the select `custom_id` of the message that carries it; returns the
     /// callback and the interaction.
-    async fn choose(
+    pub(super) async fn choose(
         &self,
         who: &TestUser,
         custom_id: &str,
