@@ -94,7 +94,7 @@ impl Console {
             Announced::Reminder { game, member } => format!(
                 "@{}: {}",
                 name_in(game, *member),
-                text::reminder(self.lang, game, now)
+                text::reminder(self.lang, &Plain, game, now)
             ),
             Announced::AiMoved(played) => self.ai_board(played),
             Announced::YourTurn {

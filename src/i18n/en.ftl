@@ -30,13 +30,19 @@ game-rating = { $rating ->
   }
 ai-played = The AI (level {$level}) played {$move}.
 move-played = {$move} was played.
-reminder = your move in game #{$id}: {$left} left.
+reminder = your move in game #{$id}: {$left}.
 vacation-away = {$name} is on vacation until {$until}
 vacation-told = {$name} is on vacation until {$until}: in game #{$id} their clock waits for them; yours runs as usual.
-dm-your-move = Your move in game #{$id} against {$opponent}: {$opponent} played {$move}. {$left} left.
-dm-first-move = Your move in game #{$id} against {$opponent}: the game has begun and you have the first move. {$left} left.
-dm-reminder = Your time is running short in game #{$id} against {$opponent}: {$left} left.
+dm-your-move = Your move in game #{$id} against {$opponent}: {$opponent} played {$move}. {$left}
+dm-first-move = Your move in game #{$id} against {$opponent}: the game has begun and you have the first move. {$left}
+dm-reminder = Your time is running short in game #{$id} against {$opponent}: {$left}.
 dm-go-to-game = Go to the game: {$link}
+# The time left to move: a span in plain text, or when it runs out as Discord shows a moment.
+time-left = {$span} left
+time-left-sentence = {$span} left.
+time-runs-out = time runs out {$at}
+time-runs-out-sentence = Time runs out {$at}.
+time-in = in {$span}
 notify-on = Turn notifications by direct message are on: I will message you each time it is your turn, and when your time runs short. /{ -cmd-notify } { -opt-dm }:{$off} turns them off.
 notify-off = Turn notifications by direct message are off. /{ -cmd-notify } { -opt-dm }:{$on} turns them on.
 notify-refused = Your turn notifications are off: Discord would not deliver my direct messages to you. Allow direct messages from this server's members, then turn them on again with /{ -cmd-notify } { -opt-dm }:True.
@@ -45,7 +51,7 @@ unrated-early = unrated: it ended before both sides had moved
 status-active = Move {$number} · { $side ->
     [black] Black
    *[white] White
-  } to move: {$name} · {$left} left
+  } to move: {$name} · {$left}
 status-won = { $side ->
     [black] Black
    *[white] White
@@ -76,7 +82,7 @@ challenge-casual-by-limit = { $limit ->
     [one] casual (you have played your rated game against each other today)
    *[other] casual (you have played your {$limit} rated games against each other today)
   }
-challenge-expires = expires in {$left}
+challenge-expires = expires {$left}
 challenge-state = { $state ->
     [pending] pending
     [accepted] accepted
@@ -642,7 +648,7 @@ tournament-line = { $points ->
    *[other] {" · "}{$breaks}
   }
 tournament-game = #{$id} {$black} (Black) vs {$white} (White): {$standing}
-tournament-game-to-move = {$name} to move, {$left} left
+tournament-game-to-move = {$name} to move, {$left}
 tournament-game-won = {$name} won
 tournament-game-aborted = no result
 tournament-bye = Bye: {$name} (1 point)

@@ -30,13 +30,19 @@ game-rating = { $rating ->
   }
 ai-played = La IA (nivel {$level}) ha jugado {$move}.
 move-played = Se ha jugado {$move}.
-reminder = te toca mover en la partida #{$id}: quedan {$left}.
+reminder = te toca mover en la partida #{$id}: {$left}.
 vacation-away = {$name} está de vacaciones hasta el {$until}
 vacation-told = {$name} está de vacaciones hasta el {$until}: en la partida #{$id} su reloj espera a su vuelta; el tuyo corre como siempre.
-dm-your-move = Te toca mover en la partida #{$id} contra {$opponent}: {$opponent} ha jugado {$move}. Quedan {$left}.
-dm-first-move = Te toca mover en la partida #{$id} contra {$opponent}: la partida ha empezado y mueves tú primero. Quedan {$left}.
-dm-reminder = Se te acaba el tiempo en la partida #{$id} contra {$opponent}: quedan {$left}.
+dm-your-move = Te toca mover en la partida #{$id} contra {$opponent}: {$opponent} ha jugado {$move}. {$left}
+dm-first-move = Te toca mover en la partida #{$id} contra {$opponent}: la partida ha empezado y mueves tú primero. {$left}
+dm-reminder = Se te acaba el tiempo en la partida #{$id} contra {$opponent}: {$left}.
 dm-go-to-game = Ir a la partida: {$link}
+# The time left to move: a span in plain text, or when it runs out as Discord shows a moment.
+time-left = quedan {$span}
+time-left-sentence = Quedan {$span}.
+time-runs-out = el tiempo se acaba {$at}
+time-runs-out-sentence = El tiempo se acaba {$at}.
+time-in = en {$span}
 notify-on = Los avisos de turno por mensaje directo están activados: te escribiré cada vez que te toque mover y cuando se te acabe el tiempo. /{ -cmd-notify } { -opt-dm }:{$off} los desactiva.
 notify-off = Los avisos de turno por mensaje directo están desactivados. /{ -cmd-notify } { -opt-dm }:{$on} los activa.
 notify-refused = Tus avisos de turno se han desactivado: Discord no me deja enviarte mensajes directos. Permite los mensajes directos de los miembros de este servidor y vuelve a activarlos con /{ -cmd-notify } { -opt-dm }:True.
@@ -45,7 +51,7 @@ unrated-early = sin puntuar: terminó antes de que movieran ambos bandos
 status-active = Jugada {$number} · juegan las { $side ->
     [black] negras
    *[white] blancas
-  }: {$name} · quedan {$left}
+  }: {$name} · {$left}
 status-won = Ganan las { $side ->
     [black] negras
    *[white] blancas
@@ -76,7 +82,7 @@ challenge-casual-by-limit = { $limit ->
     [one] amistosa (hoy ya se ha jugado la partida puntuable entre los dos)
    *[other] amistosa (hoy ya se han jugado las {$limit} partidas puntuables entre los dos)
   }
-challenge-expires = caduca en {$left}
+challenge-expires = caduca {$left}
 challenge-state = { $state ->
     [pending] pendiente
     [accepted] aceptado
@@ -644,7 +650,7 @@ tournament-line = { $points ->
    *[other] {" · "}{$breaks}
   }
 tournament-game = #{$id} {$black} (Negras) contra {$white} (Blancas): {$standing}
-tournament-game-to-move = mueve {$name}, quedan {$left}
+tournament-game-to-move = mueve {$name}, {$left}
 tournament-game-won = ganó {$name}
 tournament-game-aborted = sin resultado
 tournament-bye = Descansa: {$name} (1 punto)

@@ -249,11 +249,9 @@ impl Refusal for PlayRefusal {
             P::VacationDays { asked, left } => {
                 tr!(lang, "error-vacation-days", asked = *asked, left = *left)
             }
-            P::AlreadyOnVacation(until) => tr!(
-                lang,
-                "error-already-on-vacation",
-                until = text::utc_time(*until)
-            ),
+            P::AlreadyOnVacation(until) => {
+                tr!(lang, "error-already-on-vacation", until = m.moment(*until))
+            }
             P::NotOnVacation => tr!(lang, "error-not-on-vacation"),
             P::Puzzle(why) => why.localized(lang, m),
         }

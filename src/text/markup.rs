@@ -1,11 +1,14 @@
 //! How a front end writes what is more than words: [`Markup`], and [`Plain`] text.
 
-use crate::game::{ChannelId, Name};
+use crate::game::{ChannelId, Name, Timestamp};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 
+use super::{duration, utc_time};
+
 /// How a front end writes what is more than words: a member's name, which must show exactly as
-/// they chose it whatever it holds, and a channel to point a member to.
+/// they chose it whatever it holds, a channel to point a member to, and moments (plain text
+/// unless the front end shows them better).
 pub trait Markup {
     /// `name` as text that shows it literally.
     fn name(&self, name: &Name) -> String;
@@ -17,6 +20,29 @@ pub trait Markup {
     fn yes_or_no(&self, lang: Lang, value: bool) -> String;
     /// Whether messages carry buttons (Accept, Rematch, Join) that the words may point to.
     fn has_buttons(&self) -> bool;
+    /// A moment, as its reader is to see it; in plain text, in UTC: `2026-12-01 18:00 UTC`.
+    fn moment(&self, at: Timestamp) -> String {
+        utc_time(at)
+    }
+
+    /// The time left at `now` before `deadline`, as a phrase: `9h 59m left`.
+    fn time_left(&self, lang: Lang, now: Timestamp, deadline: Timestamp) -> String {
+        tr!(lang, "time-left", span = duration(lang, deadline - now))
+    }
+
+    /// [`Markup::time_left`] as a sentence of its own: `9h 59m left.`
+    fn time_left_sentence(&self, lang: Lang, now: Timestamp, deadline: Timestamp) -> String {
+        tr!(
+            lang,
+            "time-left-sentence",
+            span = duration(lang, deadline - now)
+        )
+    }
+
+    /// When `at` comes, seen from `now`: `in 1d 0h`.
+    fn within(&self, lang: Lang, now: Timestamp, at: Timestamp) -> String {
+        tr!(lang, "time-in", span = duration(lang, at - now))
+    }
 }
 
 /// Plain text, where nothing is markup: names as they are, a channel by its number. For the

@@ -159,11 +159,8 @@ pub fn challenge_expired(lang: Lang, m: &dyn Markup, c: &Challenge) -> String {
 }
 
 /// A reminder to the side to move, after their name: `your move in game #12: 9m left.`
-pub fn reminder(lang: Lang, game: &Game, now: Timestamp) -> String {
-    let left = duration(
-        lang,
-        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
-    );
+pub fn reminder(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
+    let left = m.time_left(lang, now, game.status.deadline().unwrap_or(now));
     tr!(lang, "reminder", id = game.id.to_string(), left = left)
 }
 
@@ -208,7 +205,7 @@ pub fn away(lang: Lang, m: &dyn Markup, name: &Name, until: Timestamp) -> String
         lang,
         "vacation-away",
         name = m.name(name),
-        until = utc_time(until)
+        until = m.moment(until)
     )
 }
 
@@ -229,7 +226,7 @@ pub fn vacation_told(
         "vacation-told",
         name = name,
         id = game.id.to_string(),
-        until = utc_time(until)
+        until = m.moment(until)
     )
 }
 
@@ -246,10 +243,8 @@ pub fn your_turn(
     let opponent = game
         .color_of(member)
         .map_or_else(String::new, |c| m.name(&game.player(c.opposite()).name));
-    let left = duration(
-        lang,
-        game.status.deadline().map_or(Duration::ZERO, |d| d - now),
-    );
+    let deadline = game.status.deadline().unwrap_or(now);
+    let left = m.time_left_sentence(lang, now, deadline);
     let id = game.id.to_string();
     match (reminder, game.last_move) {
         (true, _) => tr!(
@@ -257,7 +252,7 @@ pub fn your_turn(
             "dm-reminder",
             id = id,
             opponent = &opponent,
-            left = left
+            left = m.time_left(lang, now, deadline)
         ),
         (false, Some(mv)) => tr!(
             lang,
@@ -287,7 +282,7 @@ fn standing(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> String {
                 number = game.move_number().to_string(),
                 side = turn.name(),
                 name = m.name(&game.player(turn).name),
-                left = duration(lang, deadline - now)
+                left = m.time_left(lang, now, deadline)
             )
         }
         GameStatus::Finished { winner, reason, .. } => tr!(
@@ -406,7 +401,7 @@ pub fn challenge(lang: Lang, m: &dyn Markup, c: &Challenge, now: Timestamp) -> S
         ChallengeState::Pending => tr!(
             lang,
             "challenge-expires",
-            left = duration(lang, c.expires_at - now)
+            left = m.within(lang, now, c.expires_at)
         ),
         other => challenge_state(lang, other),
     };

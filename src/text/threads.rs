@@ -5,7 +5,7 @@ use crate::game::{Game, ThreadRefusal, ThreadTrouble, Timestamp};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 
-use super::{status, utc_time, Markup};
+use super::{status, Markup};
 
 /// The longest name Discord gives a thread, in characters.
 const THREAD_NAME_MAX: usize = 100;
@@ -52,7 +52,7 @@ pub fn thread_ended(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> 
 /// Why the latest game of a server could not get a thread, for its admins.
 pub fn thread_trouble(lang: Lang, m: &dyn Markup, trouble: &ThreadTrouble) -> String {
     let channel = m.channel(lang, trouble.channel);
-    let at = utc_time(trouble.at);
+    let at = m.moment(trouble.at);
     match trouble.why {
         ThreadRefusal::MissingPermissions => {
             tr!(

@@ -9,7 +9,7 @@ use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::pairing::TieBreak;
 
-use super::{time_control, utc_time, Markup};
+use super::{time_control, Markup};
 
 /// `round-robin` or `swiss`, in words: `Round robin`, `Swiss`.
 pub fn tournament_format(lang: Lang, format: TournamentFormat) -> String {
@@ -67,7 +67,7 @@ pub fn signup(lang: Lang, m: &dyn Markup, t: &Tournament, organizer: &Member) ->
     if t.state == TournamentState::Open {
         out.push('\n');
         out.push_str(&match t.starts_at {
-            Some(at) => tr!(lang, "tournament-starts-at", at = utc_time(at)),
+            Some(at) => tr!(lang, "tournament-starts-at", at = m.moment(at)),
             None => tr!(lang, "tournament-starts-when-started"),
         });
     }
@@ -146,7 +146,7 @@ pub fn round_game(lang: Lang, m: &dyn Markup, game: &Game, now: Timestamp) -> St
             lang,
             "tournament-game-to-move",
             name = m.name(&game.to_move().name),
-            left = super::duration(lang, deadline - now)
+            left = m.time_left(lang, now, deadline)
         ),
         GameStatus::Finished { winner, .. } => tr!(
             lang,

@@ -192,6 +192,13 @@ fn turn_messages_and_vacation_notices_come_from_the_outbox_once_each() {
         1,
         "{out}"
     );
+    // The console shows moments as plain UTC (Discord's timestamps are Discord's alone).
+    let told = out
+        .lines()
+        .find(|l| l.contains("@bob: alice is on vacation until "))
+        .unwrap();
+    assert!(told.contains(" UTC: in game #1"), "{told}");
+    assert!(!out.contains("<t:"), "{out}");
     // The reminder goes to the channel and, as he asked, to bob.
     assert_eq!(
         out.matches("@bob: your move in game #1: ").count(),

@@ -235,7 +235,7 @@ pub async fn vacation(
         tr!(
             lang,
             "vacation-started",
-            until = text::utc_time(change.until),
+            until = crate::text::Markup::moment(&views::Markdown, change.until),
             games = change.games.len(),
             left = change.days_left
         )

@@ -204,7 +204,7 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
             content: Some(format!(
                 "{}, {}",
                 mention(*member),
-                text::reminder(lang, game, now)
+                text::reminder(lang, &Markdown, game, now)
             )),
             mentions: vec![*member],
             ..View::default()

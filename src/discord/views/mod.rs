@@ -3,7 +3,8 @@
 use poise::serenity_prelude as serenity;
 use serenity::{CreateActionRow, CreateAllowedMentions, CreateEmbed, UserId};
 
-use crate::game::{ChannelId, MemberId, Name};
+use crate::game::{ChannelId, MemberId, Name, Timestamp};
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text::Markup;
 
@@ -151,6 +152,11 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A Discord timestamp that counts: `in 9 hours`, `2 days ago`.
+fn relative(at: Timestamp) -> String {
+    format!("<t:{}:R>", at.unix_seconds())
+}
+
 /// Discord's markup for the game's words: a name escaped (see [`escape`]), so it shows as the
 /// member typed it and never as markdown, a mention or a link; a channel as its link, `<#123>`.
 /// Names are escaped on their way out, never stored so.
@@ -168,6 +174,25 @@ impl Markup for Markdown {
 
     fn strong(&self, text: &str) -> String {
         format!("**{text}**")
+    }
+
+    /// A Discord timestamp: each reader's client shows it in their own zone and language.
+    fn moment(&self, at: Timestamp) -> String {
+        format!("<t:{}:f>", at.unix_seconds())
+    }
+
+    /// When the time runs out, as a Discord timestamp each reader's client keeps counting down:
+    /// `time runs out in 9 hours`.
+    fn time_left(&self, lang: Lang, _now: Timestamp, deadline: Timestamp) -> String {
+        tr!(lang, "time-runs-out", at = relative(deadline))
+    }
+
+    fn time_left_sentence(&self, lang: Lang, _now: Timestamp, deadline: Timestamp) -> String {
+        tr!(lang, "time-runs-out-sentence", at = relative(deadline))
+    }
+
+    fn within(&self, _lang: Lang, _now: Timestamp, at: Timestamp) -> String {
+        relative(at)
     }
 
     /// A boolean option's value as Discord's client offers it: `True` or `False`.

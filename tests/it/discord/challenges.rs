@@ -18,6 +18,16 @@ async fn open_challenge_decline_cancel_resign_and_abort() {
         .filter_map(|b| b["custom_id"].as_str())
         .collect();
     assert_eq!(ids, ["challenge:accept:1", "challenge:cancel:1"]);
+    // When it expires, as a Discord timestamp each reader's client counts down.
+    let said = open["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+        + &embed_text(&open["data"]);
+    assert!(
+        said.contains("expires <t:") && said.contains(":R>"),
+        "{said}"
+    );
     let (update, click) = bot.click(&carol(), "challenge:accept:1").await;
     assert_eq!(update["type"], 7);
     let board = &bot.fake.wait_followups(&click.token, 1).await[0];

@@ -25,6 +25,9 @@ async fn a_vacation_is_confirmed_privately_and_told_to_the_opponent() {
         "{said}"
     );
     assert!(said.ends_with("19 days left this year."), "{said}");
+    // Its end as a Discord timestamp, shown in each reader's own zone, never as UTC text.
+    assert!(said.starts_with("You are on vacation until <t:"), "{said}");
+    assert!(!said.contains("UTC"), "{said}");
     let told = bot.fake.wait_channel_message(CHANNEL_ID).await;
     let body = told.body.as_ref().unwrap();
     let content = body["content"].as_str().unwrap();
@@ -32,6 +35,10 @@ async fn a_vacation_is_confirmed_privately_and_told_to_the_opponent() {
     assert!(
         content.contains("alice is on vacation until ")
             && content.contains("in game #1 their clock waits for them; yours runs as usual."),
+        "{content}"
+    );
+    assert!(
+        content.contains("alice is on vacation until <t:"),
         "{content}"
     );
     assert_eq!(
@@ -45,10 +52,10 @@ async fn a_vacation_is_confirmed_privately_and_told_to_the_opponent() {
                 .integer("game", 1),
         )
         .await;
-    assert!(
-        embed_text(&board["data"]).contains("alice is on vacation until "),
-        "{board}"
-    );
+    let shown = embed_text(&board["data"]);
+    assert!(shown.contains("alice is on vacation until <t:"), "{board}");
+    // The time left as the moment it runs out, which the reader's client counts down.
+    assert!(shown.contains(" · time runs out <t:"), "{shown}");
     // A second vacation while on one is refused, privately.
     let r = bot
         .slash(
@@ -150,10 +157,26 @@ async fn turn_notifications_by_direct_message_and_when_they_are_refused() {
     let body = told.body.as_ref().unwrap();
     let content = body["content"].as_str().unwrap();
     assert!(
-        content.starts_with("Your move in game #1 against bob: bob played c2-c3. ")
-            // A day per move, less the second or so the message waited.
-            && (content.contains(". 1d 0h left.\n") || content.contains(". 23h 59m left.\n")),
+        content
+            .starts_with("Your move in game #1 against bob: bob played c2-c3. Time runs out <t:"),
         "{content}"
+    );
+    // The deadline as a Discord timestamp, which each reader's client counts down in their own
+    // zone: a day per move from bob's move, a second or so ago.
+    let deadline: i64 = content
+        .split("<t:")
+        .nth(1)
+        .and_then(|rest| rest.split(":R>.\n").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no relative timestamp in {content}"));
+    let day_from_now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+        + 86_400;
+    assert!(
+        (day_from_now - 10..=day_from_now).contains(&deadline),
+        "{deadline} vs {day_from_now}"
     );
     // The link goes to the board bob's move posted.
     assert!(content.ends_with(&link(&last_board())), "{content}");

@@ -10,7 +10,7 @@ use serde_json::Value;
 use breakthrough_bot::game::{Game, RoundNumber, TournamentId};
 
 use super::{
-    alice, bob, carol, embed_text, is_ephemeral, posted, service, start_with, Bot, EPHEMERAL,
+    alice, bob, carol, embed_text, is_ephemeral, posted, service, start, start_with, Bot, EPHEMERAL,
 };
 use crate::common::fake_discord::{
     InteractionBuilder, TestUser, CHANNEL_ID, DEFAULT_MEMBER_PERMISSIONS,
@@ -251,5 +251,29 @@ async fn a_round_robin_is_created_entered_by_buttons_played_and_won() {
         .await;
     let list = embed_text(&pairings["data"]);
     assert_eq!(list.matches(" won").count(), 3, "{pairings}");
+    bot.finish();
+}
+
+/// A tournament that starts by itself shows its start as a Discord timestamp, in each reader's
+/// own zone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournaments_start_is_shown_in_each_readers_zone() {
+    let bot = start().await;
+    let admin = alice().with_permissions(DEFAULT_MEMBER_PERMISSIONS | MANAGE_GUILD);
+    let signup = bot.slash(create(&admin).string("starts_in", "2h")).await;
+    let text = embed_text(&signup["data"]);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 7_200;
+    let shown: u64 = text
+        .split("Starts <t:")
+        .nth(1)
+        .and_then(|rest| rest.split(":f>").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no start as a timestamp in {text}"));
+    assert!((start - 10..=start).contains(&shown), "{shown} vs {start}");
+    assert!(!text.contains("UTC"), "{text}");
     bot.finish();
 }
