@@ -96,6 +96,7 @@ pub use services::{
 pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
+pub use standings::Listed;
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
     parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRequest, MAX_ROUNDS,

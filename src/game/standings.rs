@@ -5,12 +5,19 @@ use crate::store::RatingRow;
 
 use super::{
     corrupt, ratings, AccessError, AccessRefusal, Game, GameId, GuildId, History, Leaderboard,
-    Member, MemberId, Name, Place, RatingCard, RatingValue, Ratings, RecentResult, Result,
-    Standing, Standings, Timestamp, RATING_CARDS,
+    Member, MemberId, MessageId, Name, Place, RatingCard, RatingValue, Ratings, RecentResult,
+    Result, Standing, Standings, Timestamp, RATING_CARDS,
 };
 
 /// A stored rating as it stands at `now`: its deviation grown back over the weeks since its last
 /// rated game.
+/// A game in a member's own list: with its board's message, when one is recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    pub game: Game,
+    pub message: Option<MessageId>,
+}
+
 pub(super) fn rating_now(r: &RatingRow, now: Timestamp) -> RatingValue {
     ratings::decayed(r.value, now - r.last_active)
 }
@@ -28,6 +35,24 @@ impl Standings {
             out.push(self.game_from_row(row).await?);
         }
         Ok(out)
+    }
+
+    /// `member`'s games in progress in every server and direct message, for their own list: those
+    /// where it is their turn first, then the others, each part soonest deadline first; each with
+    /// its board's message, when one is recorded.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Internal`](super::Failure::Internal) when the database fails.
+    pub async fn own_games(&self, member: MemberId) -> Result<Vec<Listed>> {
+        let mut games = self.games_of(member, None).await?;
+        games.sort_by_key(|g| (g.to_move().id != member, g.status.deadline()));
+        let mut listed = Vec::with_capacity(games.len());
+        for game in games {
+            let message = self.store.game_message(game.id).await?;
+            listed.push(Listed { game, message });
+        }
+        Ok(listed)
     }
 
     /// The move list of a game, asked for from `at`: as [`Core::find_game`](crate::game::Core::find_game), a game from

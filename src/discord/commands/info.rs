@@ -15,11 +15,12 @@ use crate::i18n::tr;
 use crate::rules::BoardSize;
 use crate::text::{self, Markup};
 
-/// A member's games in progress, with whose turn it is and the time left.
+/// Your games, yours to move first, in every server; or a member's games here.
 #[poise::command(slash_command)]
 pub async fn games(
     ctx: Context<'_>,
-    #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+    #[description = "Whose games here (default: your own, everywhere, shown to you alone)"]
+    user: Option<serenity::User>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let whom = match &user {
@@ -31,7 +32,15 @@ pub async fn games(
             )))
         }
         Some(u) => user_member(u),
-        None => caller(ctx).await,
+        // Your own list, for you alone: every server's games, yours to move first.
+        None => {
+            let me = caller(ctx).await;
+            let listed = data.games.standings.own_games(me.id).await?;
+            let lang = crate::discord::private_lang(ctx);
+            let v = views::own_games(lang, &me, &listed, data.games.now());
+            ctx.send(v.reply(Audience::Caller)).await?;
+            return Ok(());
+        }
     };
     let list = data
         .games

@@ -5,8 +5,8 @@ use poise::serenity_prelude as serenity;
 use serenity::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter};
 
 use crate::game::{
-    Announced, BoardStyle, Challenge, ChallengeState, Game, History, Leaderboard, MemberId,
-    MessageId, Place, Played, Timestamp,
+    Announced, BoardStyle, Challenge, ChallengeState, Game, History, Leaderboard, Listed, Member,
+    MemberId, MessageId, Place, Played, Timestamp,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
@@ -272,6 +272,65 @@ pub fn game_link(place: Place, message: Option<MessageId>) -> String {
             place.channel
         ),
         None => format!("https://discord.com/channels/{server}/{}", place.channel),
+    }
+}
+
+/// A member's own list of their games in progress, in every server: where it is their turn
+/// first, soonest deadline first, each with when its time runs out and a link to its board;
+/// then the others, as their status stands.
+pub fn own_games(lang: Lang, member: &Member, listed: &[Listed], now: Timestamp) -> View {
+    let line = |l: &Listed, standing: String| {
+        let g = &l.game;
+        let opponent = g.player(g.color_of(member.id).unwrap_or(Color::White).opposite());
+        format!(
+            "{} · {} · {standing} · [{}]({})",
+            text::game_against(lang, &Markdown, g.id, &opponent.name),
+            g.size,
+            tr!(lang, "games-board"),
+            game_link(g.place, l.message)
+        )
+    };
+    let (mine, theirs): (Vec<&Listed>, Vec<&Listed>) = listed
+        .iter()
+        .partition(|l| l.game.to_move().id == member.id);
+    let mut parts = Vec::new();
+    if !mine.is_empty() {
+        let lines: Vec<String> = mine
+            .iter()
+            .map(|l| {
+                let deadline = l.game.status.deadline().unwrap_or(now);
+                line(l, Markdown.time_left(lang, now, deadline))
+            })
+            .collect();
+        parts.push(format!(
+            "{}\n{}",
+            Markdown.strong(&tr!(lang, "games-your-move")),
+            lines.join("\n")
+        ));
+    }
+    if !theirs.is_empty() {
+        let lines: Vec<String> = theirs
+            .iter()
+            .map(|l| line(l, text::status(lang, &Markdown, &l.game, now)))
+            .collect();
+        parts.push(format!(
+            "{}\n{}",
+            Markdown.strong(&tr!(lang, "games-waiting")),
+            lines.join("\n")
+        ));
+    }
+    let description = if parts.is_empty() {
+        tr!(lang, "games-own-none")
+    } else {
+        parts.join("\n\n")
+    };
+    View {
+        embed: Some(
+            CreateEmbed::new()
+                .title(tr!(lang, "games-own-title"))
+                .description(description),
+        ),
+        ..View::default()
     }
 }
 

@@ -212,11 +212,12 @@ async fn a_direct_message_shows_only_the_callers_own_games() {
         r["data"]["content"],
         "ratings belong to a server: ask in one"
     );
-    // In another server, the game is not listed.
+    // In another server, someone's games there are listed, not this one's.
     let r = bot
         .slash(
             InteractionBuilder::slash("games")
-                .by(&alice())
+                .by(&bob())
+                .user("user", &alice())
                 .in_guild(bot.fake.next_id())
                 .in_channel(bot.fake.next_id()),
         )
@@ -401,5 +402,61 @@ async fn rating_history_and_analyze_find_what_the_member_played() {
         .file("breakthrough-game-1.txt")
         .expect("the move list of bob's game here");
     assert!(file.text().contains("3. b2xa1"), "{}", file.text());
+    bot.finish();
+}
+
+/// `/games` alone: the member's own list, for them alone, in every server and direct message:
+/// the games where it is their turn first, soonest deadline first, each with when its time runs
+/// out and a link to its board; then the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_games_list_your_moves_first_in_every_server() {
+    let bot = start().await;
+    // #1: alice to move; #2: carol to move; #3: alice to move, against the AI in a DM.
+    bot.start_game(&alice(), &bob(), "5x5").await;
+    bot.start_game(&carol(), &alice(), "5x5").await;
+    let dm = bot.fake.next_id();
+    bot.slash(
+        InteractionBuilder::slash("challenge")
+            .by(&alice())
+            .dm(dm)
+            .user("opponent", &super::the_bot())
+            .string("size", "5x5")
+            .integer("color", 0),
+    )
+    .await;
+    let r = bot
+        .slash(
+            InteractionBuilder::slash("games")
+                .by(&alice())
+                .in_guild(bot.fake.next_id())
+                .in_channel(bot.fake.next_id()),
+        )
+        .await;
+    assert!(is_ephemeral(&r), "{r}");
+    let text = embed_text(&r["data"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Your games", "{text}");
+    assert_eq!(lines[1], "**Your move**", "{text}");
+    assert!(
+        lines[2].starts_with("#1 against bob · 5x5 · time runs out <t:")
+            // The board's message once it is recorded (read back after the reply), else its
+            // channel.
+            && lines[2].contains(&format!(
+                " · [board](https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}"
+            )),
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("#3 against ")
+            && lines[3].contains("time runs out <t:")
+            && lines[3].contains(&format!("(https://discord.com/channels/@me/{dm}")),
+        "{text}"
+    );
+    assert_eq!(lines[4], "");
+    assert_eq!(lines[5], "**Waiting for your opponent**", "{text}");
+    assert!(
+        lines[6].starts_with("#2 against carol · 5x5 · Move 1 · Black to move: carol"),
+        "{text}"
+    );
     bot.finish();
 }
