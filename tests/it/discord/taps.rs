@@ -94,6 +94,7 @@ async fn a_whole_game_is_played_by_taps_alone() {
     let players = [alice(), bob()];
     let mut played: Vec<String> = Vec::new();
     let mut over = false;
+    let mut tap_to_board = Vec::new();
     for ply in 0..100 {
         let who = &players[ply % 2];
         let (menu, _) = bot.click(who, "game:move:1").await;
@@ -117,12 +118,14 @@ async fn a_whole_game_is_played_by_taps_alone() {
             label.contains(" takes ") == value.contains('x'),
             "{label} / {value}"
         );
+        let tapped = std::time::Instant::now();
         let (answer, sent) = bot.choose(who, &id, &value).await;
         assert_eq!(answer["type"], 7, "the menu is replaced: {answer}");
         let said = answer["data"]["content"].as_str().unwrap();
         assert_eq!(said, format!("You played {value} in game #1."));
         assert_eq!(answer["data"]["components"], serde_json::json!([]));
         let board = bot.fake.wait_followups(&sent.token, 1).await.remove(0);
+        tap_to_board.push(tapped.elapsed());
         let board = board.body.expect("a board");
         assert!(!is_ephemeral(&serde_json::json!({ "data": board })));
         let text = embed_text(&board);
@@ -146,6 +149,16 @@ async fn a_whole_game_is_played_by_taps_alone() {
         );
     }
     assert!(over, "the game ended");
+    // From the tap on a move to its board in the channel, as this machine measures it: printed
+    // for the record (`--nocapture`), never asserted.
+    tap_to_board.sort();
+    let at = |q: f64| tap_to_board[((tap_to_board.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "tap to board over {} moves: p50 {:?}, p99 {:?}",
+        tap_to_board.len(),
+        at(0.5),
+        at(0.99)
+    );
     assert_eq!(bot.moves_of(1).await, played, "every tap's move, in order");
     bot.finish();
 }
@@ -187,6 +200,13 @@ async fn a_piece_then_its_target_on_a_wide_board() {
         "{done}"
     );
     assert_eq!(bot.moves_of(1).await, ["j9-i8"]);
+
+    // On 8x8 the opening's 22 moves fit in one menu: two taps.
+    bot.start_game(&alice(), &super::carol(), "8x8").await;
+    let (menu, _) = bot.click(&alice(), "game:move:2").await;
+    let (id, options) = select_of(&menu["data"]);
+    assert_eq!(id, "move:to:2:0");
+    assert_eq!(options.len(), 22);
 
     // bob's menu in Spanish.
     let message = bot.fake.message_with_component("game:move:1").unwrap();
