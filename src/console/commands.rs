@@ -3,9 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::engine::Level;
 use crate::game::{
-    BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
+    AiLevel, BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
     MemberSettingsChange, Moved, Opponent, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::tr;
@@ -14,8 +13,8 @@ use crate::text::{self, AnyError, Markup, Plain};
 
 use super::tournaments::TournamentCommand;
 use super::values::{
-    board_style, game_number, member, member_name, on_or_off, page_number, puzzle_ask, side,
-    yes_or_no, PuzzleAsk, Side,
+    ai_level, board_style, game_number, member, member_name, on_or_off, page_number, puzzle_ask,
+    side, yes_or_no, PuzzleAsk, Side,
 };
 use super::{is_ai, Console, Reply, AI_NAME, CONSOLE_PLACE};
 
@@ -38,8 +37,8 @@ pub(super) enum Command {
         time: Option<TimeControl>,
         #[arg(long, value_parser = yes_or_no)]
         rated: Option<bool>,
-        #[arg(long)]
-        level: Option<Level>,
+        #[arg(long, value_parser = ai_level)]
+        level: Option<AiLevel>,
     },
     /// Accept a challenge: the one for you here, or the one from `challenger`.
     Accept {

@@ -395,7 +395,8 @@ impl Console {
 mod tests {
     use super::super::values::Side;
     use super::*;
-    use crate::game::{GameId, TimeControl};
+    use crate::engine::Level;
+    use crate::game::{AiLevel, GameId, TimeControl};
     use crate::rules::BoardSize;
 
     #[test]
@@ -468,7 +469,7 @@ mod tests {
         );
         assert_eq!(
             refusal("challenge", "@bob level:9"),
-            "the level must be a number from 1 to 5"
+            "the level must be auto, or a number from 1 to 5"
         );
         assert_eq!(refusal("resign", "#2 maybe"), "`maybe`: say yes or no");
         assert_eq!(refusal("leaderboard", "8x8 x"), "`x` is not a page number");
@@ -500,5 +501,15 @@ mod tests {
             })
         );
         assert_eq!(parse_command("help", &[]), Ok(Command::Help));
+        // The AI's level: named, or `auto`.
+        for (typed, level) in [
+            ("@bot level:auto", AiLevel::Auto),
+            ("@bot level:4", AiLevel::Fixed(Level::new(4).unwrap())),
+        ] {
+            match parse_command("challenge", &words(typed)) {
+                Ok(Command::Challenge { level: asked, .. }) => assert_eq!(asked, Some(level)),
+                other => panic!("{typed}: {other:?}"),
+            }
+        }
     }
 }

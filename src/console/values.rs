@@ -4,7 +4,10 @@
 
 use std::time::Duration;
 
-use crate::game::{self, BoardStyle, GameId, Member, MemberId, TournamentFormat, TournamentId};
+use crate::engine::{Level, LevelError};
+use crate::game::{
+    self, AiLevel, BoardStyle, GameId, Member, MemberId, TournamentFormat, TournamentId,
+};
 use crate::i18n::{tr, Lang};
 use crate::rules::{BoardSize, Color};
 use crate::text;
@@ -136,6 +139,14 @@ pub(super) fn yes_or_no(v: &str) -> Result<bool, BadValue> {
         "false" | "n" | "0" | "off" => Ok(false),
         _ => Err(BadValue::YesOrNo(v.to_string())),
     }
+}
+
+/// The AI's level: `auto` (in any language the console speaks), or a number from 1 to 5.
+pub(super) fn ai_level(v: &str) -> Result<AiLevel, LevelError> {
+    if is_word(v, |l| tr!(l, "console-value-auto")) {
+        return Ok(AiLevel::Auto);
+    }
+    v.parse::<Level>().map(AiLevel::Fixed)
 }
 
 /// How boards are shown, as Discord offers it in any language (`emoji`, `imagen`).

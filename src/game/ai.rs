@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::engine;
+use crate::engine::{self, Level};
 use crate::rules::{ByColor, Color, Position};
 use crate::store::NewGame;
 
@@ -14,8 +14,9 @@ use super::error::engine;
 use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
-    AccessRefusal, AiRequest, Announcement, ChallengeError, ChallengeRefusal, Challenges, Core,
-    Error, Game, GameId, MemberId, Play, PlayError, PlayRefusal, Played, QueueRefusal, Result,
+    AccessRefusal, AiLevel, AiRequest, Announcement, ChallengeError, ChallengeRefusal, Challenges,
+    Core, Error, Game, GameId, MemberId, Play, PlayError, PlayRefusal, Played, QueueRefusal,
+    Result,
 };
 
 /// A place in the AI's queue, held for one member's game from before the move the AI must
@@ -134,6 +135,13 @@ impl Challenges {
                 return Err(ChallengeRefusal::RematchTaken(game).into());
             }
         }
+        let (level, auto) = match req.level {
+            AiLevel::Fixed(level) => (level, false),
+            AiLevel::Auto => {
+                let results = tx.auto_results(req.challenger.id, req.size).await?;
+                (auto_level(&results), true)
+            }
+        };
         let color = color_or_drawn(req.color);
         let (black, white) = match color {
             Color::Black => (req.challenger.id, req.ai.id),
@@ -152,7 +160,8 @@ impl Challenges {
                 position: Position::new(req.size),
                 deadline: turn_deadline(now, req.time, black_back),
                 created_at: now,
-                ai_level: Some(req.level),
+                ai_level: Some(level),
+                ai_auto: auto,
             })
             .await?;
         if let Some(thread) = self.thread_for(id, req.place, now).await? {
@@ -166,6 +175,26 @@ impl Challenges {
         tx.commit().await?;
         Ok((self.game_known(id).await?, slot))
     }
+}
+
+/// The level that meets a member on a board, from their results there in games at it, oldest
+/// first (`true`: won): level 2 to start with, one up after two wins in a row, one down after a
+/// loss, within 1 to 5.
+pub(super) fn auto_level(results: &[bool]) -> Level {
+    let (mut level, mut wins) = (2u8, 0u8);
+    for &won in results {
+        if won {
+            wins += 1;
+            if wins == 2 {
+                level = (level + 1).min(5);
+                wins = 0;
+            }
+        } else {
+            level = level.saturating_sub(1).max(1);
+            wins = 0;
+        }
+    }
+    Level::new(level).unwrap_or(Level::MIN)
 }
 
 impl Core {
@@ -347,5 +376,29 @@ impl Play {
     /// [`Failure::Internal`](crate::game::Failure::Internal) when the database fails.
     pub async fn ai_reply_with_announced(&self, slot: AiSlot) -> Result<Option<Played>, PlayError> {
         self.answer_with(slot, Told::ByOutbox).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::auto_level;
+
+    fn level(results: &[bool]) -> u8 {
+        auto_level(results).number()
+    }
+
+    #[test]
+    fn two_wins_in_a_row_go_up_a_loss_goes_down_within_one_to_five() {
+        assert_eq!(level(&[]), 2);
+        assert_eq!(level(&[true]), 2);
+        assert_eq!(level(&[true, true]), 3);
+        // A loss between two wins: no pair, and one down.
+        assert_eq!(level(&[true, false, true]), 1);
+        assert_eq!(level(&[true, true, true, true]), 4);
+        assert_eq!(level(&[true; 20]), 5);
+        assert_eq!(level(&[false, false, false]), 1);
+        assert_eq!(level(&[false, false, true, true]), 2);
+        // The pair starts again after each step up.
+        assert_eq!(level(&[true, true, true, false]), 2);
     }
 }

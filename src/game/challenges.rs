@@ -332,6 +332,7 @@ impl Challenges {
                 deadline: turn_deadline(now, row.time_limit, black_back),
                 created_at: now,
                 ai_level: None,
+                ai_auto: false,
             })
             .await?;
         // Black, to move first, asked to be told their turn (unless they are the one accepting).

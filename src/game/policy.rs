@@ -2,11 +2,10 @@
 //! once and is never rated, a level only fits the AI, and a challenge between members is rated
 //! unless the challenger says otherwise.
 
-use crate::engine::Level;
 use crate::rules::{BoardSize, Color};
 
 use super::error::ChallengeRefusal;
-use super::types::{AiRequest, ChallengeRequest, Member, Place, TimeControl};
+use super::types::{AiLevel, AiRequest, ChallengeRequest, Member, Place, TimeControl};
 
 /// Whom a member challenges.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +30,8 @@ pub struct ChallengeAsk {
     pub color: Option<Color>,
     pub time: TimeControl,
     pub rated: Option<bool>,
-    pub level: Option<Level>,
+    /// The AI's level, when the member names one or asks for `auto` (the default).
+    pub level: Option<AiLevel>,
 }
 
 /// What a `/challenge` turns out to be.
@@ -46,12 +46,15 @@ pub enum Decision {
 impl ChallengeAsk {
     /// Decides what the member asked for, or refuses it with the words the member sees: a rated
     /// game against the AI ([`ChallengeRefusal::RatedAi`](crate::game::ChallengeRefusal::RatedAi)), or a level for anyone but the AI
-    /// ([`ChallengeRefusal::LevelWithoutAi`](crate::game::ChallengeRefusal::LevelWithoutAi)). The AI plays at [`Level::DEFAULT`] unless told
-    /// otherwise; a game between members is rated unless `rated` is `Some(false)`.
+    /// ([`ChallengeRefusal::LevelWithoutAi`](crate::game::ChallengeRefusal::LevelWithoutAi)). The AI plays at the level that meets its
+    /// member ([`AiLevel::Auto`]) unless told otherwise; a game between members is rated unless
+    /// `rated` is `Some(false)`.
     ///
     /// ```
     /// use breakthrough_bot::engine::Level;
-    /// use breakthrough_bot::game::{ChallengeAsk, Decision, Member, Opponent, Place, TimeControl};
+    /// use breakthrough_bot::game::{
+    ///     AiLevel, ChallengeAsk, Decision, Member, Opponent, Place, TimeControl,
+    /// };
     /// use breakthrough_bot::rules::BoardSize;
     ///
     /// let ask = ChallengeAsk {
@@ -67,7 +70,7 @@ impl ChallengeAsk {
     /// let Ok(Decision::Challenge(request)) = ask.clone().decide() else { panic!() };
     /// assert!(request.rated);
     ///
-    /// let with_level = ChallengeAsk { level: Level::new(2), ..ask };
+    /// let with_level = ChallengeAsk { level: Level::new(2).map(AiLevel::Fixed), ..ask };
     /// assert_eq!(
     ///     with_level.decide().unwrap_err().to_string(),
     ///     "level is for games against the AI: choose the bot as opponent, or leave level out"
@@ -88,7 +91,7 @@ impl ChallengeAsk {
                     place: self.place,
                     challenger: self.challenger,
                     ai,
-                    level: self.level.unwrap_or_default(),
+                    level: self.level.unwrap_or(AiLevel::Auto),
                     size: self.size,
                     color: self.color,
                     time: self.time,
@@ -127,6 +130,7 @@ pub(super) fn color_or_drawn(asked: Option<Color>) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Level;
 
     fn ask(opponent: Opponent, rated: Option<bool>, level: Option<u8>) -> ChallengeAsk {
         ChallengeAsk {
@@ -137,7 +141,7 @@ mod tests {
             color: Some(Color::White),
             time: TimeControl::OneHour,
             rated,
-            level: level.map(|n| Level::new(n).unwrap()),
+            level: level.map(|n| AiLevel::Fixed(Level::new(n).unwrap())),
         }
     }
 
@@ -164,17 +168,23 @@ mod tests {
     }
 
     #[test]
-    fn the_ai_plays_at_once_at_the_default_level_or_the_one_asked() {
+    fn the_ai_plays_at_once_at_the_level_that_meets_its_member_or_the_one_asked() {
         let request = play_ai(ask(ai(), None, None));
-        assert_eq!(request.level, Level::DEFAULT);
+        assert_eq!(request.level, AiLevel::Auto);
         assert_eq!(request.ai, Member::new(99, "the bot"));
         assert_eq!(request.challenger, Member::new(1, "alice"));
         assert_eq!(request.place, Place::new(5, 6));
         assert_eq!(request.size, BoardSize::new(6, 7).unwrap());
         assert_eq!(request.color, Some(Color::White));
         assert_eq!(request.time, TimeControl::OneHour);
-        assert_eq!(play_ai(ask(ai(), None, Some(5))).level, Level::MAX);
-        assert_eq!(play_ai(ask(ai(), Some(false), Some(1))).level, Level::MIN);
+        assert_eq!(
+            play_ai(ask(ai(), None, Some(5))).level,
+            AiLevel::Fixed(Level::MAX)
+        );
+        assert_eq!(
+            play_ai(ask(ai(), Some(false), Some(1))).level,
+            AiLevel::Fixed(Level::MIN)
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Rematches: a finished game played again, colours swapped.
 
 use super::{
-    AccessRefusal, AiRequest, AiSlot, Challenge, ChallengeError, ChallengeRefusal,
+    AccessRefusal, AiLevel, AiRequest, AiSlot, Challenge, ChallengeError, ChallengeRefusal,
     ChallengeRequest, Challenges, Game, GameRef, Member, Place, Result,
 };
 
@@ -62,7 +62,11 @@ impl Challenges {
                 place: old.place,
                 challenger: who.clone(),
                 ai: other,
-                level: ai.level,
+                level: if ai.auto {
+                    AiLevel::Auto
+                } else {
+                    AiLevel::Fixed(ai.level)
+                },
                 size: old.size,
                 color,
                 time: old.time,

@@ -66,7 +66,11 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
                 (false, true) => Color::White,
                 _ => return Err(corrupt(format!("game {id}: which side is the AI"))),
             };
-            Some(AiPlayer { color, level })
+            Some(AiPlayer {
+                color,
+                level,
+                auto: row.ai_auto,
+            })
         }
     };
     let last_move = match &row.last_move {

@@ -106,18 +106,35 @@ pub struct AiRequest {
     pub challenger: Member,
     /// The AI as a member: on Discord the bot's own user, in the console `@bot`.
     pub ai: Member,
-    pub level: Level,
+    pub level: AiLevel,
     pub size: BoardSize,
     /// The challenger's side; `None` draws it.
     pub color: Option<Color>,
     pub time: TimeControl,
 }
 
-/// The AI's side and strength in a game against it.
+/// The AI's level as a member asks for it: one they name, or the one that meets them
+/// (`level:auto`, the default), read from their results against it on the board: level 2 to
+/// start with, one up after two wins in a row, one down after a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AiLevel {
+    Auto,
+    Fixed(Level),
+}
+
+impl From<Level> for AiLevel {
+    fn from(level: Level) -> Self {
+        AiLevel::Fixed(level)
+    }
+}
+
+/// The AI's side and strength in a game against it, and whether that level was chosen for its
+/// member (`level:auto`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AiPlayer {
     pub color: Color,
     pub level: Level,
+    pub auto: bool,
 }
 
 /// What a member asks for with `/challenge`.

@@ -204,7 +204,7 @@ error-analysis-busy-for-you = the AI is still analysing game #{$id} for you: wai
 error-storage-full = the bot's storage is full, so nothing was changed: please tell the server's admin, and try again later
 error-internal = something went wrong on our side; please try again
 error-time-control = `{$text}` is not a time control: choose 10m, 1h, 1d, 3d or 7d
-error-level = the level must be a number from 1 to 5
+error-level = the level must be auto, or a number from 1 to 5
 
 ## Refusals of the rules
 
@@ -238,6 +238,7 @@ console-value-black = black
 console-value-white = white
 console-value-random = random
 console-value-yes = yes
+console-value-auto = auto
 console-value-no = no
 console-opt-confirm = confirm
 
@@ -482,7 +483,7 @@ cmd-challenge-time-7-days = 7 days
 cmd-challenge-rated-name = { -opt-rated }
 cmd-challenge-rated-description = Rated game (default yes; games against the AI are never rated)
 cmd-challenge-level-name = { -opt-level }
-cmd-challenge-level-description = The AI's strength with me as opponent: 1 beginner to 5 strong (default 3)
+cmd-challenge-level-description = The AI's strength with me as opponent: 1 beginner to 5 strong (default: the level that meets you)
 cmd-accept-name = { -cmd-accept }
 cmd-accept-description = Accept a challenge (the one for you here, or the one from challenger)
 cmd-accept-challenger-name = { -opt-challenger }

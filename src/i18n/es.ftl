@@ -204,7 +204,7 @@ error-analysis-busy-for-you = la IA todavía está analizando la partida #{$id} 
 error-storage-full = el almacenamiento del bot está lleno, así que no se ha cambiado nada: avisa al administrador del servidor y vuelve a intentarlo más tarde
 error-internal = algo ha fallado por nuestra parte; vuelve a intentarlo
 error-time-control = `{$text}` no es un ritmo de juego: elige 10m, 1h, 1d, 3d o 7d
-error-level = el nivel debe ser un número del 1 al 5
+error-level = el nivel debe ser auto, o un número del 1 al 5
 
 ## Negativas de las reglas
 
@@ -238,6 +238,7 @@ console-value-black = negras
 console-value-white = blancas
 console-value-random = azar
 console-value-yes = sí
+console-value-auto = auto
 console-value-no = no
 console-opt-confirm = confirmar
 
@@ -484,7 +485,7 @@ cmd-challenge-time-7-days = 7 días
 cmd-challenge-rated-name = { -opt-rated }
 cmd-challenge-rated-description = Partida puntuable (por defecto sí; las partidas contra la IA nunca puntúan)
 cmd-challenge-level-name = { -opt-level }
-cmd-challenge-level-description = La fuerza de la IA si me eliges como rival: de 1 (principiante) a 5 (fuerte); por defecto 3
+cmd-challenge-level-description = La fuerza de la IA como rival: de 1 (principiante) a 5 (fuerte); por defecto, la que te va
 cmd-accept-name = { -cmd-accept }
 cmd-accept-description = Acepta un desafío: el que tienes aquí, o el del retador que indiques
 cmd-accept-challenger-name = { -opt-challenger }

@@ -8,7 +8,7 @@ use sqlx::AnyPool;
 use sqlx::{FromRow, Row};
 
 use crate::domain::{EndReason, GameId, GameState, GuildId, MemberId, Timestamp};
-use crate::rules::{ByColor, Color, Move, Position};
+use crate::rules::{BoardSize, ByColor, Color, Move, Position};
 
 use super::codec::Flag;
 use super::statements::{built_statement, statement};
@@ -358,8 +358,8 @@ impl WriteTx {
     pub async fn insert_game(&mut self, g: &NewGame) -> Result<GameId> {
         Ok(sqlx::query_scalar(statement!(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
-                 position, deadline, created_at, ai_level)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id"
+                 position, deadline, created_at, ai_level, ai_auto)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id"
         ))
         .bind(g.guild_id)
         .bind(g.channel_id)
@@ -372,8 +372,28 @@ impl WriteTx {
         .bind(g.deadline)
         .bind(g.created_at)
         .bind(g.ai_level)
+        .bind(Flag(g.ai_auto))
         .fetch_one(self.tx.conn())
         .await?)
+    }
+
+    /// Whether `member` won each of their finished games against the AI on `size` whose level
+    /// was chosen for them (`level:auto`), oldest first: what their auto level is read from.
+    pub async fn auto_results(&mut self, member: MemberId, size: BoardSize) -> Result<Vec<bool>> {
+        let rows: Vec<(Color, MemberId)> = sqlx::query_as(statement!(
+            "SELECT winner, black_id FROM games
+             WHERE ai_auto = 1 AND winner IS NOT NULL AND size = $2
+               AND (black_id = $1 OR white_id = $1)
+             ORDER BY finished_at, id"
+        ))
+        .bind(member)
+        .bind(size)
+        .fetch_all(self.tx.conn())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(winner, black)| (winner == Color::Black) == (black == member))
+            .collect())
     }
 
     /// Marks the reminder as sent for every active game within `fraction` of its time limit of
@@ -485,6 +505,7 @@ mod tests {
             deadline: Timestamp::from_unix_seconds(86_400),
             created_at: Timestamp::UNIX_EPOCH,
             ai_level: None,
+            ai_auto: false,
         };
         let fine = tx.insert_game(&game).await.expect("fine");
         let broken = tx.insert_game(&game).await.expect("broken");

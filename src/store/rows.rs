@@ -87,6 +87,8 @@ pub struct NewGame {
     pub created_at: Timestamp,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
+    /// Whether that level was chosen for the member (`level:auto`).
+    pub ai_auto: bool,
 }
 
 /// A game with its players. The position and the last move are kept as written: each is read
@@ -117,6 +119,9 @@ pub struct GameRow {
     pub finished_at: Option<Timestamp>,
     /// The AI's level in a game against it; `None` between members.
     pub ai_level: Option<Level>,
+    /// Whether that level was chosen for the member (`level:auto`).
+    #[sqlx(try_from = "Flag")]
+    pub ai_auto: bool,
     /// The channel the game started in, while it lives in a thread of its own (`channel_id`).
     pub parent_channel_id: Option<ChannelId>,
     /// The tournament the game belongs to, its round and its name.

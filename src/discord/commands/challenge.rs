@@ -9,8 +9,8 @@ use crate::discord::reply::{self, Linked};
 use crate::discord::{caller, place, public_lang, user_member, views, BotError, Context, Data};
 use crate::engine::{Level, LevelError};
 use crate::game::{
-    AiRequest, AiSlot, ChallengeAsk, ChallengeRef, ChallengeRefusal, Decision, Game, GameId,
-    GameRef, Member, Opponent, Rematch, TimeControl,
+    AiLevel, AiRequest, AiSlot, ChallengeAsk, ChallengeRef, ChallengeRefusal, Decision, Game,
+    GameId, GameRef, Member, Opponent, Rematch, TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::Color;
@@ -30,7 +30,7 @@ pub async fn challenge(
     #[description = "Rated game (default yes; games against the AI are never rated)"] rated: Option<
         bool,
     >,
-    #[description = "The AI's strength with me as opponent: 1 beginner to 5 strong (default 3)"]
+    #[description = "The AI's strength with me as opponent: 1 beginner to 5 strong (default: the level that meets you)"]
     #[min = 1]
     #[max = 5]
     level: Option<i64>,
@@ -56,6 +56,7 @@ pub async fn challenge(
             u8::try_from(n)
                 .ok()
                 .and_then(Level::new)
+                .map(AiLevel::Fixed)
                 .ok_or(BotError::refused(LevelError))?,
         ),
         None => None,

@@ -120,6 +120,7 @@ impl Tournaments {
                     deadline: turn_deadline(now, t.time_limit, black_back),
                     created_at: now,
                     ai_level: None,
+                    ai_auto: false,
                 })
                 .await?;
             tx.tag_tournament_game(game, t.id, round).await?;

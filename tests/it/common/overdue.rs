@@ -77,7 +77,7 @@ pub async fn seed(db: &str, place: Place, ai: Member) -> Overdue {
             place,
             challenger: xenia,
             ai,
-            level: Level::DEFAULT,
+            level: Level::DEFAULT.into(),
             size: BoardSize::DEFAULT,
             color: Some(Color::White),
             time: TimeControl::OneHour,

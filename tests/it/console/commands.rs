@@ -136,10 +136,12 @@ fn rematch_challenges_the_other_player_with_colours_swapped() {
         "Challenge #2: bob challenges alice · 3x5 · bob plays black · 1 hour per move · rated",
         "(to @alice only) the rematch of game #1 has already been offered",
         "alice accepted: the game begins.",
-        // carol had Black against the AI: in the rematch the AI has it, and opens.
-        "carol starts a game against the AI (level 3).",
-        "Game #4 · 5x5 · vs AI (level 3)",
-        "The AI (level 3) played",
+        // carol had Black against the AI, at a newcomer's level (2): in the rematch the AI has
+        // it, and opens, one level down after her loss.
+        "carol starts a game against the AI (level 2).",
+        "carol starts a game against the AI (level 1).",
+        "Game #4 · 5x5 · vs AI (level 1)",
+        "The AI (level 1) played",
     ] {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
     }

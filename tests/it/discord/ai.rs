@@ -154,9 +154,10 @@ async fn in_a_direct_message_the_ai_with_black_opens_the_game() {
     let body = edit.body.clone().expect("a body");
     let content = body["content"].as_str().unwrap();
     assert!(content.starts_with(&alice().mention()), "{content}");
-    assert!(content.contains("The AI (level 3) played"), "{content}");
+    // No level named: the one that meets alice, a newcomer's.
+    assert!(content.contains("The AI (level 2) played"), "{content}");
     let text = embed_text(&body);
-    assert!(text.contains("vs AI (level 3)"), "{text}");
+    assert!(text.contains("vs AI (level 2)"), "{text}");
     assert!(text.contains("Move 1 · White to move: alice"), "{text}");
     let store = bot.store().await;
     let game = store.game(GameId::new(1)).await.unwrap().unwrap();
@@ -188,7 +189,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
                 place: Place::new(GUILD_ID, CHANNEL_ID),
                 challenger: Member::new(alice().id, "alice"),
                 ai: Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
-                level: breakthrough_bot::engine::Level::DEFAULT,
+                level: breakthrough_bot::engine::Level::DEFAULT.into(),
                 size: "5x5".parse().unwrap(),
                 color: Some(breakthrough_bot::rules::Color::White),
                 time: breakthrough_bot::game::TimeControl::OneHour,

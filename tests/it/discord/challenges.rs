@@ -195,11 +195,12 @@ async fn a_rematch_against_the_ai_starts_at_once_and_the_ai_opens() {
         body["content"]
             .as_str()
             .unwrap()
-            .contains("The AI (level 3) played"),
+            // At the level that meets alice: a newcomer's 2, one down after her loss.
+            .contains("The AI (level 1) played"),
         "{body}"
     );
     let text = embed_text(&body);
-    assert!(text.contains("Game #2 · 5x5 · vs AI (level 3)"), "{text}");
+    assert!(text.contains("Game #2 · 5x5 · vs AI (level 1)"), "{text}");
     assert!(text.contains("Move 1 · White to move: alice"), "{text}");
     bot.finish();
 }

@@ -206,7 +206,7 @@ async fn ai_games_do_not_hold_up_another_servers_reminder() {
                 place: HERE,
                 challenger: alice.clone(),
                 ai: Member::new(fake_discord::BOT_USER_ID, "fake-bot"),
-                level: Level::new(5).unwrap(),
+                level: Level::new(5).unwrap().into(),
                 size: "8x8".parse().unwrap(),
                 color: Some(Color::White),
                 time: TimeControl::OneHour,

@@ -354,7 +354,7 @@ async fn discord_posts_in_the_language_a_channel_last_showed_even_after_a_restar
     let posted = bot.fake.wait_channel_message(dm).await;
     let text = posted.body.as_ref().unwrap().to_string();
     assert!(
-        text.contains("Partida #1 · 3x5 · contra la IA (nivel 3)"),
+        text.contains("Partida #1 · 3x5 · contra la IA (nivel 2)"),
         "{text}"
     );
     assert!(text.contains("Anulada: sin resultado"), "{text}");

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use breakthrough_bot::game::{
-    AiRequest, ChallengeRefusal, GameRef, GameState, Limits, ManualClock, Place, PlayRefusal,
-    RatingValue, Services,
+    AiLevel, AiRequest, ChallengeRefusal, GameRef, GameState, Limits, ManualClock, Place,
+    PlayRefusal, RatingValue, Services,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -287,4 +287,119 @@ pub(super) async fn concurrent_ai_replies_apply_one_move(b: Backend) {
     assert_eq!(h.moves.len(), 1);
     assert_eq!(h.game.ply, 1);
     assert_eq!(h.game.to_move().id, alice().id);
+}
+
+/// `level:auto`, the default: a member starts at level 2 on each board, goes up one after two
+/// wins in a row there and down one after a loss, from their results in such games alone (a
+/// game at a level they named does not count), and a rematch of an auto game is auto again.
+pub(super) async fn the_auto_level_meets_its_member_on_each_board(b: Backend) {
+    let w = world(b).await;
+    let auto = |size: &str| AiRequest {
+        level: AiLevel::Auto,
+        ..ai_request(PLACE, Some(Color::Black), size)
+    };
+    // A game at auto on `size`: its level, then won (the AI's clock runs out after alice's
+    // move) or lost (alice resigns).
+    let play = |size: &'static str, win: bool| {
+        let w = &w;
+        async move {
+            let game = w.games.challenges.challenge_ai(auto(size)).await.unwrap();
+            let ai = game.ai.expect("an AI game");
+            assert!(ai.auto);
+            if win {
+                // Both sides move (a game timed out before that has no result), then the AI's
+                // clock runs out.
+                let mut position = game.position;
+                loop {
+                    let mv = position.legal_moves()[0].to_string();
+                    let played = w
+                        .games
+                        .play
+                        .play(&alice(), PLACE, GameRef::Id(game.id), &mv)
+                        .await
+                        .unwrap();
+                    if played.game.ply >= 3 {
+                        break;
+                    }
+                    let reply = w.games.play.ai_reply(game.id).await.unwrap();
+                    position = reply.expect("the AI replies").game.position;
+                }
+                w.clock.advance(secs(3_601));
+                w.games.play.sweep(w.games.now()).await.unwrap();
+            } else {
+                w.games
+                    .play
+                    .resign(&alice(), PLACE, GameRef::Id(game.id))
+                    .await
+                    .unwrap();
+            }
+            let over = w.games.play.game(game.id).await.unwrap();
+            let alice_won = over.status.winner() == Some(Color::Black);
+            assert_eq!(alice_won, win, "{:?}", over.status);
+            (ai.level.number(), game.id)
+        }
+    };
+    assert_eq!(play("5x5", true).await.0, 2);
+    assert_eq!(play("5x5", true).await.0, 2);
+    // Two wins in a row: one up.
+    assert_eq!(play("5x5", true).await.0, 3);
+    // A loss: one down; another, and another: not below 1.
+    assert_eq!(play("5x5", false).await.0, 3);
+    assert_eq!(play("5x5", false).await.0, 2);
+    assert_eq!(play("5x5", false).await.0, 1);
+    assert_eq!(play("5x5", true).await.0, 1);
+    // Another board keeps its own level.
+    assert_eq!(play("6x6", true).await.0, 2);
+    // A game at a level alice names counts for nothing.
+    let named = w
+        .games
+        .challenges
+        .challenge_ai(ai_request(PLACE, Some(Color::Black), "5x5"))
+        .await
+        .unwrap();
+    assert!(!named.ai.expect("an AI game").auto);
+    w.games
+        .play
+        .resign(&alice(), PLACE, GameRef::Id(named.id))
+        .await
+        .unwrap();
+    // One win on 5x5 since the last loss: the next makes two.
+    let rematched = match w
+        .games
+        .challenges
+        .rematch(&alice(), PLACE, GameRef::Only)
+        .await
+        .unwrap()
+    {
+        breakthrough_bot::game::Rematch::AiGame(game, _) => game,
+        other => panic!("{other:?}"),
+    };
+    // The rematch of a named level keeps it.
+    assert_eq!(
+        rematched.ai.map(|ai| (ai.level.number(), ai.auto)),
+        Some((1, false))
+    );
+    w.games
+        .play
+        .resign(&alice(), PLACE, GameRef::Id(rematched.id))
+        .await
+        .unwrap();
+    assert_eq!(play("5x5", true).await.0, 1);
+    let (level, last) = play("5x5", false).await;
+    assert_eq!(level, 2);
+    let again = match w
+        .games
+        .challenges
+        .rematch(&alice(), PLACE, GameRef::Id(last))
+        .await
+        .unwrap()
+    {
+        breakthrough_bot::game::Rematch::AiGame(game, _) => game,
+        other => panic!("{other:?}"),
+    };
+    // A rematch of an auto game is auto: after that loss, level 1.
+    assert_eq!(
+        again.ai.map(|ai| (ai.level.number(), ai.auto)),
+        Some((1, true))
+    );
 }

@@ -105,7 +105,7 @@ pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
             place: PLACE,
             challenger: alice(),
             ai: Member::new(4242, "the-ai"),
-            level: Level::new(1).unwrap(),
+            level: Level::new(1).unwrap().into(),
             size: "5x5".parse().unwrap(),
             color: Some(Color::White),
             time: TimeControl::OneHour,
