@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 
 use crate::game::{
     AiLevel, BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
-    MemberSettingsChange, Moved, Opponent, Rematch, ServerSettingsChange, TimeControl,
+    MemberSettingsChange, Moved, Opponent, Reach, Rematch, ServerSettingsChange, TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::BoardSize;
@@ -215,6 +215,7 @@ impl Console {
                     time: time.unwrap_or_default(),
                     rated,
                     level,
+                    reach: Reach::Posts,
                 };
                 match ask.decide().map_err(AnyError::refused)? {
                     Decision::PlayAi(request) => {

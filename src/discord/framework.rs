@@ -55,6 +55,30 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
     ]
 }
 
+/// The commands of a server's own features: offered only where a server added the bot.
+const SERVER_ONLY: &[&str] = &["server-settings", "tournament", "leaderboard"];
+
+/// Where each command is offered when registered for all of Discord (Discord reads this of
+/// global commands only): a server's features where a server added the bot; every other
+/// command also to a member who installs the bot to their own account, in any server, in its
+/// direct messages and in group DMs.
+pub fn offer_everywhere(commands: &mut [poise::Command<Data, BotError>]) {
+    use serenity::{InstallationContext as Install, InteractionContext as Context};
+    for c in commands {
+        if SERVER_ONLY.contains(&&*c.name) {
+            c.install_context = Some(vec![Install::Guild]);
+            c.interaction_context = Some(vec![Context::Guild]);
+        } else {
+            c.install_context = Some(vec![Install::Guild, Install::User]);
+            c.interaction_context = Some(vec![
+                Context::Guild,
+                Context::BotDm,
+                Context::PrivateChannel,
+            ]);
+        }
+    }
+}
+
 /// The Discord locales each catalogue speaks for, beyond the default (English).
 const LOCALES: &[(&str, Lang)] = &[("es-ES", Lang::Es), ("es-419", Lang::Es)];
 
@@ -204,7 +228,10 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         http = http.proxy(base).ratelimiter_disabled(true);
     }
     let http = http.build();
-    let commands = localized_commands();
+    let mut commands = localized_commands();
+    if config.guild_id.is_none() {
+        offer_everywhere(&mut commands);
+    }
     startup::prepare(&http, &commands, config.guild_id).await?;
 
     let setup_games = games.clone();

@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::game::{self, Member, Place};
+use crate::game::{self, Member, Place, Reach};
 
 use super::Context;
 
@@ -44,6 +44,34 @@ pub(super) fn click_place(click: &serenity::ComponentInteraction) -> Place {
     Place {
         guild: guild_or_direct(click.guild_id),
         channel: game::ChannelId::new(click.channel_id.get()),
+    }
+}
+
+/// What the bot can do where a command comes from: post there, or only answer its member (the
+/// bot installed to their own account, used in a group DM or in a server that has not added
+/// it). An interaction that does not say is taken as from where the bot posts.
+pub(super) fn reach(ctx: Context<'_>) -> Reach {
+    match ctx {
+        poise::Context::Application(app) => reach_of(
+            app.interaction.context,
+            &app.interaction.authorizing_integration_owners,
+        ),
+        poise::Context::Prefix(_) => Reach::Posts,
+    }
+}
+
+fn reach_of(
+    context: Option<serenity::InteractionContext>,
+    owners: &serenity::AuthorizingIntegrationOwners,
+) -> Reach {
+    let added_here = owners
+        .0
+        .iter()
+        .any(|o| matches!(o, serenity::AuthorizingIntegrationOwner::GuildInstall(_)));
+    match context {
+        Some(serenity::InteractionContext::PrivateChannel) => Reach::AnswersOnly,
+        Some(serenity::InteractionContext::Guild) if !added_here => Reach::AnswersOnly,
+        _ => Reach::Posts,
     }
 }
 

@@ -41,7 +41,7 @@ pub use error::BotError;
 #[cfg(test)]
 pub(crate) use framework::localized_commands;
 pub use framework::{commands, run};
-use ids::{caller, click_place, guild_id, member_id, place, user_member};
+use ids::{caller, click_place, guild_id, member_id, place, reach, user_member};
 use lang::{click_lang, click_public_lang, private_lang, public_lang};
 pub use refusals::Refusals;
 pub use serve::serve;

@@ -15,7 +15,7 @@ use super::policy::color_or_drawn;
 use super::vacation::turn_deadline;
 use super::{
     AccessRefusal, AiLevel, AiRequest, Announcement, ChallengeError, ChallengeRefusal, Challenges,
-    Core, Error, Game, GameId, MemberId, Play, PlayError, PlayRefusal, Played, QueueRefusal,
+    Core, Error, Game, GameId, MemberId, Play, PlayError, PlayRefusal, Played, QueueRefusal, Reach,
     Result,
 };
 
@@ -162,10 +162,14 @@ impl Challenges {
                 created_at: now,
                 ai_level: Some(level),
                 ai_auto: auto,
+                answers_only: req.reach == Reach::AnswersOnly,
             })
             .await?;
-        if let Some(thread) = self.thread_for(id, req.place, now).await? {
-            tx.insert_outbox(&thread).await?;
+        // Where the bot only answers, it opens no thread either.
+        if req.reach == Reach::Posts {
+            if let Some(thread) = self.thread_for(id, req.place, now).await? {
+                tx.insert_outbox(&thread).await?;
+            }
         }
         // Before the commit: a game the AI could not open is not started.
         let slot = match color {

@@ -209,13 +209,15 @@ pub enum Announced {
 }
 
 impl Announced {
-    /// The member this is told to, by direct message; `None`: it goes to the game's channel.
+    /// The member this is told to, by direct message; `None`: it goes to the game's channel. Of a
+    /// game played where the bot only answers (see [`Reach`](super::Reach)), everything goes to
+    /// its player by direct message: nothing is posted in its channel.
     pub fn direct_to(&self) -> Option<MemberId> {
         match self {
             Announced::YourTurn { member, .. } | Announced::TournamentGames { member, .. } => {
                 Some(*member)
             }
-            _ => None,
+            _ => self.game().filter(|g| g.answers_only).map(Game::member),
         }
     }
 

@@ -333,6 +333,7 @@ impl Challenges {
                 created_at: now,
                 ai_level: None,
                 ai_auto: false,
+                answers_only: false,
             })
             .await?;
         // Black, to move first, asked to be told their turn (unless they are the one accepting).

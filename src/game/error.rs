@@ -193,6 +193,8 @@ pub enum ChallengeRefusal {
     Access(AccessRefusal),
     /// The AI, to move first, found no place in its queue.
     Queue(QueueRefusal),
+    /// A challenge between members where the bot can only answer commands.
+    AnswersOnly,
 }
 
 /// What [`Play`](super::Play) refuses: moves, resigning, aborting, the AI's turns, vacations.

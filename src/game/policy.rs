@@ -5,7 +5,7 @@
 use crate::rules::{BoardSize, Color};
 
 use super::error::ChallengeRefusal;
-use super::types::{AiLevel, AiRequest, ChallengeRequest, Member, Place, TimeControl};
+use super::types::{AiLevel, AiRequest, ChallengeRequest, Member, Place, Reach, TimeControl};
 
 /// Whom a member challenges.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +32,8 @@ pub struct ChallengeAsk {
     pub rated: Option<bool>,
     /// The AI's level, when the member names one or asks for `auto` (the default).
     pub level: Option<AiLevel>,
+    /// Whether the bot can post where it is asked.
+    pub reach: Reach,
 }
 
 /// What a `/challenge` turns out to be.
@@ -53,7 +55,7 @@ impl ChallengeAsk {
     /// ```
     /// use breakthrough_bot::engine::Level;
     /// use breakthrough_bot::game::{
-    ///     AiLevel, ChallengeAsk, Decision, Member, Opponent, Place, TimeControl,
+    ///     AiLevel, ChallengeAsk, Decision, Member, Opponent, Place, Reach, TimeControl,
     /// };
     /// use breakthrough_bot::rules::BoardSize;
     ///
@@ -66,6 +68,7 @@ impl ChallengeAsk {
     ///     time: TimeControl::default(),
     ///     rated: None,
     ///     level: None,
+    ///     reach: Reach::Posts,
     /// };
     /// let Ok(Decision::Challenge(request)) = ask.clone().decide() else { panic!() };
     /// assert!(request.rated);
@@ -95,11 +98,17 @@ impl ChallengeAsk {
                     size: self.size,
                     color: self.color,
                     time: self.time,
+                    reach: self.reach,
                 }));
             }
             Opponent::Member(member) => Some(member),
             Opponent::Open => None,
         };
+        // A challenge between members needs posts: its Accept button, each move's board for
+        // both players.
+        if self.reach == Reach::AnswersOnly {
+            return Err(ChallengeRefusal::AnswersOnly);
+        }
         if self.level.is_some() {
             return Err(ChallengeRefusal::LevelWithoutAi);
         }
@@ -142,6 +151,7 @@ mod tests {
             time: TimeControl::OneHour,
             rated,
             level: level.map(|n| AiLevel::Fixed(Level::new(n).unwrap())),
+            reach: Reach::Posts,
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::{
     AccessRefusal, AiLevel, AiRequest, AiSlot, Challenge, ChallengeError, ChallengeRefusal,
-    ChallengeRequest, Challenges, Game, GameRef, Member, Place, Result,
+    ChallengeRequest, Challenges, Game, GameRef, Member, Place, Reach, Result,
 };
 
 /// What a rematch started.
@@ -70,6 +70,11 @@ impl Challenges {
                 size: old.size,
                 color,
                 time: old.time,
+                reach: if old.answers_only {
+                    Reach::AnswersOnly
+                } else {
+                    Reach::Posts
+                },
             };
             let (game, slot) = self.challenge_ai_as(req, Some(id)).await?;
             return Ok(Rematch::AiGame(Box::new(game), slot));

@@ -96,6 +96,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         ai,
         away_until,
         thread_of: row.parent_channel_id,
+        answers_only: row.answers_only,
         tournament: match (row.tournament_id, row.tournament_round) {
             (Some(id), Some(round)) => Some(TournamentTag {
                 id,

@@ -107,10 +107,22 @@ pub struct AiRequest {
     /// The AI as a member: on Discord the bot's own user, in the console `@bot`.
     pub ai: Member,
     pub level: AiLevel,
+    /// Whether the bot can post where the game is played.
+    pub reach: Reach,
     pub size: BoardSize,
     /// The challenger's side; `None` draws it.
     pub color: Option<Color>,
     pub time: TimeControl,
+}
+
+/// What the bot can do where a command comes from: post there (a server that added it, or its
+/// own direct messages), or only answer the commands and taps of a member who installed it to
+/// their account (a group DM, a server that has not added it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reach {
+    #[default]
+    Posts,
+    AnswersOnly,
 }
 
 /// The AI's level as a member asks for it: one they name, or the one that meets them
@@ -261,6 +273,9 @@ pub struct Game {
     /// While the game lives in a thread of its own (`place.channel`): the channel it started
     /// in, where its result is told.
     pub thread_of: Option<ChannelId>,
+    /// Played where the bot can only answer its players' commands and taps (see [`Reach`]):
+    /// nothing is posted in its channel.
+    pub answers_only: bool,
     /// The tournament the game is played in, if any.
     pub tournament: Option<TournamentTag>,
 }
@@ -332,6 +347,14 @@ impl Game {
     }
 
     /// Whether the game is active, against the AI, and the AI is to move.
+    /// The member (not the AI) who plays this game, Black when both are members.
+    pub fn member(&self) -> MemberId {
+        match self.ai {
+            Some(ai) => self.player(ai.color.opposite()).id,
+            None => self.players.black.id,
+        }
+    }
+
     pub fn ai_to_move(&self) -> bool {
         self.is_active() && self.ai.is_some_and(|ai| ai.color == self.position.turn())
     }

@@ -204,6 +204,7 @@ error-analysis-busy-for-you = the AI is still analysing game #{$id} for you: wai
 error-storage-full = the bot's storage is full, so nothing was changed: please tell the server's admin, and try again later
 error-internal = something went wrong on our side; please try again
 error-time-control = `{$text}` is not a time control: choose 10m, 1h, 1d, 3d or 7d
+error-answers-only = here I can only answer your own commands, so members cannot challenge each other: play me (opponent: the bot), or challenge a member in a server that has added me
 error-level = the level must be auto, or a number from 1 to 5
 
 ## Refusals of the rules

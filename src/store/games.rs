@@ -358,8 +358,8 @@ impl WriteTx {
     pub async fn insert_game(&mut self, g: &NewGame) -> Result<GameId> {
         Ok(sqlx::query_scalar(statement!(
             "INSERT INTO games (guild_id, channel_id, black_id, white_id, size, time_limit, rated,
-                 position, deadline, created_at, ai_level, ai_auto)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id"
+                 position, deadline, created_at, ai_level, ai_auto, answers_only)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id"
         ))
         .bind(g.guild_id)
         .bind(g.channel_id)
@@ -373,6 +373,7 @@ impl WriteTx {
         .bind(g.created_at)
         .bind(g.ai_level)
         .bind(Flag(g.ai_auto))
+        .bind(Flag(g.answers_only))
         .fetch_one(self.tx.conn())
         .await?)
     }
@@ -506,6 +507,7 @@ mod tests {
             created_at: Timestamp::UNIX_EPOCH,
             ai_level: None,
             ai_auto: false,
+            answers_only: false,
         };
         let fine = tx.insert_game(&game).await.expect("fine");
         let broken = tx.insert_game(&game).await.expect("broken");

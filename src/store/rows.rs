@@ -89,6 +89,8 @@ pub struct NewGame {
     pub ai_level: Option<Level>,
     /// Whether that level was chosen for the member (`level:auto`).
     pub ai_auto: bool,
+    /// Whether the bot can only answer its players there, never post.
+    pub answers_only: bool,
 }
 
 /// A game with its players. The position and the last move are kept as written: each is read
@@ -122,6 +124,9 @@ pub struct GameRow {
     /// Whether that level was chosen for the member (`level:auto`).
     #[sqlx(try_from = "Flag")]
     pub ai_auto: bool,
+    /// Whether the bot can only answer its players there, never post.
+    #[sqlx(try_from = "Flag")]
+    pub answers_only: bool,
     /// The channel the game started in, while it lives in a thread of its own (`channel_id`).
     pub parent_channel_id: Option<ChannelId>,
     /// The tournament the game belongs to, its round and its name.

@@ -229,6 +229,7 @@ impl Refusal for ChallengeRefusal {
             C::NothingToRematch => tr!(lang, "error-nothing-to-rematch"),
             C::Access(why) => why.localized(lang, m),
             C::Queue(why) => why.localized(lang, m),
+            C::AnswersOnly => tr!(lang, "error-answers-only"),
         }
     }
 }

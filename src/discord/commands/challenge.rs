@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 use crate::discord::button::Button;
 use crate::discord::params::{read_size, sizes, Side, Time};
 use crate::discord::reply::{self, Linked};
-use crate::discord::{caller, place, public_lang, user_member, views, BotError, Context, Data};
+use crate::discord::{
+    caller, place, public_lang, reach, user_member, views, BotError, Context, Data,
+};
 use crate::engine::{Level, LevelError};
 use crate::game::{
     AiLevel, AiRequest, AiSlot, ChallengeAsk, ChallengeRef, ChallengeRefusal, Decision, Game,
@@ -70,6 +72,7 @@ pub async fn challenge(
         time,
         rated,
         level,
+        reach: reach(ctx),
     };
     let request = match ask.decide().map_err(BotError::refused)? {
         Decision::PlayAi(request) => return play_ai(ctx, request).await,

@@ -15,7 +15,7 @@ pub(in crate::discord) const DEFAULT_ATTACHMENT_LIMIT: u64 = 10 * 1024 * 1024;
 /// The look of a post of `game` that everyone in its channel sees: the server's choice; in a
 /// direct message, that of the member playing there, the only one who sees it.
 pub(in crate::discord) async fn public_style(games: &Services, game: &Game) -> BoardStyle {
-    let only_for = game.place.is_direct().then(|| player(game));
+    let only_for = game.place.is_direct().then(|| game.member());
     games.settings.board_style(game.place, only_for).await
 }
 
@@ -26,14 +26,6 @@ pub(in crate::discord) async fn private_style(
     member: MemberId,
 ) -> BoardStyle {
     games.settings.board_style(game.place, Some(member)).await
-}
-
-/// The member (not the AI) who plays `game`, Black when both are members.
-fn player(game: &Game) -> MemberId {
-    match game.ai {
-        Some(ai) => game.player(ai.color.opposite()).id,
-        None => game.players.black.id,
-    }
 }
 
 /// `game`'s board as a post everyone sees, in the look chosen for it; over, with pictures, it

@@ -121,6 +121,7 @@ impl Tournaments {
                     created_at: now,
                     ai_level: None,
                     ai_auto: false,
+                    answers_only: false,
                 })
                 .await?;
             tx.tag_tournament_game(game, t.id, round).await?;

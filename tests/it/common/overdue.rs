@@ -81,6 +81,7 @@ pub async fn seed(db: &str, place: Place, ai: Member) -> Overdue {
             size: BoardSize::DEFAULT,
             color: Some(Color::White),
             time: TimeControl::OneHour,
+            reach: breakthrough_bot::game::Reach::Posts,
         })
         .await
         .expect("AI game");

@@ -193,6 +193,7 @@ async fn after_a_restart_the_sweeper_answers_a_game_waiting_for_the_ai() {
                 size: "5x5".parse().unwrap(),
                 color: Some(breakthrough_bot::rules::Color::White),
                 time: breakthrough_bot::game::TimeControl::OneHour,
+                reach: breakthrough_bot::game::Reach::Posts,
             })
             .await
             .unwrap();

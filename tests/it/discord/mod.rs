@@ -8,6 +8,7 @@
 
 mod ai;
 mod analysis;
+mod anywhere;
 mod challenges;
 mod fake_threads;
 mod fake_uploads;

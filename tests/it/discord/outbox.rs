@@ -210,6 +210,7 @@ async fn ai_games_do_not_hold_up_another_servers_reminder() {
                 size: "8x8".parse().unwrap(),
                 color: Some(Color::White),
                 time: TimeControl::OneHour,
+                reach: breakthrough_bot::game::Reach::Posts,
             })
             .await
             .unwrap();

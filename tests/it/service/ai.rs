@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use breakthrough_bot::game::{
     AiLevel, AiRequest, ChallengeRefusal, GameRef, GameState, Limits, ManualClock, Place,
-    PlayRefusal, RatingValue, Services,
+    PlayRefusal, RatingValue, Reach, Services,
 };
 use breakthrough_bot::i18n::Lang;
 use breakthrough_bot::rules::{BoardSize, Color};
@@ -401,5 +401,60 @@ pub(super) async fn the_auto_level_meets_its_member_on_each_board(b: Backend) {
     assert_eq!(
         again.ai.map(|ai| (ai.level.number(), ai.auto)),
         Some((1, true))
+    );
+}
+
+/// A game where the bot only answers (a member's own install, in a group DM): what would be
+/// posted in its channel goes to its player by direct message, and no thread is opened for it.
+pub(super) async fn where_the_bot_only_answers_its_news_goes_to_the_player(b: Backend) {
+    let w = world(b).await;
+    let game = w
+        .games
+        .challenges
+        .challenge_ai(AiRequest {
+            reach: Reach::AnswersOnly,
+            ..ai_request(PLACE, Some(Color::Black), "5x5")
+        })
+        .await
+        .unwrap();
+    assert!(game.answers_only);
+    // Both sides move, then the AI's clock runs out: the time-out is told to alice alone.
+    let mv = game.position.legal_moves()[0].to_string();
+    let played = w
+        .games
+        .play
+        .play(&alice(), PLACE, GameRef::Id(game.id), &mv)
+        .await
+        .unwrap();
+    let reply = w.games.play.ai_reply(game.id).await.unwrap().unwrap();
+    let mv = reply.game.position.legal_moves()[0].to_string();
+    assert!(played.game.answers_only);
+    w.games
+        .play
+        .play(&alice(), PLACE, GameRef::Id(game.id), &mv)
+        .await
+        .unwrap();
+    w.clock.advance(secs(3_601));
+    w.games.play.sweep(w.games.now()).await.unwrap();
+    let owed = w
+        .games
+        .outbox
+        .due_announcements(w.games.now(), 100)
+        .await
+        .unwrap();
+    let mut told = Vec::new();
+    for o in &owed {
+        if let Some(said) = w.games.outbox.to_say(o).await.unwrap() {
+            told.push((said.direct_to(), format!("{said:?}")));
+        }
+    }
+    assert!(!told.is_empty());
+    assert!(
+        told.iter().all(|(to, _)| *to == Some(alice().id)),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().any(|(_, said)| said.starts_with("TimedOut")),
+        "{told:?}"
     );
 }

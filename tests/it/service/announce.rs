@@ -109,6 +109,7 @@ pub(super) async fn an_announced_ai_reply_is_queued_with_the_move(b: Backend) {
             size: "5x5".parse().unwrap(),
             color: Some(Color::White),
             time: TimeControl::OneHour,
+            reach: breakthrough_bot::game::Reach::Posts,
         })
         .await
         .unwrap();

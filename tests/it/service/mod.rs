@@ -168,6 +168,7 @@ fn ai_request(place: Place, color: Option<Color>, size: &str) -> AiRequest {
         size: size.parse().expect("size"),
         color,
         time: TimeControl::OneHour,
+        reach: breakthrough_bot::game::Reach::Posts,
     }
 }
 
@@ -232,6 +233,7 @@ on_both_backends! {
     #[tokio::test] a_game_shows_every_change_at_once_and_a_second_process_is_caught_by_the_ply_check,
     #[tokio::test] a_game_against_the_ai_from_start_to_result_is_legal_and_unrated,
     #[tokio::test] the_auto_level_meets_its_member_on_each_board,
+    #[tokio::test] where_the_bot_only_answers_its_news_goes_to_the_player,
     #[tokio::test] the_ai_with_black_moves_first_and_a_restart_leaves_no_game_waiting,
     #[tokio::test] in_a_direct_message_the_ai_plays_but_members_cannot_be_challenged,
     #[tokio::test] games_against_the_ai_count_for_the_member_not_for_the_ai,
