@@ -160,6 +160,17 @@ async fn a_whole_game_is_played_by_taps_alone() {
         at(0.99)
     );
     assert_eq!(bot.moves_of(1).await, played, "every tap's move, in order");
+    // An earlier board's Move button, once the game is over: refused privately, nothing played.
+    let (late, _) = bot.click(&alice(), "game:move:1").await;
+    assert!(is_ephemeral(&late), "{late}");
+    assert!(
+        late["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("game #1 is over"),
+        "{late}"
+    );
+    assert_eq!(bot.moves_of(1).await, played);
     bot.finish();
 }
 

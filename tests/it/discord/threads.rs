@@ -273,46 +273,82 @@ async fn a_game_keeps_its_thread_across_a_restart() {
     bot.finish();
 }
 
-/// In a game's thread, a move played by taps is answered in the thread, as a typed one is.
+/// In a game's thread, a whole game played by taps: each move's board is answered in the thread,
+/// as a typed one is, and the result goes to the channel it started in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_move_tapped_in_a_games_thread_is_answered_there() {
-    let bot = start().await;
+async fn a_game_played_by_taps_in_its_thread_is_answered_there() {
+    let bot = super::start_with(true, &[("RATE_LIMIT_COMMANDS", "1000")]).await;
     threads_on(&bot).await;
     bot.start_game(&alice(), &bob(), "3x5").await;
     let thread = bot.fake.wait_thread_in(CHANNEL_ID).await;
     wait_outbox_empty(&bot.db).await;
-    move_in(&bot, &thread, &alice(), "a4-a3").await;
-    let board = bot.fake.message_with_component("game:move:1").unwrap();
-    let sent = bot
-        .fake
-        .send_interaction(
-            InteractionBuilder::button("game:move:1")
-                .by(&bob())
-                .in_fake_thread(&thread)
-                .on_message(&board),
-        )
-        .await;
-    let menu = bot.fake.callback_for(sent.id).await;
-    assert_eq!(menu["type"], 4, "{menu}");
-    let menu_message = bot.fake.message_with_component("move:to:1:1").unwrap();
-    let sent = bot
-        .fake
-        .send_interaction(
-            InteractionBuilder::select("move:to:1:1", &["c2-c3"])
-                .by(&bob())
-                .in_fake_thread(&thread)
-                .on_message(&menu_message),
-        )
-        .await;
-    let done = bot.fake.callback_for(sent.id).await;
-    assert_eq!(done["data"]["content"], "You played c2-c3 in game #1.");
-    bot.fake.wait_followups(&sent.token, 1).await;
+    let players = [alice(), bob()];
+    let mut over = false;
+    for ply in 0..60 {
+        let who = &players[ply % 2];
+        let board = bot.fake.message_with_component("game:move:1").unwrap();
+        let sent = bot
+            .fake
+            .send_interaction(
+                InteractionBuilder::button("game:move:1")
+                    .by(who)
+                    .in_fake_thread(&thread)
+                    .on_message(&board),
+            )
+            .await;
+        let menu = bot.fake.callback_for(sent.id).await;
+        let (id, options) = super::taps::select_of(&menu["data"]);
+        assert_eq!(id, format!("move:to:1:{ply}"), "{menu}");
+        let value = options
+            .iter()
+            .map(|(_, v)| v.clone())
+            .find(|v| v.contains('x'))
+            .unwrap_or_else(|| options[0].1.clone());
+        let menu_message = bot.fake.message_with_component(&id).unwrap();
+        let sent = bot
+            .fake
+            .send_interaction(
+                InteractionBuilder::select(&id, &[value.as_str()])
+                    .by(who)
+                    .in_fake_thread(&thread)
+                    .on_message(&menu_message),
+            )
+            .await;
+        let done = bot.fake.callback_for(sent.id).await;
+        assert_eq!(
+            done["data"]["content"],
+            format!("You played {value} in game #1."),
+            "{done}"
+        );
+        let posted = bot.fake.wait_followups(&sent.token, 1).await.remove(0);
+        let posted = posted.body.expect("a board");
+        assert!(
+            embed_text(&posted).contains(&format!("Last move: {value}")),
+            "{posted}"
+        );
+        if posted.to_string().contains("game:rematch:1") {
+            over = true;
+            break;
+        }
+    }
+    assert!(over, "the game ended");
+    // Every board in the thread; the result told in the channel.
     let in_thread = bot.fake.messages_in(thread.id);
     assert!(
         in_thread
             .iter()
-            .any(|m| embed_text(m).contains("Last move: c2-c3")),
+            .any(|m| m.to_string().contains("game:rematch:1")),
         "{in_thread:?}"
+    );
+    let told = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    assert!(
+        told.body
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .contains(&format!("<#{}>", thread.id)),
+        "{:?}",
+        told.body
     );
     bot.finish();
 }
