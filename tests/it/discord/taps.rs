@@ -411,3 +411,98 @@ async fn against_the_ai_the_board_after_its_reply_follows_the_tapped_move() {
     assert_eq!(bot.moves_of(1).await.len(), 2, "her move and the AI's");
     bot.finish();
 }
+
+/// A whole game played from the turns' direct messages alone: each player taps Move in the
+/// message that tells them it is their turn; each move's board goes to the game's channel, and
+/// the next turn's message to the other player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_is_played_from_the_turns_direct_messages() {
+    use std::time::Duration;
+    let bot = start_with(true, &[("RATE_LIMIT_COMMANDS", "1000")]).await;
+    let fake = &bot.fake;
+    for who in [alice(), bob()] {
+        bot.slash(
+            InteractionBuilder::slash("notify")
+                .by(&who)
+                .boolean("dm", true),
+        )
+        .await;
+    }
+    bot.start_game(&alice(), &bob(), "3x5").await;
+    // Each player's direct message channel, as the bot opens it.
+    let dm_of = |who: &TestUser| {
+        let id = who.id.to_string();
+        fake.requests_to("POST", "/users/@me/channels")
+            .into_iter()
+            .find(|r| r.body.as_ref().unwrap()["recipient_id"] == id)
+            .and_then(|r| {
+                r.response.as_ref().unwrap()["id"]
+                    .as_str()
+                    .map(str::to_string)
+            })
+            .map(|id| id.parse::<u64>().unwrap())
+    };
+    let players = [alice(), bob()];
+    let mut told = [0usize, 0usize];
+    let mut over = false;
+    for ply in 0..60 {
+        let side = ply % 2;
+        let who = &players[side];
+        // The turn's message: the next one in the mover's direct messages.
+        told[side] += 1;
+        let dm = loop {
+            if let Some(dm) = dm_of(who) {
+                break dm;
+            }
+            fake.wait_for("a direct message channel", Duration::from_secs(10), |r| {
+                r.method == "POST" && r.path == "/users/@me/channels"
+            })
+            .await;
+        };
+        fake.wait_channel_messages(dm, told[side]).await;
+        let turn = fake.messages_in(dm).pop().expect("the turn's message");
+        let sent = fake
+            .send_interaction(
+                InteractionBuilder::button("game:move:1")
+                    .by(who)
+                    .dm(dm)
+                    .on_message(&turn),
+            )
+            .await;
+        let menu = fake.callback_for(sent.id).await;
+        let (id, options) = select_of(&menu["data"]);
+        assert_eq!(id, format!("move:to:1:{ply}"), "{menu}");
+        let value = options
+            .iter()
+            .map(|(_, v)| v.clone())
+            .find(|v| v.contains('x'))
+            .unwrap_or_else(|| options[0].1.clone());
+        let menu_message = fake.message_with_component(&id).unwrap();
+        let sent = fake
+            .send_interaction(
+                InteractionBuilder::select(&id, &[value.as_str()])
+                    .by(who)
+                    .dm(dm)
+                    .on_message(&menu_message),
+            )
+            .await;
+        let done = fake.callback_for(sent.id).await;
+        assert_eq!(
+            done["data"]["content"],
+            format!("You played {value} in game #1.")
+        );
+        // The board in the game's channel, through the outbox.
+        let boards = fake.wait_channel_messages(CHANNEL_ID, ply + 1).await;
+        let board = boards[ply].body.as_ref().unwrap();
+        assert!(
+            embed_text(board).contains(&format!("Last move: {value}")),
+            "{board}"
+        );
+        if board.to_string().contains("game:rematch:1") {
+            over = true;
+            break;
+        }
+    }
+    assert!(over, "the game ended");
+    bot.finish();
+}
