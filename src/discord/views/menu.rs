@@ -193,3 +193,44 @@ fn target_label(m: Move) -> String {
         m.to().to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameId;
+    use crate::rules::BoardSize;
+
+    /// The select a menu's first row holds: its custom id and how many options.
+    fn select(v: &View) -> (String, usize) {
+        let rows = serde_json::to_value(&v.components).expect("components as JSON");
+        let menu = &rows[0]["components"][0];
+        let options = menu["options"].as_array().map_or(0, Vec::len);
+        (
+            menu["custom_id"].as_str().unwrap_or_default().to_string(),
+            options,
+        )
+    }
+
+    #[test]
+    fn an_8x8_opening_is_one_menu_and_a_middlegame_of_40_moves_starts_with_the_pieces() {
+        let game = |ply| Menu::Game {
+            game: GameId::new(1),
+            ply,
+        };
+        let start = Position::new(BoardSize::DEFAULT);
+        assert_eq!(start.legal_moves().len(), 22);
+        let v = move_menu(Lang::En, &start, game(0), View::default(), None);
+        assert_eq!(select(&v), ("move:to:1:0".to_string(), 22));
+
+        // A middlegame with two lines of Black pieces free to move: 44 moves.
+        let position: Position = "8/8/bbbbbbbb/8/bbbbbbbb/8/8/wwwwwwww b"
+            .parse()
+            .expect("a position");
+        assert_eq!(position.legal_moves().len(), 44);
+        let ply = 20;
+        let v = move_menu(Lang::En, &position, game(ply), View::default(), None);
+        let (id, pieces) = select(&v);
+        assert_eq!(id, format!("move:piece:1:{ply}"));
+        assert!((1..=MENU_OPTIONS).contains(&pieces), "{pieces} pieces");
+    }
+}
