@@ -83,3 +83,35 @@ pub(super) async fn caller(ctx: Context<'_>) -> Member {
     };
     Member::new(member_id(ctx.author().id), name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{reach_of, Reach};
+    use poise::serenity_prelude::{
+        AuthorizingIntegrationOwner as Owner, AuthorizingIntegrationOwners as Owners, GuildId,
+        InteractionContext as Where, UserId,
+    };
+
+    #[test]
+    fn the_bot_posts_where_a_server_added_it_or_in_its_own_dms_and_elsewhere_only_answers() {
+        let user = Owner::UserInstall(UserId::new(7));
+        let server = Owner::GuildInstall(Some(GuildId::new(9)));
+        let cases = [
+            (Some(Where::Guild), vec![server.clone()], Reach::Posts),
+            (Some(Where::Guild), vec![server, user.clone()], Reach::Posts),
+            // A member's own install, in a server that has not added the bot.
+            (Some(Where::Guild), vec![user.clone()], Reach::AnswersOnly),
+            (Some(Where::BotDm), vec![user.clone()], Reach::Posts),
+            (Some(Where::PrivateChannel), vec![user], Reach::AnswersOnly),
+            // An interaction that does not say.
+            (None, vec![], Reach::Posts),
+        ];
+        for (context, owners, reach) in cases {
+            assert_eq!(
+                reach_of(context, &Owners(owners.clone())),
+                reach,
+                "{context:?} {owners:?}"
+            );
+        }
+    }
+}
