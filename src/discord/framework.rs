@@ -15,7 +15,7 @@ use crate::i18n::Lang;
 use crate::text::Entry;
 
 use super::button::Button;
-use super::commands::taps::{self, Open};
+use super::commands::taps::{self, Of, Open};
 use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
 use super::error::on_error;
 use super::lang::remember_language;
@@ -23,6 +23,7 @@ use super::refusals::Refusals;
 use super::reply::update;
 use super::tasks::spawn_clock_tasks;
 use super::views as view;
+use super::views::menu::Menu;
 use super::{
     click_lang, click_place, click_public_lang, guild_id, locales, member_id, private_lang, rate,
     reach, startup, user_member, BotError, Context, Data,
@@ -185,17 +186,25 @@ async fn components(
         Button::Leaderboard { size, page } => info::on_page(ctx, data, click, size, page).await,
         Button::Join(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Join).await,
         Button::Leave(id) => tournament::on_button(ctx, data, click, &who, id, Entry::Leave).await,
-        Button::Move(id) => taps::on_move(ctx, data, click, &who, id, Open::New).await,
-        Button::Pieces(id) => taps::on_move(ctx, data, click, &who, id, Open::InPlace).await,
-        Button::Piece { game, ply } => taps::on_piece(ctx, data, click, &who, game, ply).await,
-        Button::Target { game, ply } => taps::on_target(ctx, data, click, &who, game, ply).await,
-        Button::PuzzleMove => taps::on_puzzle(ctx, data, click, &who, Open::New).await,
-        Button::PuzzlePieces => taps::on_puzzle(ctx, data, click, &who, Open::InPlace).await,
+        Button::Move(id) => taps::on_open(ctx, data, click, &who, Of::Game(id), Open::New).await,
+        Button::Pieces(id) => {
+            taps::on_open(ctx, data, click, &who, Of::Game(id), Open::InPlace).await
+        }
+        Button::PuzzleMove => taps::on_open(ctx, data, click, &who, Of::Puzzle, Open::New).await,
+        Button::PuzzlePieces => {
+            taps::on_open(ctx, data, click, &who, Of::Puzzle, Open::InPlace).await
+        }
+        Button::Piece { game, ply } => {
+            taps::on_piece(ctx, data, click, &who, Menu::Game { game, ply }).await
+        }
         Button::PuzzlePiece { puzzle, left } => {
-            taps::on_puzzle_piece(ctx, data, click, &who, puzzle, left).await
+            taps::on_piece(ctx, data, click, &who, Menu::Puzzle { puzzle, left }).await
+        }
+        Button::Target { game, ply } => {
+            taps::on_target(ctx, data, click, &who, Menu::Game { game, ply }).await
         }
         Button::PuzzleTarget { puzzle, left } => {
-            taps::on_puzzle_target(ctx, data, click, &who, puzzle, left).await
+            taps::on_target(ctx, data, click, &who, Menu::Puzzle { puzzle, left }).await
         }
     }
 }

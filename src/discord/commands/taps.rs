@@ -15,10 +15,10 @@ use crate::discord::views::puzzle::{board, Board};
 use crate::discord::views::{game_facing, Audience, Markdown, View};
 use crate::discord::{click_lang, click_place, click_public_lang, BotError, Data};
 use crate::game::{
-    AiSlot, BoardStyle, Error, Game, GameId, Member, PlayRefusal, Played, PuzzleId, PuzzleRefusal,
-    PuzzleView,
+    AiSlot, BoardStyle, Error, Game, GameId, Member, PlayRefusal, Played, PuzzleRefusal, PuzzleView,
 };
 use crate::i18n::tr;
+use crate::rules::Position;
 use crate::text::{self, Refusal};
 
 /// How a menu is shown: a new message for the member alone (from a board), or in place of the
@@ -29,79 +29,159 @@ pub enum Open {
     InPlace,
 }
 
-/// The first menu of game `id` for `who`, if it is their turn there.
-pub async fn on_move(
+/// What a tap plays in: one of the member's games, or the puzzle they are solving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Of {
+    Game(GameId),
+    Puzzle,
+}
+
+impl From<Menu> for Of {
+    fn from(menu: Menu) -> Of {
+        match menu {
+            Menu::Game { game, .. } => Of::Game(game),
+            Menu::Puzzle { .. } => Of::Puzzle,
+        }
+    }
+}
+
+/// What a tap plays in, as it stands now, the member to move in it.
+enum Now {
+    Game(Box<Game>),
+    Puzzle(PuzzleView),
+}
+
+impl Now {
+    fn position(&self) -> &Position {
+        match self {
+            Now::Game(game) => &game.position,
+            Now::Puzzle(view) => &view.position,
+        }
+    }
+
+    /// The menu of it as it stands: a menu of another point is stale.
+    fn menu(&self) -> Menu {
+        match self {
+            Now::Game(game) => Menu::Game {
+                game: game.id,
+                ply: game.ply,
+            },
+            Now::Puzzle(view) => Menu::Puzzle {
+                puzzle: view.id,
+                left: view.moves_left,
+            },
+        }
+    }
+}
+
+/// The first menu of what `of` names, for `who`, if they are to move in it.
+pub async fn on_open(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
-    id: GameId,
+    of: Of,
     open: Open,
 ) -> Result<(), BotError> {
-    let game = data.games.play.movable(who.id, id).await?;
-    let v = game_menu(data, click, &game, who, None).await;
-    show(ctx, click, v, open).await
+    let v = match now(data, click, who, of).await? {
+        Ok(now) => first_menu(data, click, &now, who, None).await,
+        // A refusal from a board is a message of its own, as any other button's.
+        Err(said) if open == Open::New => return Err(BotError::Input(said)),
+        Err(said) => View::text(said),
+    };
+    match open {
+        Open::New => {
+            let message = v.interaction_message(Audience::Caller);
+            click
+                .create_response(
+                    &ctx.http,
+                    serenity::CreateInteractionResponse::Message(message),
+                )
+                .await?;
+            Ok(())
+        }
+        Open::InPlace => reply::update(ctx, click, v, Audience::Caller).await,
+    }
 }
 
-/// A piece chosen at `ply`: the menu of its moves, or a fresh first menu when the game moved on.
+/// A piece chosen in `menu`: the menu of its moves, or a fresh first menu when the game or
+/// puzzle moved on since.
 pub async fn on_piece(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
-    id: GameId,
-    ply: u32,
+    menu: Menu,
 ) -> Result<(), BotError> {
-    let game = match data.games.play.movable(who.id, id).await {
-        Ok(game) => game,
-        Err(e) => return refused(ctx, click, e).await,
+    let now = match now(data, click, who, menu.into()).await? {
+        Ok(now) => now,
+        Err(said) => return reply::update(ctx, click, View::text(said), Audience::Caller).await,
     };
-    let v = if game.ply == ply {
+    let v = if now.menu() == menu {
         // Only a square with a legal move is read: anything else gets the first menu.
-        match chosen(click).and_then(|value| piece_of(&game.position, value)) {
+        match chosen(click).and_then(|value| piece_of(now.position(), value)) {
             Some(from) => {
-                let lang = click_lang(click);
-                let board = game_board(data, click, &game, who).await;
-                piece_menu(lang, &game.position, game_menu_of(&game), board, from)
+                let board = board_of(data, click, &now, who).await;
+                piece_menu(click_lang(click), now.position(), menu, board, from)
             }
-            None => game_menu(data, click, &game, who, None).await,
+            None => first_menu(data, click, &now, who, None).await,
         }
     } else {
-        game_menu(data, click, &game, who, Some(moved_on(click))).await
+        first_menu(data, click, &now, who, Some(moved_on(click))).await
     };
     reply::update(ctx, click, v, Audience::Caller).await
+}
+
+/// A move chosen in `menu`: played in the game (see [`on_game_target`]) or answered in the
+/// puzzle (see [`on_puzzle_target`]).
+pub async fn on_target(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    menu: Menu,
+) -> Result<(), BotError> {
+    let Some(value) = chosen(click) else {
+        return Err(BotError::Input(tr!(
+            click_lang(click),
+            "discord-dead-button"
+        )));
+    };
+    match menu {
+        Menu::Game { game, ply } => on_game_target(ctx, data, click, who, game, ply, value).await,
+        Menu::Puzzle { .. } => on_puzzle_target(ctx, data, click, who, menu, value).await,
+    }
 }
 
 /// A move chosen at `ply`: played, the menu replaced by what was played, and the board posted
 /// as a typed move's is. A menu of a position gone gets the fresh one; another refusal replaces
 /// the menu.
-pub async fn on_target(
+async fn on_game_target(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
     id: GameId,
     ply: u32,
+    value: &str,
 ) -> Result<(), BotError> {
-    let lang = click_lang(click);
-    let Some(value) = chosen(click) else {
-        return Err(BotError::Input(tr!(lang, "discord-dead-button")));
-    };
     let (played, slot) = match data.games.play.play_chosen(who, id, ply, value).await {
         Ok(done) => done,
         Err(Error::Refused(PlayRefusal::PositionChanged)) => {
-            return match data.games.play.movable(who.id, id).await {
-                Ok(game) => {
-                    let v = game_menu(data, click, &game, who, Some(moved_on(click))).await;
-                    reply::update(ctx, click, v, Audience::Caller).await
-                }
-                Err(e) => refused(ctx, click, e).await,
+            let v = match now(data, click, who, Of::Game(id)).await? {
+                Ok(now) => first_menu(data, click, &now, who, Some(moved_on(click))).await,
+                Err(said) => View::text(said),
             };
+            return reply::update(ctx, click, v, Audience::Caller).await;
         }
-        Err(e) => return refused(ctx, click, e).await,
+        Err(Error::Refused(why)) => {
+            let said = why.localized(click_lang(click), &Markdown);
+            return reply::update(ctx, click, View::text(said), Audience::Caller).await;
+        }
+        Err(e) => return Err(e.into()),
     };
     let said = tr!(
-        lang,
+        click_lang(click),
         "menu-played",
         mv = played.mv.to_string(),
         id = id.to_string()
@@ -114,72 +194,26 @@ pub async fn on_target(
     Ok(())
 }
 
-/// The first menu of the puzzle `who` is solving.
-pub async fn on_puzzle(
+/// A move chosen in the puzzle's `menu`: answered in place of the menu, as a typed one is; a
+/// menu of a point the puzzle has moved on from gets the fresh one.
+async fn on_puzzle_target(
     ctx: &serenity::Context,
     data: &Data,
     click: &serenity::ComponentInteraction,
     who: &Member,
-    open: Open,
-) -> Result<(), BotError> {
-    let Some(view) = data.games.puzzles.puzzle_in_progress(who.id).await? else {
-        return Err(Error::Refused(PuzzleRefusal::NoPuzzle).into());
-    };
-    let v = puzzle_menu(data, click, &view, who, None).await;
-    show(ctx, click, v, open).await
-}
-
-/// A piece chosen in the puzzle `puzzle` with `left` own moves left: the menu of its moves, or a
-/// fresh first menu when the puzzle moved on.
-pub async fn on_puzzle_piece(
-    ctx: &serenity::Context,
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    who: &Member,
-    puzzle: PuzzleId,
-    left: u32,
-) -> Result<(), BotError> {
-    let Some(view) = data.games.puzzles.puzzle_in_progress(who.id).await? else {
-        return no_puzzle(ctx, click).await;
-    };
-    let v = if (view.id, view.moves_left) == (puzzle, left) {
-        match chosen(click).and_then(|value| piece_of(&view.position, value)) {
-            Some(from) => {
-                let board = puzzle_board(data, click, &view, who).await;
-                let menu = puzzle_menu_of(&view);
-                piece_menu(click_lang(click), &view.position, menu, board, from)
-            }
-            None => puzzle_menu(data, click, &view, who, None).await,
-        }
-    } else {
-        puzzle_menu(data, click, &view, who, Some(moved_on(click))).await
-    };
-    reply::update(ctx, click, v, Audience::Caller).await
-}
-
-/// A move chosen in the puzzle `puzzle` with `left` own moves left: answered in place of the
-/// menu, as a typed one is.
-pub async fn on_puzzle_target(
-    ctx: &serenity::Context,
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    who: &Member,
-    puzzle: PuzzleId,
-    left: u32,
+    menu: Menu,
+    value: &str,
 ) -> Result<(), BotError> {
     let lang = click_lang(click);
-    let Some(value) = chosen(click) else {
-        return Err(BotError::Input(tr!(lang, "discord-dead-button")));
+    let now = match now(data, click, who, Of::Puzzle).await? {
+        Ok(now) => now,
+        Err(said) => return reply::update(ctx, click, View::text(said), Audience::Caller).await,
     };
-    let puzzles = &data.games.puzzles;
-    let Some(view) = puzzles.puzzle_in_progress(who.id).await? else {
-        return no_puzzle(ctx, click).await;
-    };
-    if (view.id, view.moves_left) != (puzzle, left) {
-        let v = puzzle_menu(data, click, &view, who, Some(moved_on(click))).await;
+    if now.menu() != menu {
+        let v = first_menu(data, click, &now, who, Some(moved_on(click))).await;
         return reply::update(ctx, click, v, Audience::Caller).await;
     }
-    let step = match puzzles.puzzle_move(who, value).await {
+    let step = match data.games.puzzles.puzzle_move(who, value).await {
         Ok(step) => step,
         Err(Error::Refused(why)) => {
             let said = why.localized(lang, &Markdown);
@@ -238,105 +272,59 @@ async fn post_board(
     }
 }
 
-/// Shows a menu: a new message for the member alone, or in place of the one tapped.
-async fn show(
-    ctx: &serenity::Context,
+/// What `of` names as it stands, if `who` is to move in it; else why not, in their words.
+async fn now(
+    data: &Data,
     click: &serenity::ComponentInteraction,
-    v: View,
-    open: Open,
-) -> Result<(), BotError> {
-    match open {
-        Open::New => {
-            let message = v.interaction_message(Audience::Caller);
-            click
-                .create_response(
-                    &ctx.http,
-                    serenity::CreateInteractionResponse::Message(message),
-                )
-                .await?;
-            Ok(())
+    who: &Member,
+    of: Of,
+) -> Result<Result<Now, String>, BotError> {
+    let lang = click_lang(click);
+    Ok(match of {
+        Of::Game(id) => match data.games.play.movable(who.id, id).await {
+            Ok(game) => Ok(Now::Game(Box::new(game))),
+            Err(Error::Refused(why)) => Err(why.localized(lang, &Markdown)),
+            Err(e) => return Err(e.into()),
+        },
+        Of::Puzzle => match data.games.puzzles.puzzle_in_progress(who.id).await? {
+            Some(view) => Ok(Now::Puzzle(view)),
+            None => Err(PuzzleRefusal::NoPuzzle.localized(lang, &Markdown)),
+        },
+    })
+}
+
+/// The first menu of `now` for `who`, with `note` above it.
+async fn first_menu(
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    now: &Now,
+    who: &Member,
+    note: Option<String>,
+) -> View {
+    let board = board_of(data, click, now, who).await;
+    move_menu(click_lang(click), now.position(), now.menu(), board, note)
+}
+
+/// The board of `now` from the side of its member to move, in `who`'s own look.
+async fn board_of(
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    now: &Now,
+    who: &Member,
+) -> View {
+    let style = own_style(data, click, who).await;
+    let lang = click_lang(click);
+    match now {
+        Now::Game(game) => game_facing(lang, game, data.games.now(), game.position.turn(), style),
+        Now::Puzzle(view) => {
+            let shown = Board {
+                position: &view.position,
+                last: view.last,
+                attacker: view.attacker,
+            };
+            board(lang, shown, style, text::puzzle_view(lang, view))
         }
-        Open::InPlace => reply::update(ctx, click, v, Audience::Caller).await,
     }
-}
-
-fn game_menu_of(game: &Game) -> Menu {
-    Menu::Game {
-        game: game.id,
-        ply: game.ply,
-    }
-}
-
-fn puzzle_menu_of(view: &PuzzleView) -> Menu {
-    Menu::Puzzle {
-        puzzle: view.id,
-        left: view.moves_left,
-    }
-}
-
-/// The first menu of `game` for `who`, with `note` above it.
-async fn game_menu(
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    game: &Game,
-    who: &Member,
-    note: Option<String>,
-) -> View {
-    let board = game_board(data, click, game, who).await;
-    move_menu(
-        click_lang(click),
-        &game.position,
-        game_menu_of(game),
-        board,
-        note,
-    )
-}
-
-/// The first menu of the puzzle `who` is solving, with `note` above it.
-async fn puzzle_menu(
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    view: &PuzzleView,
-    who: &Member,
-    note: Option<String>,
-) -> View {
-    let board = puzzle_board(data, click, view, who).await;
-    move_menu(
-        click_lang(click),
-        &view.position,
-        puzzle_menu_of(view),
-        board,
-        note,
-    )
-}
-
-/// `game`'s board from the side of its member to move, in `who`'s own look.
-async fn game_board(
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    game: &Game,
-    who: &Member,
-) -> View {
-    let style = own_style(data, click, who).await;
-    let lang = click_lang(click);
-    game_facing(lang, game, data.games.now(), game.position.turn(), style)
-}
-
-/// The board of the puzzle `who` is solving, in their own look.
-async fn puzzle_board(
-    data: &Data,
-    click: &serenity::ComponentInteraction,
-    view: &PuzzleView,
-    who: &Member,
-) -> View {
-    let style = own_style(data, click, who).await;
-    let lang = click_lang(click);
-    let shown = Board {
-        position: &view.position,
-        last: view.last,
-        attacker: view.attacker,
-    };
-    board(lang, shown, style, text::puzzle_view(lang, view))
 }
 
 /// The look of what only `who` sees where they tapped.
@@ -353,28 +341,6 @@ async fn own_style(
 
 fn moved_on(click: &serenity::ComponentInteraction) -> String {
     tr!(click_lang(click), "menu-changed")
-}
-
-/// The menu replaced by why the tap was refused; a failure on our side is the caller's to say.
-async fn refused(
-    ctx: &serenity::Context,
-    click: &serenity::ComponentInteraction,
-    e: Error<PlayRefusal>,
-) -> Result<(), BotError> {
-    let Error::Refused(why) = e else {
-        return Err(e.into());
-    };
-    let said = why.localized(click_lang(click), &Markdown);
-    reply::update(ctx, click, View::text(said), Audience::Caller).await
-}
-
-/// The menu replaced by: no puzzle is being solved (it ended meanwhile).
-async fn no_puzzle(
-    ctx: &serenity::Context,
-    click: &serenity::ComponentInteraction,
-) -> Result<(), BotError> {
-    let said = PuzzleRefusal::NoPuzzle.localized(click_lang(click), &Markdown);
-    reply::update(ctx, click, View::text(said), Audience::Caller).await
 }
 
 /// The value chosen in a select menu.
