@@ -4,7 +4,7 @@
 use crate::game::{DailyYours, Member, PuzzleState, PuzzleStep};
 use crate::render;
 use crate::rules::{Color, Move, Position};
-use crate::text::{self, AnyError};
+use crate::text::{self, AnyError, Plain};
 
 use super::values::PuzzleAsk;
 use super::{Console, Reply, CONSOLE_PLACE};
@@ -57,7 +57,7 @@ impl Console {
         };
         reply.private.push(format!(
             "{board}\n{}",
-            text::daily_puzzle(self.lang, &daily)
+            text::daily_puzzle(self.lang, &Plain, &daily, self.games.now())
         ));
         Ok(reply)
     }

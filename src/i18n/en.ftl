@@ -822,6 +822,7 @@ puzzle-daily-count = { $solved ->
     [one] {$solved} member solved today's puzzle
    *[other] {$solved} members solved today's puzzle
   }, out of {$tried} who tried.
+puzzle-daily-next = The next daily puzzle comes {$at}.
 puzzle-daily-busy = Finish the puzzle you are solving first, then ask for the daily puzzle again.
 puzzle-daily-tried = { $solved ->
     [yes] You solved today's puzzle.

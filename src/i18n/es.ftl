@@ -824,6 +824,7 @@ puzzle-daily-count = { $solved ->
     [one] {$solved} miembro resolvió el problema de hoy
    *[other] {$solved} miembros resolvieron el problema de hoy
   }, de {$tried} que lo intentaron.
+puzzle-daily-next = El próximo problema del día llega {$at}.
 puzzle-daily-busy = Termina primero el problema que estás resolviendo y vuelve a pedir el problema del día.
 puzzle-daily-tried = { $solved ->
     [yes] Resolviste el problema de hoy.

@@ -3,7 +3,7 @@
 
 use crate::game::{
     DailyCount, DailyPuzzle, DailyYours, PuzzleCard, PuzzleRefusal, PuzzleResult, PuzzleState,
-    PuzzleStep, PuzzleView,
+    PuzzleStep, PuzzleView, Timestamp,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
@@ -135,7 +135,7 @@ pub fn puzzle_card(lang: Lang, m: &dyn Markup, card: &PuzzleCard) -> String {
 
 /// What a member is told when they ask for the daily puzzle: the puzzle to solve, the one they
 /// must finish first, or their result and the solution once they tried it; with the day's count.
-pub fn daily_puzzle(lang: Lang, daily: &DailyPuzzle) -> String {
+pub fn daily_puzzle(lang: Lang, m: &dyn Markup, daily: &DailyPuzzle, now: Timestamp) -> String {
     let mut out = Vec::new();
     match &daily.yours {
         DailyYours::Playing(view) => out.push(puzzle_view(lang, view)),
@@ -151,6 +151,12 @@ pub fn daily_puzzle(lang: Lang, daily: &DailyPuzzle) -> String {
                 solved = if *solved { "yes" } else { "no" }
             ));
             out.push(tr!(lang, "puzzle-solution", line = puzzle_line(line)));
+            // Done for the day: when the next one comes, at midnight UTC.
+            if let Some(next) = daily.count.day.next_day() {
+                let at =
+                    Timestamp::from_unix_seconds(next.midnight().assume_utc().unix_timestamp());
+                out.push(tr!(lang, "puzzle-daily-next", at = m.within(lang, now, at)));
+            }
         }
     }
     out.push(daily_count(lang, &daily.count));

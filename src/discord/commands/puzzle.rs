@@ -9,7 +9,7 @@ use tracing::warn;
 use crate::discord::reply::own_style;
 use crate::discord::views::menu::{move_button, Menu};
 use crate::discord::views::puzzle::{board, Board};
-use crate::discord::views::View;
+use crate::discord::views::{Markdown, View};
 use crate::discord::{caller, ids, place, private_lang, public_lang, BotError, Context};
 use crate::game::{DailyPuzzle, DailyYours, Member, PuzzleView};
 use crate::i18n::Lang;
@@ -106,7 +106,8 @@ async fn daily(ctx: Context<'_>, who: &Member) -> Result<(), BotError> {
         },
     };
     let style = own_style(ctx, who.id).await;
-    let mut v = board(lang, shown, style, text::daily_puzzle(lang, &daily));
+    let said = text::daily_puzzle(lang, &Markdown, &daily, games.now());
+    let mut v = board(lang, shown, style, said);
     if let DailyYours::Playing(view) | DailyYours::Busy(view) = &daily.yours {
         v.components = vec![answer_button(lang, view)];
     }

@@ -13,7 +13,7 @@ use breakthrough_bot::game::{MemberId, PuzzleView, Services};
 use breakthrough_bot::rules::Move;
 
 use super::taps::select_of;
-use super::{alice, bob, is_ephemeral, posted, service, start, Bot};
+use super::{alice, bob, is_ephemeral, posted, service, start, unix_now, Bot};
 use crate::common::fake_discord::{InteractionBuilder, TestUser, CHANNEL_ID};
 
 /// Fixed choices travel as their index: `size:6x6`, `size:daily`.
@@ -239,6 +239,22 @@ async fn the_daily_puzzle_is_posted_once_and_its_count_follows_the_attempts() {
         "{said}"
     );
     assert_eq!(posts(&bot).len(), 1);
+    // Asked again, done for the day: her result, and when the next one comes, as a Discord
+    // timestamp each reader's client counts down (midnight UTC).
+    let again = bot
+        .slash(
+            InteractionBuilder::slash("puzzle")
+                .by(&alice())
+                .integer("size", DAILY),
+        )
+        .await;
+    let said = content(&again);
+    assert!(said.contains("You solved today's puzzle."), "{said}");
+    let next = (unix_now() / 86_400 + 1) * 86_400;
+    assert!(
+        said.contains(&format!("The next daily puzzle comes <t:{next}:R>.")),
+        "{said}"
+    );
     bot.finish();
 }
 

@@ -358,7 +358,7 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
             panic!("not given: {daily:?}");
         };
         assert!(view.daily.is_some());
-        let said = text::daily_puzzle(Lang::En, daily);
+        let said = text::daily_puzzle(Lang::En, &text::Plain, daily, w.games.now());
         assert!(
             !said.contains(&solution),
             "the answer shown before trying: {said}"
@@ -413,7 +413,10 @@ pub(super) async fn the_daily_puzzle_is_the_servers_for_the_day_and_hides_its_an
     };
     assert!(!solved);
     assert_eq!(line[0].to_string(), solution);
-    assert!(text::daily_puzzle(Lang::En, &again).contains(&solution));
+    let said = text::daily_puzzle(Lang::En, &text::Plain, &again, w.games.now());
+    assert!(said.contains(&solution), "{said}");
+    // Done for the day: when the next one comes, in plain words.
+    assert!(said.contains("The next daily puzzle comes in "), "{said}");
     // The post is stored, and every count carries it.
     w.games
         .puzzles
