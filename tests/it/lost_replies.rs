@@ -115,3 +115,34 @@ async fn the_ais_reply_reaches_the_channel_when_the_deferred_response_cannot_be_
     assert!(!apologized(&bot), "{}", bot.fake.report());
     bot.finish();
 }
+
+/// A move played by taps whose board's follow-up Discord fails: the move stands, the member is
+/// told it was played, and the board reaches the channel through the outbox, pinging the
+/// opponent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_played_by_taps_reaches_the_channel_when_its_followup_fails() {
+    let bot = start().await;
+    bot.start_game(&alice(), &bob(), "5x5").await;
+    let (menu, _) = bot.click(&alice(), "game:move:1").await;
+    assert_eq!(menu["type"], 4, "{menu}");
+    let message = bot.fake.message_with_component("move:to:1:0").unwrap();
+    fail_next_followup(&bot);
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::select("move:to:1:0", &["a4-a3"])
+                .by(&alice())
+                .on_message(&message),
+        )
+        .await;
+    let done = bot.fake.callback_for(sent.id).await;
+    assert_eq!(done["data"]["content"], "You played a4-a3 in game #1.");
+    let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let body = posted.body.as_ref().expect("a message body");
+    assert!(embed_text(body).contains("Last move: a4-a3"), "{body}");
+    assert!(body["content"]
+        .as_str()
+        .is_some_and(|c| c.starts_with(&bob().mention())));
+    assert!(!apologized(&bot), "{}", bot.fake.report());
+    bot.finish();
+}

@@ -309,6 +309,26 @@ async fn taps_out_of_turn_stale_or_doubled_play_nothing_twice() {
         "{late}"
     );
     assert_eq!(bot.moves_of(1).await.len(), 3);
+    // A value no menu offered (sent by hand): refused with the rules' words, nothing played.
+    bot.click(&bob(), "game:move:1").await;
+    let menu = bot.fake.message_with_component("move:to:1:3").unwrap();
+    let sent = bot
+        .fake
+        .send_interaction(
+            InteractionBuilder::select("move:to:1:3", &["hello"])
+                .by(&bob())
+                .on_message(&menu),
+        )
+        .await;
+    let refused = bot.fake.callback_for(sent.id).await;
+    assert!(
+        refused["data"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read `hello` as a move"),
+        "{refused}"
+    );
+    assert_eq!(bot.moves_of(1).await.len(), 3);
     bot.finish();
 }
 
