@@ -125,17 +125,8 @@ async fn a_move_played_by_taps_reaches_the_channel_when_its_followup_fails() {
     bot.start_game(&alice(), &bob(), "5x5").await;
     let (menu, _) = bot.click(&alice(), "game:move:1").await;
     assert_eq!(menu["type"], 4, "{menu}");
-    let message = bot.fake.message_with_component("move:to:1:0").unwrap();
     fail_next_followup(&bot);
-    let sent = bot
-        .fake
-        .send_interaction(
-            InteractionBuilder::select("move:to:1:0", &["a4-a3"])
-                .by(&alice())
-                .on_message(&message),
-        )
-        .await;
-    let done = bot.fake.callback_for(sent.id).await;
+    let (done, _) = bot.choose(&alice(), "move:to:1:0", "a4-a3").await;
     assert_eq!(done["data"]["content"], "You played a4-a3 in game #1.");
     let posted = bot.fake.wait_channel_message(CHANNEL_ID).await;
     let body = posted.body.as_ref().expect("a message body");

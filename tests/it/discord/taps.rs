@@ -34,7 +34,7 @@ pub(super) fn select_of(message: &Value) -> (String, Vec<(String, String)>) {
 impl Bot {
     /// Chooses `value` in the select `custom_id` of the message that carries it; returns the
     /// callback and the interaction.
-    pub(super) async fn choose(
+    pub(crate) async fn choose(
         &self,
         who: &TestUser,
         custom_id: &str,
