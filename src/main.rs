@@ -32,6 +32,14 @@ enum Command {
         #[command(flatten)]
         config: BotConfig,
     },
+    /// Copy the SQLite database into FILE, a new file, while the bot runs: a consistent snapshot
+    /// that opens as a database of its own.
+    Backup {
+        #[command(flatten)]
+        db: DatabaseConfig,
+        /// The copy to make; it must not exist.
+        file: std::path::PathBuf,
+    },
     /// Count the move sequences of DEPTH plies from the start position.
     Perft {
         /// Board size, columns x rows.
@@ -173,7 +181,7 @@ The bot's token is read from DISCORD_TOKEN, in the environment or in a .env file
 directory (see .env.example); never from a flag, which would show it to every user of the machine.";
 
 /// Every variable a setting is read from: the ones clap knows (on every subcommand), the token,
-/// and the log filter.
+/// and the log filter and format.
 fn setting_names() -> Vec<String> {
     fn walk(cmd: &clap::Command, out: &mut Vec<String>) {
         for arg in cmd.get_arguments() {
@@ -185,7 +193,11 @@ fn setting_names() -> Vec<String> {
             walk(sub, out);
         }
     }
-    let mut names = vec!["DISCORD_TOKEN".to_string(), "RUST_LOG".to_string()];
+    let mut names = vec![
+        "DISCORD_TOKEN".to_string(),
+        "RUST_LOG".to_string(),
+        "LOG_FORMAT".to_string(),
+    ];
     walk(&Cli::command(), &mut names);
     names.sort();
     names.dedup();
@@ -214,6 +226,12 @@ fn main() -> ExitCode {
             run_async(
                 Some(&refusals),
                 breakthrough_bot::serve(config, refusals.clone()),
+            )
+        }
+        Command::Backup { db, file } => {
+            run_async(
+                None,
+                async move { tools::backup(&db.database_url, &file).await },
             )
         }
         Command::Perft { size, depth } => {

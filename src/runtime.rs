@@ -1,5 +1,6 @@
-//! How the binary's jobs run: logs to standard error (with the caps that keep secrets out of
-//! them), the async runtime, and an error said on one line with the exit code it gives.
+//! How the binary's jobs run: logs to standard error, as text or JSON lines (with the caps that
+//! keep secrets out of them), the async runtime, and an error said on one line with the exit
+//! code it gives.
 
 use std::process::ExitCode;
 
@@ -21,7 +22,8 @@ const LOG_CAPS: [&str; 7] = [
 ];
 
 /// Logs go to stderr, filtered by `RUST_LOG` (warnings and errors by default), with
-/// [`LOG_CAPS`] on top; for the bot, `refusals` hears of a gateway shard Discord refused.
+/// [`LOG_CAPS`] on top, as text or JSON lines (`LOG_FORMAT`); for the bot, `refusals` hears of
+/// a gateway shard Discord refused.
 fn init_logging(refusals: Option<&Refusals>) {
     let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
@@ -37,14 +39,48 @@ fn init_logging(refusals: Option<&Refusals>) {
     use std::io::IsTerminal;
     use tracing_subscriber::prelude::*;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let log = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal() && !no_color)
-        .with_filter(filter);
+    let format = LogFormat::from_env();
+    let log = match format {
+        Ok(LogFormat::Json) => tracing_subscriber::fmt::layer()
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_writer(std::io::stderr)
+            .with_filter(filter)
+            .boxed(),
+        Ok(LogFormat::Text) | Err(_) => tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::stderr().is_terminal() && !no_color)
+            .with_filter(filter)
+            .boxed(),
+    };
     let _ = tracing_subscriber::registry()
         .with(log)
         .with(refusals.map(Refusals::layer))
         .try_init();
+    if let Err(given) = format {
+        tracing::warn!(%given, "LOG_FORMAT is text or json; logging as text");
+    }
+}
+
+/// How log lines are written: text for a terminal or journald, or one JSON object a line for a
+/// log shipper (`LOG_FORMAT=json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+impl LogFormat {
+    /// `LOG_FORMAT`: `text` (also when unset or empty) or `json`; anything else, as given.
+    fn from_env() -> Result<LogFormat, String> {
+        let given = std::env::var("LOG_FORMAT").unwrap_or_default();
+        match given.trim().to_ascii_lowercase().as_str() {
+            "" | "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            _ => Err(given),
+        }
+    }
 }
 
 /// Runs `job` on a multi-threaded runtime, logging as [`init_logging`] says, and turns its

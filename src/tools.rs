@@ -143,3 +143,27 @@ pub fn puzzles(
     }
     ExitCode::SUCCESS
 }
+
+/// `backup`: a consistent copy of the SQLite database at `db` into the new file `file`, taken
+/// while the bot runs. A file that exists is refused (a backup never overwrites one); so is a
+/// PostgreSQL database, whose own tool does it.
+///
+/// # Errors
+///
+/// The refusals above, or the database's own error (no such database, no room for the copy).
+pub async fn backup(db: &str, file: &std::path::Path) -> anyhow::Result<()> {
+    if crate::store::is_postgres(db) {
+        anyhow::bail!(
+            "backup copies a SQLite database; for PostgreSQL use pg_dump (see the README)"
+        );
+    }
+    if file.exists() {
+        anyhow::bail!(
+            "{} exists: a backup never overwrites a file; name a new one",
+            file.display()
+        );
+    }
+    crate::store::backup(db, file).await?;
+    println!("backed up {db} to {}", file.display());
+    Ok(())
+}

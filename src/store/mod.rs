@@ -118,6 +118,7 @@ pub use rows::{
     RatingRow, ReminderRow, ResultRow,
 };
 pub use servers::Servers;
+pub use sqlite::backup;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};
 pub use tournaments::{NewTournament, TournamentRead, TournamentRow};
 

@@ -1,6 +1,7 @@
 //! Opening a SQLite file: each connection's set-up, the one writing connection, migrations two
 //! processes may race to apply, and the checkpointer that runs beside the writer.
 
+use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -137,4 +138,20 @@ fn raced(e: &sqlx::migrate::MigrateError) -> bool {
 fn failed_again(e: &sqlx::migrate::MigrateError, failed: Option<i64>) -> bool {
     matches!(e, sqlx::migrate::MigrateError::ExecuteMigration(err, version)
         if Some(*version) == failed && !is_busy(err))
+}
+
+/// Copies the SQLite database at `url` into `to`, a file that must not exist yet: one
+/// consistent snapshot (`VACUUM INTO`), taken while the bot goes on writing, the source opened
+/// read-only. The copy is a database of its own, ready to open where the original was.
+pub async fn backup(url: &str, to: &std::path::Path) -> Result<()> {
+    let options = SqliteConnectOptions::from_str(url)?
+        .create_if_missing(false)
+        .read_only(true);
+    let mut conn = options.connect().await?;
+    sqlx::query(statement!(Sqlite, "VACUUM INTO $1"))
+        .bind(to.to_string_lossy().into_owned())
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    Ok(())
 }

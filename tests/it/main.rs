@@ -8,6 +8,7 @@
 
 mod common;
 
+mod backup;
 mod challenge_state;
 mod cli;
 mod cli_prove;

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{answers_help, exit_and_log, start, start_with, BOT};
-use crate::common::fake_discord::{BotProcess, FakeDiscord, GUILD_ID};
+use super::{alice, answers_help, exit_and_log, start, start_with, BOT};
+use crate::common::fake_discord::{BotProcess, FakeDiscord, InteractionBuilder, GUILD_ID};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_in_the_guild_with_their_options() {
@@ -374,5 +374,48 @@ fn a_failed_tls_handshake_is_named_and_tried_again() {
     said_twice(
         &bot,
         &format!("cannot reach 127.0.0.1:{port} (TLS failed: "),
+    );
+}
+
+/// `LOG_FORMAT=json`: one JSON object a line, each with its level and message, and at trace
+/// neither the bot's token nor an interaction's token in any of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_parse_line_by_line_and_never_hold_a_token() {
+    const TOKEN: &str = "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let guild_id = GUILD_ID.to_string();
+    let fake = FakeDiscord::start().await;
+    let bot = BotProcess::spawn(
+        BOT,
+        &fake,
+        &[
+            ("DATABASE_URL", db.as_str()),
+            ("DISCORD_GUILD_ID", guild_id.as_str()),
+            ("DISCORD_TOKEN", TOKEN),
+            ("RUST_LOG", "trace"),
+            ("LOG_FORMAT", "json"),
+        ],
+    );
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let sent = fake
+        .send_interaction(InteractionBuilder::slash("help").by(&alice()))
+        .await;
+    assert_eq!(fake.callback_for(sent.id).await["type"], 4);
+    bot.kill();
+    let log = bot.log();
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(lines.len() > 50, "too little was logged to tell:\n{log}");
+    for line in &lines {
+        let entry: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        assert!(entry["level"].is_string(), "{line}");
+        assert!(entry["fields"].is_object(), "{line}");
+    }
+    let secret = TOKEN.split('.').next_back().unwrap_or(TOKEN);
+    assert!(!log.contains(secret), "the token is in the log");
+    assert!(
+        !log.contains(&sent.token),
+        "the interaction's token is in the log"
     );
 }
