@@ -75,6 +75,10 @@ pub struct BotConfig {
     /// given up and tried again later.
     #[arg(long, env = "POST_TIMEOUT_MS", default_value_t = 10_000)]
     pub post_timeout_ms: u64,
+    /// Where to answer health checks over HTTP (`/healthz`, `/readyz`), like 127.0.0.1:9090;
+    /// none when unset.
+    #[arg(long, env = "HEALTH_ADDR")]
+    pub health_addr: Option<std::net::SocketAddr>,
 }
 
 impl BotConfig {

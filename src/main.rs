@@ -40,6 +40,13 @@ enum Command {
         /// The copy to make; it must not exist.
         file: std::path::PathBuf,
     },
+    /// Ask the running bot's health listener whether it is ready: exits 0 when it is, 1 with its
+    /// reason when not (for a container's or systemd's check).
+    Health {
+        /// The bot's health listener.
+        #[arg(long, env = "HEALTH_ADDR")]
+        addr: Option<std::net::SocketAddr>,
+    },
     /// Count the move sequences of DEPTH plies from the start position.
     Perft {
         /// Board size, columns x rows.
@@ -234,6 +241,7 @@ fn main() -> ExitCode {
                 async move { tools::backup(&db.database_url, &file).await },
             )
         }
+        Command::Health { addr } => run_async(None, tools::health(addr)),
         Command::Perft { size, depth } => {
             println!("{}", rules::Position::new(size).perft(depth));
             ExitCode::SUCCESS

@@ -167,3 +167,30 @@ pub async fn backup(db: &str, file: &std::path::Path) -> anyhow::Result<()> {
     println!("backed up {db} to {}", file.display());
     Ok(())
 }
+
+/// `health`: asks the running bot's health listener at `addr` whether it is ready (`/readyz`),
+/// for a container's or systemd's check: says `ready`, or fails with the bot's reason.
+///
+/// # Errors
+///
+/// No address, no answer within 5 s, or the bot not ready (with its reason).
+pub async fn health(addr: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
+    let Some(addr) = addr else {
+        anyhow::bail!("HEALTH_ADDR is not set: it names the bot's health listener");
+    };
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(5))
+        .build()?;
+    let answer = client
+        .get(format!("http://{addr}/readyz"))
+        .send()
+        .await
+        .map_err(|e| anyhow::anyhow!("no answer from the bot at {addr}: {e}"))?;
+    let ready = answer.status().is_success();
+    let said = answer.text().await.unwrap_or_default();
+    if !ready {
+        anyhow::bail!("not ready: {}", said.trim());
+    }
+    println!("{}", said.trim());
+    Ok(())
+}

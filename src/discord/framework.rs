@@ -3,6 +3,7 @@
 
 use crate::discord::views::Audience;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
@@ -18,6 +19,7 @@ use super::button::Button;
 use super::commands::taps::{self, Of, Open};
 use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
 use super::error::on_error;
+use super::health;
 use super::lang::remember_language;
 use super::refusals::Refusals;
 use super::reply::update;
@@ -237,6 +239,17 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         http = http.proxy(base).ratelimiter_disabled(true);
     }
     let http = http.build();
+    // Health checks answer from the start: up at once, ready once the shards are connected.
+    let shard_manager = Arc::new(tokio::sync::OnceCell::new());
+    if let Some(addr) = config.health_addr {
+        let readiness = health::Readiness {
+            shards: Arc::clone(&shard_manager),
+            games: games.clone(),
+        };
+        health::serve(addr, readiness).await.map_err(|e| {
+            anyhow::anyhow!("cannot answer health checks on HEALTH_ADDR={addr}: {e}")
+        })?;
+    }
     let mut commands = localized_commands();
     if config.guild_id.is_none() {
         offer_everywhere(&mut commands);
@@ -281,6 +294,7 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         post_timeout,
     );
 
+    let _ = shard_manager.set(client.shard_manager.clone());
     let shards = client.shard_manager.clone();
     tokio::spawn(async move {
         shutdown_signal().await;

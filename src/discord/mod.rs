@@ -19,6 +19,7 @@ mod button;
 mod commands;
 mod error;
 mod framework;
+mod health;
 mod ids;
 mod lang;
 pub mod locales;

@@ -148,6 +148,15 @@ impl Services {
     }
 
     /// Now, by the services' clock.
+    /// Whether the database answers, for a readiness check.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`](super::Failure) when it does not.
+    pub async fn database_answers(&self) -> super::Result<()> {
+        Ok(self.play.store.ping().await?)
+    }
+
     pub fn now(&self) -> Timestamp {
         self.play.now()
     }

@@ -164,6 +164,14 @@ impl Store {
         })
     }
 
+    /// Whether the database answers a read: for a readiness check.
+    pub async fn ping(&self) -> Result<()> {
+        let _: i64 = sqlx::query_scalar(statement!("SELECT 1"))
+            .fetch_one(&self.read)
+            .await?;
+        Ok(())
+    }
+
     /// The latest message known to show game `game`'s board.
     pub async fn game_message(&self, game: GameId) -> Result<Option<MessageId>> {
         Ok(sqlx::query_scalar(statement!(

@@ -163,7 +163,7 @@ fn bestmove_refuses_bad_input_with_exit_2_and_nothing_on_stdout() {
 // ----- the newcomer's path: a copied .env.example ----------------------------------------------
 
 /// Every variable the binary reads, removed from the test's own environment.
-const SETTINGS: [&str; 16] = [
+const SETTINGS: [&str; 17] = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
     "DISCORD_API_BASE",
@@ -180,6 +180,7 @@ const SETTINGS: [&str; 16] = [
     "POST_TIMEOUT_MS",
     "RUST_LOG",
     "LOG_FORMAT",
+    "HEALTH_ADDR",
 ];
 
 /// A directory holding the project's own `.env.example` copied as `.env`.

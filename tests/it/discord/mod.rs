@@ -14,6 +14,7 @@ mod fake_threads;
 mod fake_uploads;
 mod faults;
 mod game;
+mod health;
 mod notifications;
 mod outbox;
 mod pictures;
