@@ -163,15 +163,7 @@ impl Play {
             .game(id)
             .await?
             .ok_or(AccessRefusal::NoSuchGame(id))?;
-        let color = self.check_player(&row, who)?;
-        let position = position_of(&row)?;
-        if position.turn() != color {
-            let other = &row.players[color.opposite()].name;
-            return Err(PlayRefusal::NotYourTurn(other.clone().into()).into());
-        }
-        if self.now() >= row.deadline {
-            return Err(PlayRefusal::OutOfTime.into());
-        }
+        self.mover(&row, who, self.now())?;
         Ok(self.game_from_row(row).await?)
     }
 
@@ -203,6 +195,25 @@ impl Play {
         self.play_row(who, row, syntax).await
     }
 
+    /// `who`'s side in the game of `row` and its position, if they are to move there at `now`.
+    fn mover(
+        &self,
+        row: &GameRow,
+        who: MemberId,
+        now: Timestamp,
+    ) -> Result<(Color, Position), PlayError> {
+        let color = self.check_player(row, who)?;
+        let position = position_of(row)?;
+        if position.turn() != color {
+            let other = &row.players[color.opposite()].name;
+            return Err(PlayRefusal::NotYourTurn(other.clone().into()).into());
+        }
+        if now >= row.deadline {
+            return Err(PlayRefusal::OutOfTime.into());
+        }
+        Ok((color, position))
+    }
+
     /// Plays `syntax` as `who`'s move in the game of `row`, read for it.
     async fn play_row(
         &self,
@@ -212,21 +223,7 @@ impl Play {
     ) -> Result<(Played, Option<AiSlot>), PlayError> {
         let now = self.now();
         let id = row.id;
-        if row.state != GameState::Active {
-            return Err(PlayRefusal::GameOver(id).into());
-        }
-        let position = position_of(&row)?;
-        let color = row
-            .players
-            .find(|p| p.id == who.id)
-            .ok_or(AccessRefusal::NotAPlayer(id))?;
-        if position.turn() != color {
-            let other = &row.players[color.opposite()].name;
-            return Err(PlayRefusal::NotYourTurn(other.clone().into()).into());
-        }
-        if now >= row.deadline {
-            return Err(PlayRefusal::OutOfTime.into());
-        }
+        let (color, position) = self.mover(&row, who.id, now)?;
         let mv = syntax
             .resolve(&position)
             .map_err(crate::rules::MoveError::from)?;
