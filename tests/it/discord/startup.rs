@@ -249,25 +249,45 @@ async fn a_copied_env_example_with_only_the_token_filled_in_registers_globally_a
     fake.assert_no_problems();
 }
 
+/// A token shaped like Discord's, for the tests that look for it in the logs.
+const TOKEN: &str = "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I";
+
+/// The bot with [`TOKEN`], logging at trace on a fresh database in `dir`, with `extra`
+/// settings; returns once its commands are registered.
+async fn at_trace(fake: &FakeDiscord, dir: &std::path::Path, extra: &[(&str, &str)]) -> BotProcess {
+    let db = format!("sqlite://{}", dir.join("bot.db").display());
+    let guild_id = GUILD_ID.to_string();
+    let mut env = vec![
+        ("DATABASE_URL", db.as_str()),
+        ("DISCORD_GUILD_ID", guild_id.as_str()),
+        ("DISCORD_TOKEN", TOKEN),
+        ("RUST_LOG", "trace"),
+    ];
+    env.extend_from_slice(extra);
+    let bot = BotProcess::spawn(BOT, fake, &env);
+    fake.wait_for_commands(Some(GUILD_ID)).await;
+    bot
+}
+
+/// Asserts [`TOKEN`] is nowhere in `log`: not its secret part, not as bytes.
+fn assert_no_token(log: &str) {
+    let secret = TOKEN.split('.').next_back().unwrap_or(TOKEN);
+    assert!(!log.contains(secret), "the token is in the log");
+    for text in [TOKEN, secret] {
+        let bytes: Vec<String> = text.bytes().map(|b| b.to_string()).collect();
+        assert!(
+            !log.contains(&bytes.join(", ")),
+            "the token is in the log as bytes"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_token_never_reaches_the_log_even_at_trace() {
-    const TOKEN: &str = "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I";
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let guild_id = GUILD_ID.to_string();
     let fake = FakeDiscord::start().await;
     fake.set_heartbeat_interval(std::time::Duration::from_millis(300));
-    let bot = BotProcess::spawn(
-        BOT,
-        &fake,
-        &[
-            ("DATABASE_URL", db.as_str()),
-            ("DISCORD_GUILD_ID", guild_id.as_str()),
-            ("DISCORD_TOKEN", TOKEN),
-            ("RUST_LOG", "trace"),
-        ],
-    );
-    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let bot = at_trace(&fake, dir.path(), &[]).await;
     answers_help(&fake).await;
     // IDENTIFY carries the token; so does RESUME after a dropped connection.
     fake.close_gateway_connection();
@@ -284,15 +304,7 @@ async fn the_token_never_reaches_the_log_even_at_trace() {
     let log = bot.log();
     assert!(log.contains("TRACE"), "not a trace log:\n{log}");
     assert!(log.len() > 10_000, "too little was logged to tell:\n{log}");
-    let secret = TOKEN.split('.').next_back().unwrap_or(TOKEN);
-    assert!(!log.contains(secret), "the token is in the log");
-    for text in [TOKEN, secret] {
-        let bytes: Vec<String> = text.bytes().map(|b| b.to_string()).collect();
-        assert!(
-            !log.contains(&bytes.join(", ")),
-            "the token is in the log as bytes"
-        );
-    }
+    assert_no_token(&log);
 }
 
 // ----- no way to Discord: the log says which host and why, and start-up goes on trying ---------
@@ -381,23 +393,9 @@ fn a_failed_tls_handshake_is_named_and_tried_again() {
 /// neither the bot's token nor an interaction's token in any of them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_parse_line_by_line_and_never_hold_a_token() {
-    const TOKEN: &str = "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I";
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let guild_id = GUILD_ID.to_string();
     let fake = FakeDiscord::start().await;
-    let bot = BotProcess::spawn(
-        BOT,
-        &fake,
-        &[
-            ("DATABASE_URL", db.as_str()),
-            ("DISCORD_GUILD_ID", guild_id.as_str()),
-            ("DISCORD_TOKEN", TOKEN),
-            ("RUST_LOG", "trace"),
-            ("LOG_FORMAT", "json"),
-        ],
-    );
-    fake.wait_for_commands(Some(GUILD_ID)).await;
+    let bot = at_trace(&fake, dir.path(), &[("LOG_FORMAT", "json")]).await;
     let sent = fake
         .send_interaction(InteractionBuilder::slash("help").by(&alice()))
         .await;
@@ -412,8 +410,7 @@ async fn json_logs_parse_line_by_line_and_never_hold_a_token() {
         assert!(entry["level"].is_string(), "{line}");
         assert!(entry["fields"].is_object(), "{line}");
     }
-    let secret = TOKEN.split('.').next_back().unwrap_or(TOKEN);
-    assert!(!log.contains(secret), "the token is in the log");
+    assert_no_token(&log);
     assert!(
         !log.contains(&sent.token),
         "the interaction's token is in the log"
