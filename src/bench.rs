@@ -98,8 +98,36 @@ pub fn table(rows: &[BenchRow]) -> String {
 }
 
 /// Runs [`run`] at each concurrency on a fresh SQLite file, then the same on each database of
-/// `dbs` (PostgreSQL's, which may hold other data: the bench's members are new each run).
+/// `dbs` (PostgreSQL's, which may hold other data: the bench's members are new each run). With
+/// `metrics`, the metrics' recorder is installed first, as in a bot with `HEALTH_ADDR`, and the
+/// moves it counted are said on standard error at the end.
 pub async fn compare(
+    games: usize,
+    concurrencies: &[usize],
+    size: BoardSize,
+    seed: u64,
+    dbs: &[String],
+    metrics: bool,
+) -> anyhow::Result<Vec<BenchRow>> {
+    let recorder = if metrics {
+        Some(crate::telemetry::install()?)
+    } else {
+        None
+    };
+    let rows = compare_on(games, concurrencies, size, seed, dbs).await?;
+    if let Some(recorder) = recorder {
+        let moves = recorder
+            .render()
+            .lines()
+            .filter(|l| l.starts_with(crate::telemetry::MOVES))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>();
+        eprintln!("metrics recorded {moves} moves");
+    }
+    Ok(rows)
+}
+
+async fn compare_on(
     games: usize,
     concurrencies: &[usize],
     size: BoardSize,

@@ -15,6 +15,7 @@ mod console;
 mod discord;
 mod runtime;
 mod selfplay;
+mod telemetry;
 pub mod tools;
 
 // The game's API: public to the tests (the `test-support` feature they turn on), private in a

@@ -105,6 +105,10 @@ enum Command {
         /// The AI's level in the games --analyze plays.
         #[arg(long, default_value_t = Level::DEFAULT, requires = "analyze")]
         level: Level,
+        /// Record the bot's metrics while it plays, as a bot with HEALTH_ADDR does: run with and
+        /// without to see what they cost.
+        #[arg(long, conflicts_with = "analyze")]
+        metrics: bool,
     },
     /// Print the AI's move for the position after MOVEs from the start.
     Bestmove {
@@ -274,11 +278,13 @@ fn main() -> ExitCode {
             db,
             size,
             seed,
+            metrics,
             ..
         } => run_async(None, async move {
             let games = games.unwrap_or(400);
             let rows =
-                breakthrough_bot::bench_compare(games, &concurrency, size, seed, &db).await?;
+                breakthrough_bot::bench_compare(games, &concurrency, size, seed, &db, metrics)
+                    .await?;
             print!("{}", breakthrough_bot::bench_table(&rows));
             Ok(())
         }),

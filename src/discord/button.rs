@@ -59,6 +59,31 @@ pub enum Button {
     },
 }
 
+impl Button {
+    /// What the button does, without its arguments: how its taps are counted.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Button::Accept(_) => "challenge:accept",
+            Button::Decline(_) => "challenge:decline",
+            Button::Cancel(_) => "challenge:cancel",
+            Button::Resign(_) => "resign:yes",
+            Button::KeepPlaying(_) => "resign:no",
+            Button::Rematch(_) => "game:rematch",
+            Button::Leaderboard { .. } => "leaderboard",
+            Button::Join(_) => "tournament:join",
+            Button::Leave(_) => "tournament:leave",
+            Button::Move(_) => "game:move",
+            Button::Pieces(_) => "move:pieces",
+            Button::Piece { .. } => "move:piece",
+            Button::Target { .. } => "move:to",
+            Button::PuzzleMove => "puzzle:move",
+            Button::PuzzlePieces => "puzzle:pieces",
+            Button::PuzzlePiece { .. } => "puzzle:piece",
+            Button::PuzzleTarget { .. } => "puzzle:to",
+        }
+    }
+}
+
 impl fmt::Display for Button {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -191,6 +216,12 @@ mod tests {
         for (button, text) in all {
             assert_eq!(button.to_string(), text);
             assert_eq!(text.parse::<Button>(), Ok(button));
+            // Its kind is its form without the arguments.
+            let kind = button.kind();
+            assert!(
+                text == kind || text.starts_with(&format!("{kind}:")),
+                "{text} is not of kind {kind}"
+            );
         }
     }
 

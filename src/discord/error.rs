@@ -10,6 +10,7 @@ use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::text::{self, AnyError, Refusal};
 
+use super::measure::{self, Outcome};
 use super::views as view;
 use super::{private_lang, Data};
 
@@ -74,6 +75,7 @@ impl BotError {
 pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
     let (ctx, message) = match err {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            measure::finished(ctx, Outcome::of(&error)).await;
             (ctx, error.for_member(private_lang(ctx)))
         }
         // The rate limit's refusal, before the command ran (autocomplete is never refused).
@@ -81,10 +83,14 @@ pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
             error: Some(error),
             ctx,
             ..
-        } => (ctx, error.for_member(private_lang(ctx))),
+        } => {
+            measure::finished(ctx, Outcome::of(&error)).await;
+            (ctx, error.for_member(private_lang(ctx)))
+        }
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
+            measure::finished(ctx, Outcome::Refused).await;
             // The parser's own words are English and about types: the log keeps them.
             warn!(%error, "could not read a command's option");
             let what =
@@ -99,12 +105,14 @@ pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
         } => {
             warn!(%description, "command options do not match; re-register the commands");
             let ctx = poise::Context::Application(ctx);
+            measure::finished(ctx, Outcome::Failed).await;
             (ctx, tr!(private_lang(ctx), "discord-command-changed"))
         }
         poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
             let payload = payload.as_deref().unwrap_or("(no message)");
             let command = &ctx.command().qualified_name;
             error!(%command, %payload, "a command panicked");
+            measure::finished(ctx, Outcome::Failed).await;
             (ctx, tr!(private_lang(ctx), "error-internal"))
         }
         // The rest of what the framework refuses before a command runs: none of the commands
@@ -112,6 +120,7 @@ pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
         other => match other.ctx() {
             Some(ctx) => {
                 warn!(error = %other, "the framework refused a command");
+                measure::finished(ctx, Outcome::Refused).await;
                 (ctx, tr!(private_lang(ctx), "discord-command-refused"))
             }
             None => {
@@ -126,6 +135,7 @@ pub(super) async fn on_error(err: poise::FrameworkError<'_, Data, BotError>) {
         .content(message)
         .ephemeral(true);
     if let Err(e) = ctx.send(reply).await {
+        measure::unanswered();
         warn!(error = %e, "could not send an error reply");
     }
 }

@@ -21,6 +21,7 @@ use super::commands::{analyze, challenge, info, play, puzzle, settings, tourname
 use super::error::on_error;
 use super::health;
 use super::lang::remember_language;
+use super::measure::{self, Outcome};
 use super::refusals::Refusals;
 use super::reply::update;
 use super::tasks::spawn_clock_tasks;
@@ -133,6 +134,7 @@ async fn on_event(
         interaction: serenity::Interaction::Component(click),
     } = event
     {
+        let started = std::time::Instant::now();
         let ctx = framework.serenity_context;
         let data = framework.user_data;
         let here = click_place(click);
@@ -144,7 +146,16 @@ async fn on_event(
         {
             warn!(error = ?e, "could not record a channel's language");
         }
-        if let Err(e) = components(ctx, data, click).await {
+        let kind = click
+            .data
+            .custom_id
+            .parse::<Button>()
+            .ok()
+            .map(|b| b.kind());
+        let done = components(ctx, data, click).await;
+        let outcome = done.as_ref().map_or_else(Outcome::of, |()| Outcome::Ok);
+        measure::tapped(kind, outcome, started);
+        if let Err(e) = done {
             let refusal = serenity::CreateInteractionResponse::Message(
                 serenity::CreateInteractionResponseMessage::new()
                     .content(e.for_member(click_lang(click)))
@@ -152,6 +163,7 @@ async fn on_event(
                     .ephemeral(true),
             );
             if let Err(e) = click.create_response(&ctx.http, refusal).await {
+                measure::unanswered();
                 warn!(error = %e, "could not answer a button");
             }
         }
@@ -245,6 +257,8 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         let readiness = health::Readiness {
             shards: Arc::clone(&shard_manager),
             games: games.clone(),
+            metrics: crate::telemetry::install()?,
+            probing: Arc::default(),
         };
         health::serve(addr, readiness).await.map_err(|e| {
             anyhow::anyhow!("cannot answer health checks on HEALTH_ADDR={addr}: {e}")
@@ -261,8 +275,18 @@ pub async fn run(config: BotConfig, games: Services, refusals: Refusals) -> anyh
         .options(poise::FrameworkOptions {
             commands,
             command_check: Some(|ctx| Box::pin(rate::check(ctx))),
-            pre_command: |ctx| Box::pin(remember_language(ctx)),
-            post_command: |ctx| Box::pin(tell_closed_dms(ctx)),
+            pre_command: |ctx| {
+                Box::pin(async move {
+                    measure::started(ctx).await;
+                    remember_language(ctx).await;
+                })
+            },
+            post_command: |ctx| {
+                Box::pin(async move {
+                    measure::finished(ctx, Outcome::Ok).await;
+                    tell_closed_dms(ctx).await;
+                })
+            },
             on_error: |err| Box::pin(on_error(err)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             // Replies that name no one to ping (refusals, lists, ratings) ping no one.

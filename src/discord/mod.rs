@@ -23,6 +23,7 @@ mod health;
 mod ids;
 mod lang;
 pub mod locales;
+mod measure;
 mod outbox;
 mod params;
 mod rate;

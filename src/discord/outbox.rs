@@ -356,6 +356,21 @@ impl PostError {
         }
     }
 
+    /// How it is counted among the posts: by Discord's status (`4xx`, `429`, `5xx`), or
+    /// `no_answer`.
+    fn status_class(&self) -> &'static str {
+        match self {
+            PostError::Discord(serenity::Error::Http(
+                serenity::http::HttpError::UnsuccessfulRequest(r),
+            )) => match r.status_code.as_u16() {
+                429 => "429",
+                500.. => "5xx",
+                _ => "4xx",
+            },
+            _ => "no_answer",
+        }
+    }
+
     fn verdict(&self) -> Verdict {
         match self {
             PostError::Nowhere => Verdict::Never,
@@ -412,13 +427,21 @@ impl Poster {
         }
     }
 
-    /// Waits for `request` for at most the time limit.
+    /// Waits for `request` for at most the time limit, and counts how it went.
     async fn limited<T>(
         &self,
         request: impl std::future::Future<Output = serenity::Result<T>>,
     ) -> Result<T, PostError> {
-        Ok(tokio::time::timeout(self.timeout, request)
-            .await
-            .map_err(|_| PostError::TimedOut)??)
+        let done = match tokio::time::timeout(self.timeout, request).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) => Err(PostError::from(e)),
+            Err(_) => Err(PostError::TimedOut),
+        };
+        let outcome = match &done {
+            Ok(_) => "2xx",
+            Err(e) => e.status_class(),
+        };
+        metrics::counter!(crate::telemetry::POSTS, "outcome" => outcome).increment(1);
+        done
     }
 }

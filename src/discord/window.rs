@@ -41,6 +41,7 @@ pub async fn run<T>(
         done = &mut work => return done.map(Done::InTime),
         () = tokio::time::sleep(DEFER_AFTER) => {}
     }
+    super::measure::late();
     ctx.defer_ephemeral().await?;
     match work.await {
         Ok(v) => Ok(Done::Late(v)),

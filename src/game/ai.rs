@@ -57,6 +57,7 @@ impl AiSlot {
 
 impl Drop for AiSlot {
     fn drop(&mut self) {
+        metrics::gauge!(crate::telemetry::AI_QUEUE).decrement(1);
         let mut members = self.members.lock().unwrap_or_else(PoisonError::into_inner);
         if members.get(&self.member) == Some(&(self.game, self.work)) {
             members.remove(&self.member);
@@ -231,6 +232,7 @@ impl Core {
             .try_acquire_owned()
             .map_err(|_| QueueRefusal::Full)?;
         members.insert(member, (game, work));
+        metrics::gauge!(crate::telemetry::AI_QUEUE).increment(1);
         Ok(AiSlot {
             game,
             member,
@@ -323,7 +325,10 @@ impl Play {
             .map_err(|e| engine(e.to_string()))?;
         let chosen = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            engine::best_move(&position, level, seed)
+            let started = std::time::Instant::now();
+            let chosen = engine::best_move(&position, level, seed);
+            metrics::histogram!(crate::telemetry::AI_THINKING_SECONDS).record(started.elapsed());
+            chosen
         })
         .await
         .map_err(|e| engine(e.to_string()))?;

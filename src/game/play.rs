@@ -257,6 +257,11 @@ impl Play {
         announce: Option<Announcement>,
     ) -> Result<Played, PlayError> {
         let id = row.id;
+        let by = if row.players[position.turn()].is_bot {
+            "ai"
+        } else {
+            "member"
+        };
         let next = position.play(mv).map_err(crate::rules::MoveError::from)?;
         let next_back = row.players[next.turn()].away_until;
         let deadline = turn_deadline(now, row.time_limit, next_back);
@@ -323,6 +328,7 @@ impl Play {
             }
         };
 
+        metrics::counter!(crate::telemetry::MOVES, "by" => by).increment(1);
         let mut game = game_of(row, None)?;
         game.position = next;
         game.ply += 1;

@@ -10,6 +10,7 @@
 
 use std::ops::Deref;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::{Clock, Core, GuildId, Limits, Shards, Timestamp};
 use crate::store::Store;
@@ -85,6 +86,16 @@ pub struct Services {
     pub outbox: Outbox,
 }
 
+/// The work waiting in the servers a process looks after ([`Services::load`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Load {
+    pub games_in_progress: u64,
+    /// Announcements waiting to be posted.
+    pub outbox_depth: u64,
+    /// How long the oldest of them has waited (zero when none waits).
+    pub outbox_oldest: Duration,
+}
+
 impl Services {
     /// The services over `store`, keeping time by `clock` within `limits`, looking after every
     /// server until told otherwise.
@@ -147,16 +158,34 @@ impl Services {
         Services::over(self.core().on_shards(shards))
     }
 
-    /// Now, by the services' clock.
-    /// Whether the database answers, for a readiness check.
+    /// Whether the database answers and would take a write, for a readiness check.
     ///
     /// # Errors
     ///
-    /// [`Failure`](super::Failure) when it does not.
+    /// [`Failure::StorageFull`](super::Failure::StorageFull) while the last write found the disk
+    /// full; another [`Failure`](super::Failure) when it does not answer.
     pub async fn database_answers(&self) -> super::Result<()> {
         Ok(self.play.store.ping().await?)
     }
 
+    /// The work waiting in the servers these services look after, for an admin's graphs.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure`](super::Failure) when the database does not answer.
+    pub async fn load(&self) -> super::Result<Load> {
+        let store = &self.play.store;
+        let servers = self.play.servers;
+        let games_in_progress = store.games_in_progress(servers).await?;
+        let (outbox_depth, oldest) = store.outbox_backlog(servers).await?;
+        Ok(Load {
+            games_in_progress: u64::try_from(games_in_progress).unwrap_or(0),
+            outbox_depth: u64::try_from(outbox_depth).unwrap_or(0),
+            outbox_oldest: oldest.map_or(Duration::ZERO, |at| self.now() - at),
+        })
+    }
+
+    /// Now, by the services' clock.
     pub fn now(&self) -> Timestamp {
         self.play.now()
     }

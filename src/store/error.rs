@@ -62,6 +62,9 @@ pub enum StoreError {
          stopping, so that no two processes serve the same games"
     )]
     LeaseLost,
+    /// The last write found the disk full, and none has committed since.
+    #[error("the last write found the disk full: free some space")]
+    DiskFull,
     /// The lock file beside the database could not be used.
     #[error("cannot use the lock file {path}: {error}", path = .0.display(), error = .1)]
     Lock(std::path::PathBuf, #[source] std::io::Error),
@@ -74,13 +77,18 @@ impl StoreError {
     /// Nothing of the refused write was kept; the same write passes once space is freed.
     pub fn is_full(&self) -> bool {
         let e = match self {
+            StoreError::DiskFull => return true,
             StoreError::Sqlx(e) => e,
             StoreError::Batch(e) => e.as_ref(),
             _ => return false,
         };
-        // SQLITE_FULL; PostgreSQL's disk_full.
-        matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("13" | "53100")))
+        is_full(e)
     }
+}
+
+/// Whether `e` says the database could not grow: SQLITE_FULL, or PostgreSQL's disk_full.
+pub(super) fn is_full(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("13" | "53100")))
 }
 
 /// A uniqueness rule of the schema, by its name (the same in both migration trees).

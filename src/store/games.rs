@@ -181,6 +181,14 @@ impl Store {
             .await?)
     }
 
+    /// How many games in `servers` are in progress.
+    pub async fn games_in_progress(&self, servers: Servers) -> Result<i64> {
+        let (sql, args) = games_in_progress_sql(servers).build()?;
+        Ok(sqlx::query_scalar_with(sql, args)
+            .fetch_one(&self.read)
+            .await?)
+    }
+
     /// Active games in `servers` whose side to move has run out of time. A game whose row does
     /// not read back (a value no version of the bot wrote) is logged and left out, so that one
     /// broken row cannot stop the clocks of every other game.
@@ -449,6 +457,14 @@ built_statement!(Both, {
     super::statements::for_each_kind_of_servers(|servers| {
         overdue_sql(Timestamp::from_unix_seconds(0), servers)
     })
+});
+
+fn games_in_progress_sql(servers: Servers) -> Sql {
+    Sql::new("SELECT count(*) FROM games WHERE state = 'active' AND ").servers("guild_id", servers)
+}
+
+built_statement!(Both, {
+    super::statements::for_each_kind_of_servers(games_in_progress_sql)
 });
 
 fn reminders_sql(now: Timestamp, fraction: f64, servers: Servers) -> Sql {

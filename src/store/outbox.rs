@@ -74,6 +74,12 @@ impl Store {
         Ok(at.map(Timestamp::from))
     }
 
+    /// How many announcements in `servers` wait in the outbox, and when the oldest was queued.
+    pub async fn outbox_backlog(&self, servers: Servers) -> Result<(i64, Option<Timestamp>)> {
+        let (sql, args) = outbox_backlog_sql(servers).build()?;
+        Ok(sqlx::query_as_with(sql, args).fetch_one(&self.read).await?)
+    }
+
     /// Removes an announcement: sent, or never to be.
     pub async fn delete_outbox(&self, id: OutboxId) -> Result<()> {
         let mut held = self.write.lock().await?;
@@ -158,6 +164,14 @@ built_statement!(Both, {
     super::statements::for_each_kind_of_servers(|servers| {
         due_outbox_sql(Timestamp::from_unix_seconds(0), servers, 1)
     })
+});
+
+fn outbox_backlog_sql(servers: Servers) -> Sql {
+    Sql::new("SELECT count(*), min(created_at) FROM outbox WHERE ").servers("guild_id", servers)
+}
+
+built_statement!(Both, {
+    super::statements::for_each_kind_of_servers(outbox_backlog_sql)
 });
 
 fn next_outbox_sql(servers: Servers) -> Sql {

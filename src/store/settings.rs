@@ -8,7 +8,7 @@ use crate::domain::{
 
 use super::codec::{Flag, Millis};
 use super::statements::statement;
-use super::{Result, Store, WriteTx};
+use super::{Result, Store, StoreError, WriteTx};
 
 impl Store {
     /// Whether `member` gets a direct message on their turn, and in which language code.
@@ -164,11 +164,26 @@ impl Store {
         })
     }
 
-    /// Whether the database answers a read: for a readiness check.
+    /// Whether the database answers a read and would take a write: for a readiness check. On
+    /// SQLite the write lock is taken and given back (`BEGIN IMMEDIATE`, `ROLLBACK`): another
+    /// process holding it keeps this waiting. On PostgreSQL a writing connection answers. A disk
+    /// the last write found full ([`StoreError::DiskFull`]) is not ready until a write commits.
     pub async fn ping(&self) -> Result<()> {
         let _: i64 = sqlx::query_scalar(statement!("SELECT 1"))
             .fetch_one(&self.read)
             .await?;
+        match &self.backend {
+            super::Backend::Sqlite { .. } => drop(self.write.begin().await?),
+            super::Backend::Postgres => {
+                let mut held = self.write.lock().await?;
+                let _: i64 = sqlx::query_scalar(statement!("SELECT 1"))
+                    .fetch_one(held.conn())
+                    .await?;
+            }
+        }
+        if self.read.faults().disk_full() {
+            return Err(StoreError::DiskFull);
+        }
         Ok(())
     }
 

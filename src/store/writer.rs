@@ -19,7 +19,7 @@
 //! the store failed on its connection (see [`Faults`]).
 
 use super::statements::statement;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -32,17 +32,37 @@ use tokio::sync::{Mutex, OwnedMappedMutexGuard, OwnedMutexGuard, OwnedSemaphoreP
 
 /// Statements of a store that failed on their connection (it broke, timed out, or the server
 /// went away), for as long as the store lives: a connection of a [`ConnSet`] that has not been
-/// checked since the last of them is checked before its next use.
+/// checked since the last of them is checked before its next use. Beside them, whether the last
+/// write found the disk full.
 #[derive(Debug, Default)]
-pub(crate) struct Faults(AtomicU64);
+pub(crate) struct Faults {
+    broken: AtomicU64,
+    full: AtomicBool,
+}
 
 impl Faults {
     fn seen(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+        self.broken.load(Ordering::Relaxed)
     }
 
-    /// Counts `e` if it says the connection, rather than the statement, failed.
+    /// Whether a statement failed on a full disk since the last write that committed.
+    pub fn disk_full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
+    }
+
+    /// A write committed: there was room.
+    fn committed(&self) {
+        if self.full.load(Ordering::Relaxed) {
+            self.full.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Counts `e` if it says the connection, rather than the statement, failed, and notes a
+    /// full disk.
     fn note(&self, e: &sqlx::Error) {
+        if super::error::is_full(e) {
+            self.full.store(true, Ordering::Relaxed);
+        }
         let broken = match e {
             sqlx::Error::Io(_)
             | sqlx::Error::Tls(_)
@@ -56,7 +76,7 @@ impl Faults {
             _ => false,
         };
         if broken {
-            self.0.fetch_add(1, Ordering::Relaxed);
+            self.broken.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -79,6 +99,27 @@ impl<T> Watched<T> {
 
     pub fn get(&self) -> &T {
         &self.inner
+    }
+
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+}
+
+/// Times a write, from asking for the writing connection to giving it back, into
+/// [`telemetry::DATABASE_WRITE_SECONDS`](crate::telemetry::DATABASE_WRITE_SECONDS).
+#[derive(Debug)]
+pub(crate) struct Timed(Instant);
+
+impl Timed {
+    fn start() -> Timed {
+        Timed(Instant::now())
+    }
+}
+
+impl Drop for Timed {
+    fn drop(&mut self) {
+        metrics::histogram!(crate::telemetry::DATABASE_WRITE_SECONDS).record(self.0.elapsed());
     }
 }
 
@@ -151,16 +192,22 @@ pub(crate) struct Slot {
 /// A writing connection, held: the SQLite writer (others wait until it is dropped), or one of
 /// PostgreSQL's set.
 #[derive(Debug)]
-pub(crate) enum Held {
+pub(crate) struct Held {
+    holding: Holding,
+    _timed: Timed,
+}
+
+#[derive(Debug)]
+enum Holding {
     Single(OwnedMappedMutexGuard<Option<Slot>, Slot>),
     Set(Lent),
 }
 
 impl Held {
     pub fn conn(&mut self) -> &mut Conn {
-        match self {
-            Held::Single(slot) => &mut slot.conn,
-            Held::Set(lent) => lent.conn(),
+        match &mut self.holding {
+            Holding::Single(slot) => &mut slot.conn,
+            Holding::Set(lent) => lent.conn(),
         }
     }
 }
@@ -204,16 +251,19 @@ impl Writer {
     /// Waits for a writing connection; on SQLite, rolls back a transaction its last holder left
     /// open.
     pub async fn lock(&self) -> sqlx::Result<Held> {
-        match self {
-            Writer::Single(slot) => Ok(Held::Single(lock_slot(slot).await?)),
-            Writer::Set(set) => Ok(Held::Set(set.lend().await?)),
-        }
+        let _timed = Timed::start();
+        let holding = match self {
+            Writer::Single(slot) => Holding::Single(lock_slot(slot).await?),
+            Writer::Set(set) => Holding::Set(set.lend().await?),
+        };
+        Ok(Held { holding, _timed })
     }
 
     /// Starts a write transaction. On SQLite `BEGIN IMMEDIATE` takes the database's write lock
     /// at once, so a writer in another process is waited for here (up to the busy timeout)
     /// rather than failing half-way.
     pub async fn begin(&self) -> sqlx::Result<Tx> {
+        let timed = Timed::start();
         match self {
             Writer::Single(slot) => {
                 let mut held = lock_slot(slot).await?;
@@ -224,6 +274,7 @@ impl Writer {
                 Ok(Tx::Single(SingleTx {
                     held,
                     writer: self.clone(),
+                    _timed: timed,
                 }))
             }
             Writer::Set(set) => {
@@ -234,7 +285,7 @@ impl Writer {
                 sqlx::query(statement!("BEGIN"))
                     .execute(lent.conn())
                     .await?;
-                Ok(Tx::Set(lent))
+                Ok(Tx::Set(lent, timed))
             }
         }
     }
@@ -301,14 +352,14 @@ async fn lock_slot(
 #[derive(Debug)]
 pub(crate) enum Tx {
     Single(SingleTx),
-    Set(Lent),
+    Set(Lent, Timed),
 }
 
 impl Tx {
     pub fn conn(&mut self) -> &mut Conn {
         match self {
             Tx::Single(tx) => &mut tx.held.conn,
-            Tx::Set(lent) => lent.conn(),
+            Tx::Set(lent, _) => lent.conn(),
         }
     }
 
@@ -319,13 +370,15 @@ impl Tx {
                     .execute(&mut tx.held.conn)
                     .await?;
                 tx.held.in_tx = false;
+                tx.held.conn.faults.committed();
                 Ok(())
             }
-            Tx::Set(mut lent) => {
+            Tx::Set(mut lent, _timed) => {
                 sqlx::query(statement!("COMMIT"))
                     .execute(lent.conn())
                     .await?;
                 lent.slot_mut().in_tx = false;
+                lent.conn().faults.committed();
                 Ok(())
             }
         }
@@ -337,6 +390,7 @@ impl Tx {
 pub(crate) struct SingleTx {
     held: OwnedMappedMutexGuard<Option<Slot>, Slot>,
     writer: Writer,
+    _timed: Timed,
 }
 
 impl Drop for SingleTx {

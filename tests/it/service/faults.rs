@@ -89,6 +89,9 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
     }
     let (i, e) = refused.expect("the full database refused a write");
     assert!(matches!(e, Error::Failed(Failure::StorageFull)), "{e:?}");
+    // A readiness check says so until a write commits again.
+    let answer = w.games.database_answers().await;
+    assert!(matches!(answer, Err(Failure::StorageFull)), "{answer:?}");
     assert_eq!(
         e.to_string(),
         "the bot's storage is full, so nothing was changed: please tell the server's admin, and \
@@ -119,6 +122,10 @@ async fn a_full_disk_refuses_clearly_changes_nothing_and_service_comes_back() {
         .challenge(request(&challenger(i), Some(&carol()), "8x8"))
         .await
         .expect("the same challenge once there is room");
+    w.games
+        .database_answers()
+        .await
+        .expect("ready once a write committed");
     let played = w
         .games
         .play

@@ -23,6 +23,12 @@ impl FakeDiscord {
             .store(interval.as_millis() as u64, Ordering::Relaxed);
     }
 
+    /// Takes the gateway down (`true`: connections opened from now on get no HELLO until it is
+    /// back) or brings it back (`false`).
+    pub fn hold_gateway(&self, held: bool) {
+        self.shared.gateway_held.store(held, Ordering::Relaxed);
+    }
+
     /// Counts of what happened on the gateway so far.
     pub fn gateway_stats(&self) -> GatewayStats {
         let count = self.shard_count();

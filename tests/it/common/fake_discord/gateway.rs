@@ -181,6 +181,10 @@ pub(crate) async fn run_session(
             "the bot opened a websocket on {path}?{query}, expected /gateway"
         ));
     }
+    // A gateway that is down takes the connection and says nothing until it is back.
+    while shared.gateway_held.load(Ordering::Relaxed) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let interval = shared.heartbeat_ms.load(Ordering::Relaxed);
     let hello = json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": interval}});
     if ws.send(Message::Text(hello.to_string())).await.is_err() {

@@ -85,7 +85,7 @@ mod uploads;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -207,6 +207,8 @@ pub(crate) struct Shared {
     pub tasks: Mutex<Vec<AbortHandle>>,
     pub bot: Mutex<Option<BotWatch>>,
     pub heartbeat_ms: AtomicU64,
+    /// While set, a new gateway connection is kept waiting for its HELLO: the gateway is down.
+    pub gateway_held: AtomicBool,
     /// How many gateway shards the fake serves (`GET /gateway/bot`, IDENTIFY's `shard`).
     pub shard_count: AtomicU64,
     /// Uploaded files by attachment id, with their bytes.
@@ -314,6 +316,7 @@ impl FakeDiscord {
             tasks: Mutex::new(Vec::new()),
             bot: Mutex::new(None),
             heartbeat_ms: AtomicU64::new(gateway::HEARTBEAT_INTERVAL_MS),
+            gateway_held: AtomicBool::new(false),
             shard_count: AtomicU64::new(shards.max(1)),
             attachments: Mutex::new(BTreeMap::new()),
             attachment_size_limit: AtomicU64::new(ATTACHMENT_SIZE_LIMIT),
