@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::telemetry;
+use crate::text::AnyError;
 
 use super::{BotError, Context};
 
@@ -30,7 +31,7 @@ impl Outcome {
     /// How the command that failed with `e` is counted.
     pub(super) fn of(e: &BotError) -> Outcome {
         match e {
-            BotError::Game(e) if e.is_internal() => Outcome::Failed,
+            BotError::Game(AnyError::Failed(_)) => Outcome::Failed,
             BotError::Game(_) | BotError::Input(_) | BotError::SlowDown(_) => Outcome::Refused,
             BotError::Discord(_) => Outcome::Failed,
         }

@@ -29,6 +29,10 @@ pub enum Failure {
     /// The database could not grow (a full disk): nothing was changed. Logged for the admin.
     #[error("the database is full")]
     StorageFull,
+    /// The database could not be reached (a restart, a fail-over, a network fault): nothing
+    /// was changed, and the same request passes once it is back. Logged for the admin.
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(#[source] StoreError),
     /// Something broke. Logged in full; members see a short apology.
     #[error(transparent)]
     Internal(#[from] InternalError),
@@ -88,6 +92,10 @@ impl From<StoreError> for Failure {
         if e.is_full() {
             tracing::error!(error = %e, "the database is full: free disk space");
             return Failure::StorageFull;
+        }
+        if e.is_unavailable() {
+            tracing::warn!(error = %e, "the database cannot be reached; the request was refused");
+            return Failure::Unavailable(e);
         }
         Failure::Internal(InternalError::Store(e))
     }

@@ -203,6 +203,7 @@ error-analysis-in-progress = game #{$id} is still being played: a game between m
 error-analysis-busy-for-you = the AI is still analysing game #{$id} for you: wait for it, then try again
 error-storage-full = the bot's storage is full, so nothing was changed: please tell the server's admin, and try again later
 error-internal = something went wrong on our side; please try again
+error-unavailable = the bot cannot reach its database just now, so nothing was changed: please try again in a moment
 error-time-control = `{$text}` is not a time control: choose 10m, 1h, 1d, 3d or 7d
 error-answers-only = here I can only answer your own commands, so members cannot challenge each other: play me (opponent: the bot), or challenge a member in a server that has added me
 error-level = the level must be auto, or a number from 1 to 5

@@ -203,6 +203,7 @@ error-analysis-in-progress = la partida #{$id} todavía se está jugando: una pa
 error-analysis-busy-for-you = la IA todavía está analizando la partida #{$id} para ti: espera a que termine y vuelve a intentarlo
 error-storage-full = el almacenamiento del bot está lleno, así que no se ha cambiado nada: avisa al administrador del servidor y vuelve a intentarlo más tarde
 error-internal = algo ha fallado por nuestra parte; vuelve a intentarlo
+error-unavailable = el bot no puede llegar a su base de datos ahora mismo, así que no se ha cambiado nada: vuelve a intentarlo en un momento
 error-time-control = `{$text}` no es un ritmo de juego: elige 10m, 1h, 1d, 3d o 7d
 error-answers-only = aquí solo puedo responder a tus propias órdenes, así que los miembros no pueden desafiarse: juega contra mí (rival: el bot), o desafía a un miembro en un servidor que me haya añadido
 error-level = el nivel debe ser auto, o un número del 1 al 5

@@ -84,6 +84,35 @@ impl StoreError {
         };
         is_full(e)
     }
+
+    /// Whether the database could not be reached: the connection broke or timed out, or the
+    /// server is restarting or away. Nothing of the failed write was kept; the same write
+    /// passes once it is back.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Sqlx(e) => connection_failed(e),
+            StoreError::Batch(e) => connection_failed(e),
+            StoreError::Unreachable { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// Whether `e` says the connection, rather than the statement, failed: it broke or timed out, or
+/// the server is going away or not there.
+pub(super) fn connection_failed(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::PoolTimedOut => true,
+        // PostgreSQL's connection exceptions (class 08) and shut-downs (57P01 to 57P05).
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
+    }
 }
 
 /// Whether `e` says the database could not grow: SQLITE_FULL, or PostgreSQL's disk_full.

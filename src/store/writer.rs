@@ -63,19 +63,7 @@ impl Faults {
         if super::error::is_full(e) {
             self.full.store(true, Ordering::Relaxed);
         }
-        let broken = match e {
-            sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-            | sqlx::Error::Protocol(_)
-            | sqlx::Error::WorkerCrashed
-            | sqlx::Error::PoolTimedOut => true,
-            // PostgreSQL's connection exceptions (class 08) and shut-downs (57P01 to 57P05).
-            sqlx::Error::Database(db) => db
-                .code()
-                .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
-            _ => false,
-        };
-        if broken {
+        if super::error::connection_failed(e) {
             self.broken.fetch_add(1, Ordering::Relaxed);
         }
     }

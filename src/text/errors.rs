@@ -51,6 +51,7 @@ impl<R: Refusal> std::error::Error for Error<R> {
 fn failure(lang: Lang, f: &Failure) -> String {
     match f {
         Failure::StorageFull => tr!(lang, "error-storage-full"),
+        Failure::Unavailable(_) => tr!(lang, "error-unavailable"),
         Failure::Internal(_) => text::apology(lang),
     }
 }
