@@ -17,6 +17,20 @@ use std::sync::OnceLock;
 #[derive(Debug)]
 pub struct Cluster {
     port: u16,
+    /// Its server binaries, data directory, log and `postgres` options: to stop and start it.
+    bin: PathBuf,
+    data: PathBuf,
+    log: PathBuf,
+    options: String,
+}
+
+/// The options every test cluster runs with: its port, its private socket directory, and room
+/// for the many pools of the tests.
+fn options(port: u16, dir: &Path) -> String {
+    format!(
+        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+        dir.display()
+    )
 }
 
 /// The cluster of this test process, started on first use; `None` (said once on stderr) where
@@ -25,7 +39,7 @@ pub fn cluster() -> Option<&'static Cluster> {
     static CLUSTER: OnceLock<Option<Cluster>> = OnceLock::new();
     CLUSTER
         .get_or_init(|| match binaries() {
-            Some(bin) => Some(start(&bin)),
+            Some(bin) => Some(start(&bin, Commits::Asynchronous)),
             None if std::env::var_os("CI").is_some() => {
                 panic!("PostgreSQL's server binaries are missing under CI: .ci/run installs them")
             }
@@ -40,6 +54,45 @@ pub fn cluster() -> Option<&'static Cluster> {
 }
 
 impl Cluster {
+    /// A cluster of the calling test's own, to stop and start under the bot; removed when the
+    /// test process ends. Its commits are synchronous, as PostgreSQL's are by default: a commit
+    /// acknowledged is still there after a crash (`-m immediate`). `None` as for [`cluster`].
+    pub fn own() -> Option<Cluster> {
+        cluster()?;
+        binaries().map(|bin| start(&bin, Commits::Synchronous))
+    }
+
+    /// Stops the server: `mode` is `fast` (clients are disconnected, a clean shut-down) or
+    /// `immediate` (as a crash: recovery when it starts again).
+    pub fn stop(&self, mode: &str) {
+        let ok = as_server_user(&self.bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", mode, "-w", "stop"])
+            .stdout(Stdio::null())
+            .status()
+            .expect("run pg_ctl");
+        assert!(ok.success(), "pg_ctl stop -m {mode} failed");
+    }
+
+    /// Starts the server again after [`Cluster::stop`], and waits until it takes connections.
+    pub fn start_again(&self) {
+        let ok = as_server_user(&self.bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(&self.data)
+            .arg("-l")
+            .arg(&self.log)
+            .args(["-w", "-o", &self.options, "start"])
+            .stdout(Stdio::null())
+            .status()
+            .expect("run pg_ctl");
+        assert!(
+            ok.success(),
+            "pg_ctl start failed: see {}",
+            self.log.display()
+        );
+    }
+
     /// A new, empty database in the cluster, as a URL.
     pub async fn database(&self) -> String {
         static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -100,7 +153,15 @@ fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
-fn start(bin: &Path) -> Cluster {
+/// Whether a commit waits for its WAL to be written: the tests' shared cluster does not (a
+/// crash of it is never tested, and the tests run faster).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Commits {
+    Synchronous,
+    Asynchronous,
+}
+
+fn start(bin: &Path, commits: Commits) -> Cluster {
     let dir = tempfile::Builder::new()
         .prefix("pg-test-")
         .tempdir()
@@ -120,24 +181,18 @@ fn start(bin: &Path) -> Cluster {
         .expect("run initdb");
     assert!(ok.success(), "initdb failed");
     let port = free_port();
-    let options = format!(
-        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200",
-        dir.display()
-    );
-    let ok = as_server_user(&bin.join("pg_ctl"))
-        .arg("-D")
-        .arg(&data)
-        .arg("-l")
-        .arg(dir.join("server.log"))
-        .args(["-w", "-o", &options, "start"])
-        .stdout(Stdio::null())
-        .status()
-        .expect("run pg_ctl");
-    assert!(
-        ok.success(),
-        "pg_ctl start failed: see {}",
-        dir.join("server.log").display()
-    );
+    let mut options = options(port, &dir);
+    if commits == Commits::Asynchronous {
+        options.push_str(" -c synchronous_commit=off");
+    }
+    let cluster = Cluster {
+        port,
+        bin: bin.to_path_buf(),
+        data: data.clone(),
+        log: dir.join("server.log"),
+        options,
+    };
+    cluster.start_again();
     // The watchdog: once this process is gone, stop the cluster and remove its directory. It is
     // meant to outlive this process, so nothing here waits for it.
     let stop = format!(
@@ -164,5 +219,5 @@ fn start(bin: &Path) -> Cluster {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the cluster's watchdog");
-    Cluster { port }
+    cluster
 }

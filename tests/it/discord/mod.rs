@@ -18,6 +18,7 @@ mod health;
 mod notifications;
 mod outbox;
 mod pictures;
+mod postgres_restarts;
 mod puzzles;
 mod refusals;
 mod restarts;
