@@ -33,6 +33,8 @@ pub const OUTBOX_OLDEST_SECONDS: &str = "breakthrough_outbox_oldest_seconds";
 /// The outbox's posts to Discord, by `outcome`: `2xx`, `4xx`, `429`, `5xx`, or `no_answer` (a
 /// time-out or a connection that failed).
 pub const POSTS: &str = "breakthrough_posts_total";
+/// The outcomes [`POSTS`] counts.
+pub const POST_OUTCOMES: [&str; 5] = ["2xx", "4xx", "429", "5xx", "no_answer"];
 /// A write to the database, from asking for the writing connection (waiting for the write lock
 /// included) to giving it back.
 pub const DATABASE_WRITE_SECONDS: &str = "breakthrough_database_write_seconds";
@@ -64,6 +66,14 @@ pub fn install() -> anyhow::Result<PrometheusHandle> {
         .set_buckets(BUCKETS)?
         .install_recorder()?;
     describe();
+    // Counters an admin alerts on are there from the start, at zero: a rate over them needs a
+    // first sample.
+    for counter in [LATE, UNANSWERED] {
+        metrics::counter!(counter).absolute(0);
+    }
+    for outcome in POST_OUTCOMES {
+        metrics::counter!(POSTS, "outcome" => outcome).absolute(0);
+    }
     let upkeep = handle.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(UPKEEP_EVERY);

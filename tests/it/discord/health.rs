@@ -227,19 +227,81 @@ async fn the_metrics_count_commands_taps_moves_and_posts_as_prometheus_text() {
         text.contains("# TYPE breakthrough_database_write_seconds histogram"),
         "{text}"
     );
-    assert!(
-        !m.keys().any(|k| k.starts_with("breakthrough_posts_total")),
-        "{text}"
-    );
+    for outcome in ["2xx", "4xx", "429", "5xx", "no_answer"] {
+        assert_eq!(
+            count(&format!(
+                "breakthrough_posts_total{{outcome=\"{outcome}\"}}"
+            )),
+            0.0
+        );
+    }
 
-    // Bob runs out of time; Discord fails the first post of it with a 500.
+    assert_eq!(count("breakthrough_interactions_late_total"), 0.0);
+    assert_eq!(count("breakthrough_interactions_unanswered_total"), 0.0);
+
+    // Another process holds the database's write lock past the first part of Discord's window:
+    // bob's move is answered late.
+    {
+        use sqlx::{Connection, Executor};
+        let mut other = sqlx::SqliteConnection::connect(&bot.db)
+            .await
+            .expect("connect");
+        other.execute("BEGIN IMMEDIATE").await.expect("lock");
+        let sent = bot
+            .fake
+            .send_interaction(
+                InteractionBuilder::slash("move")
+                    .by(&bob())
+                    .string("move", "c2-c3"),
+            )
+            .await;
+        let answer = bot.fake.callback_for(sent.id).await;
+        assert_eq!(answer["type"], 5, "deferred: {answer}");
+        other.execute("COMMIT").await.expect("unlock");
+        bot.fake.wait_original_edit(&sent.token).await;
+        // Its board goes to the channel as a post of the outbox.
+        bot.fake.wait_channel_message(CHANNEL_ID).await;
+    }
+    // Discord refuses a command's answer, and the apology after it: unanswered.
+    bot.fake
+        .stub_times("POST", "/interactions/{id}/{token}/callback", 500, None, 2);
+    bot.slash(InteractionBuilder::slash("help").by(&alice()))
+        .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let (text, m) = loop {
+        let (text, m) = metrics(&addr).await;
+        if m.get("breakthrough_interactions_unanswered_total") == Some(&1.0) {
+            break (text, m);
+        }
+        assert!(Instant::now() < deadline, "no unanswered help:\n{text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let count = |key: &str| {
+        m.get(key)
+            .copied()
+            .unwrap_or_else(|| panic!("no {key}:\n{text}"))
+    };
+    assert_eq!(count("breakthrough_interactions_late_total"), 1.0);
+    assert_eq!(count("breakthrough_interactions_unanswered_total"), 1.0);
+    assert_eq!(count("breakthrough_posts_total{outcome=\"2xx\"}"), 1.0);
+    assert_eq!(
+        count("breakthrough_commands_total{command=\"help\",outcome=\"failed\"}"),
+        1.0
+    );
+    assert_eq!(
+        count("breakthrough_commands_total{command=\"move\",outcome=\"ok\"}"),
+        2.0
+    );
+    assert_eq!(count("breakthrough_moves_total{by=\"member\"}"), 2.0);
+
+    // Alice runs out of time; Discord fails the first post of it with a 500.
     bot.fake.add_stub(
         "POST",
         &format!("/channels/{CHANNEL_ID}/messages"),
         StubAnswer::server_error().times(1),
     );
     set_deadline(&bot.db, breakthrough_bot::game::GameId::new(1), 1).await;
-    bot.fake.wait_channel_messages(CHANNEL_ID, 2).await;
+    bot.fake.wait_channel_messages(CHANNEL_ID, 3).await;
     super::wait_outbox_empty(&bot.db).await;
     let (text, m) = metrics(&addr).await;
     let count = |key: &str| {
@@ -248,9 +310,9 @@ async fn the_metrics_count_commands_taps_moves_and_posts_as_prometheus_text() {
             .unwrap_or_else(|| panic!("no {key}:\n{text}"))
     };
     assert_eq!(count("breakthrough_posts_total{outcome=\"5xx\"}"), 1.0);
-    assert_eq!(count("breakthrough_posts_total{outcome=\"2xx\"}"), 1.0);
+    assert_eq!(count("breakthrough_posts_total{outcome=\"2xx\"}"), 2.0);
     assert_eq!(count("breakthrough_games_in_progress"), 0.0);
-    assert_eq!(count("breakthrough_moves_total{by=\"member\"}"), 1.0);
+    assert_eq!(count("breakthrough_moves_total{by=\"member\"}"), 2.0);
     bot.fake.assert_spec_ok();
 }
 
