@@ -97,6 +97,20 @@ impl Console {
                 text::reminder(self.lang, &Plain, game, now)
             ),
             Announced::AiMoved(played) => self.ai_board(played),
+            Announced::TeamMoved {
+                game,
+                mv,
+                votes,
+                voters,
+            } => text::team_moved(self.lang, &Plain, game, mv, *votes, *voters),
+            Announced::TeamWindowExtended { game, until } => {
+                text::window_extended(self.lang, &Plain, game, *until)
+            }
+            Announced::TeamCredits { game, credits } => format!(
+                "{}\n{}",
+                self.board(game),
+                text::team_credits(self.lang, &Plain, game, credits)
+            ),
             Announced::YourTurn {
                 game,
                 member,

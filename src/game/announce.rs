@@ -16,7 +16,9 @@ use super::types::{
     Challenge, ChallengeId, Game, GameId, MemberId, MessageId, OutboxId, Place, Played,
     RoundNumber, Timestamp, TournamentId,
 };
-use super::{Challenges, Error, Outbox, Result, RoundGames, Table, Tournament, Tournaments};
+use super::{
+    Challenges, Credit, Error, Outbox, Result, RoundGames, Table, Teams, Tournament, Tournaments,
+};
 
 /// What an announcement was about is gone (a game, a challenge, a tournament, as the refusal
 /// that said so): there is nothing to say.
@@ -87,6 +89,25 @@ pub enum Announcement {
     TournamentEnded { tournament: TournamentId },
     /// `tournament` reached its start time with fewer than 3 entrants, and was cancelled.
     TournamentCancelled { tournament: TournamentId },
+    /// The window of a vote game closed and its channel's move `mv` was played, reaching ply
+    /// `ply`, with `votes` of the window's `voters`.
+    TeamMoved {
+        game: GameId,
+        ply: u32,
+        mv: String,
+        votes: u32,
+        voters: u32,
+    },
+    /// The window of a vote game at ply `ply` closed with no vote, and was extended once, to
+    /// `until`.
+    TeamWindowExtended {
+        game: GameId,
+        ply: u32,
+        #[serde(with = "crate::domain::unix_seconds")]
+        until: Timestamp,
+    },
+    /// A vote game is over: its result, and its voters' credits.
+    TeamCredits { game: GameId },
 }
 
 /// The longest a turn told by direct message, or a thread to open on the board's message, waits
@@ -206,6 +227,24 @@ pub enum Announced {
     TournamentEnded(Table),
     /// A tournament cancelled for want of entrants at its start time.
     TournamentCancelled(Tournament),
+    /// A vote game's channel's move `mv`, played at its window's close with `votes` of
+    /// `voters`; the game as it is now (its board follows with the AI's answer).
+    TeamMoved {
+        game: Game,
+        mv: String,
+        votes: u32,
+        voters: u32,
+    },
+    /// A vote game whose window closed with no vote, extended once to `until`.
+    TeamWindowExtended {
+        game: Game,
+        until: Timestamp,
+    },
+    /// A vote game over, with its voters' credits.
+    TeamCredits {
+        game: Game,
+        credits: Vec<Credit>,
+    },
 }
 
 impl Announced {
@@ -233,6 +272,9 @@ impl Announced {
                 Some(game)
             }
             Announced::AiMoved(played) => Some(&played.game),
+            Announced::TeamMoved { game, .. }
+            | Announced::TeamWindowExtended { game, .. }
+            | Announced::TeamCredits { game, .. } => Some(game),
             Announced::Reminder { game, .. }
             | Announced::YourTurn { game, .. }
             | Announced::Vacation { game, .. }
@@ -246,6 +288,7 @@ impl Announced {
         match self {
             Announced::TimedOut(g) | Announced::Board(g) => Some(g.id),
             Announced::AiMoved(p) => Some(p.game.id),
+            Announced::TeamCredits { game, .. } => Some(game.id),
             _ => None,
         }
     }
@@ -469,6 +512,28 @@ impl Outbox {
                     })),
                     _ => None,
                 }
+            }
+            Announcement::TeamMoved {
+                game,
+                ply: _,
+                ref mv,
+                votes,
+                voters,
+            } => Some(Announced::TeamMoved {
+                game: self.game(game).await.map_err(gone)?,
+                mv: mv.clone(),
+                votes,
+                voters,
+            }),
+            Announcement::TeamWindowExtended { game, ply, until } => {
+                let game = self.game(game).await.map_err(gone)?;
+                (game.is_active() && game.ply == ply)
+                    .then_some(Announced::TeamWindowExtended { game, until })
+            }
+            Announcement::TeamCredits { game } => {
+                let game = self.game(game).await.map_err(gone)?;
+                let credits = Teams::of(&self.core).credits(&game).await?;
+                Some(Announced::TeamCredits { game, credits })
             }
         })
     }

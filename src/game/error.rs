@@ -232,6 +232,8 @@ pub enum PlayRefusal {
     NotOnVacation,
     /// A move that went to the member's puzzle, refused there.
     Puzzle(PuzzleRefusal),
+    /// A move that went to the vote game of the channel, refused there.
+    Team(TeamRefusal),
 }
 
 /// What [`Standings`](super::Standings) refuses: a game's history and the engine's analysis.
@@ -241,6 +243,29 @@ pub enum StandingsRefusal {
     /// A game between members still being played: the engine would help a player during play.
     AnalysisInProgress(GameId),
     Queue(QueueRefusal),
+}
+
+/// What [`Teams`](super::Teams) refuses: vote games, and votes in them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamRefusal {
+    /// Vote games are played in a server's channel, not in direct messages.
+    InDirect,
+    /// A window other than 10 minutes, an hour or a day.
+    Window,
+    /// The server has this many vote games running already.
+    Limit(usize),
+    /// This channel plays a vote game already.
+    ChannelBusy,
+    /// No vote game is played in this channel.
+    NoTeamGame,
+    /// The other side of the vote game is to move.
+    NotYourTurn(GameId),
+    /// The window closed (or the game moved on) before the vote arrived: it counts for nothing.
+    WindowClosed(GameId),
+    /// The member voted for the other side of this game.
+    OtherSide(GameId),
+    /// A move the rules refuse.
+    Move(MoveError),
 }
 
 /// What [`Settings`](super::Settings) refuses.
@@ -323,6 +348,7 @@ pub type StandingsError = Error<StandingsRefusal>;
 pub type SettingsError = Error<SettingsRefusal>;
 pub type TournamentError = Error<TournamentRefusal>;
 pub type PuzzleError = Error<PuzzleRefusal>;
+pub type TeamError = Error<TeamRefusal>;
 
 /// Each refusal type as its own service's error: `Err(PlayRefusal::OutOfTime)?`.
 macro_rules! refusals {
@@ -343,6 +369,7 @@ refusals!(
     SettingsRefusal,
     TournamentRefusal,
     PuzzleRefusal,
+    TeamRefusal,
 );
 
 /// A refusal that one service's operation passes on from what it called, as one of its own.
@@ -381,6 +408,8 @@ within!(
     AccessRefusal => StandingsRefusal::Access,
     QueueRefusal => StandingsRefusal::Queue,
     MoveError => PuzzleRefusal::Move,
+    MoveError => TeamRefusal::Move,
+    TeamRefusal => PlayRefusal::Team,
 );
 
 /// A write that found the game no longer as it was read: another move or ending got there first.

@@ -52,6 +52,7 @@ mod rows;
 mod services;
 mod settings;
 mod standings;
+mod teams;
 mod threads;
 mod tournaments;
 mod types;
@@ -70,7 +71,8 @@ pub use announce::{Announced, Announcement, Owed};
 pub use error::{
     AccessError, AccessRefusal, ChallengeError, ChallengeRefusal, Error, Failure, InternalError,
     PlayError, PlayRefusal, PuzzleError, PuzzleRefusal, QueueRefusal, SettingsError,
-    SettingsRefusal, StandingsError, StandingsRefusal, TournamentError, TournamentRefusal,
+    SettingsRefusal, StandingsError, StandingsRefusal, TeamError, TeamRefusal, TournamentError,
+    TournamentRefusal,
 };
 #[cfg(feature = "test-support")]
 pub use manual_clock::ManualClock;
@@ -91,12 +93,15 @@ pub use puzzles::{
 };
 pub use rematch::Rematch;
 pub use services::{
-    Challenges, Outbox, Play, Puzzles, Services, Settings, Standings, Threads, Tournaments,
+    Challenges, Outbox, Play, Puzzles, Services, Settings, Standings, Teams, Threads, Tournaments,
 };
 pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 pub use standings::Listed;
+pub use teams::{
+    tally, Closed, Credit, Tally, TeamRequest, Voted, TEAM_GAMES_PER_SERVER, TEAM_WINDOWS,
+};
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
     parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRequest, MAX_ROUNDS,

@@ -68,6 +68,10 @@ service!(
     Threads
 );
 service!(
+    /// Vote games: a channel playing one side, its members voting on each move.
+    Teams
+);
+service!(
     /// What a change tells anyone beyond the reply to its command: the announcements queued with
     /// it, read by a front end, and marked posted or owed.
     Outbox
@@ -83,6 +87,7 @@ pub struct Services {
     pub puzzles: Puzzles,
     pub settings: Settings,
     pub threads: Threads,
+    pub teams: Teams,
     pub outbox: Outbox,
 }
 
@@ -130,6 +135,7 @@ impl Services {
             puzzles: Puzzles::of(&core),
             settings: Settings::of(&core),
             threads: Threads::of(&core),
+            teams: Teams::of(&core),
             outbox: Outbox::of(&core),
         }
     }

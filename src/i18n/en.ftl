@@ -876,3 +876,33 @@ cmd-puzzle-size-6x6 = 6x6
 cmd-puzzle-size-7x7 = 7x7
 cmd-puzzle-size-8x8 = 8x8
 cmd-puzzle-size-daily = { console-value-daily }
+
+## Vote games
+team-started = Game #{$id}: {$team} plays { $side ->
+    [black] Black
+   *[white] White
+  } against the AI (level {$level}), voting on each move. Vote with /{ -cmd-move } or the Move button; each window lasts {$window}, and the move with the most votes is played when it closes.
+team-vote-counted = Your vote for {$move} in game #{$id} is counted.
+team-vote-changed = Your vote in game #{$id} is now {$move}.
+team-vote-count = {$move} ({$count})
+team-vote-standing = Leading: {$leading} · { $voters ->
+    [one] 1 voter
+   *[other] {$voters} voters
+  }.
+team-window-closes = The window closes {$at}.
+team-moved = {$team} plays {$move}, with {$votes} of { $voters ->
+    [one] 1 vote
+   *[other] {$voters} votes
+  }.
+team-window-extended = No one voted in {$team}'s window in game #{$id}: it is extended once, to {$until}. A second empty window loses the game.
+team-credit = {$name} {$played} of {$votes}
+team-credits = Game #{$id} is over. Votes played: {$credits}.
+team-credits-none = Game #{$id} is over; no one voted in it.
+team-error-direct = vote games are played in a server's channel, not in direct messages
+team-error-window = a vote game's window is 10 minutes, 1 hour or 1 day
+team-error-limit = this server already has {$count} vote games running; wait for one to end
+team-error-channel-busy = this channel already plays a vote game; wait for it to end
+team-error-no-game = no vote game is played in this channel
+team-error-not-your-turn = in game #{$id} the AI is to move; vote when the channel's window opens
+team-error-window-closed = the window of game #{$id} closed before your vote arrived, so it counts for nothing
+team-error-other-side = you voted for the other side of game #{$id}; a member votes for one side only

@@ -878,3 +878,33 @@ cmd-puzzle-size-6x6 = 6x6
 cmd-puzzle-size-7x7 = 7x7
 cmd-puzzle-size-8x8 = 8x8
 cmd-puzzle-size-daily = { console-value-daily }
+
+## Vote games
+team-started = Partida #{$id}: {$team} juega con { $side ->
+    [black] negras
+   *[white] blancas
+  } contra la IA (nivel {$level}), votando cada jugada. Vota con /{ -cmd-move } o el botón Mover; cada ventana dura {$window}, y al cerrarse se juega la jugada más votada.
+team-vote-counted = Tu voto por {$move} en la partida #{$id} está contado.
+team-vote-changed = Tu voto en la partida #{$id} es ahora {$move}.
+team-vote-count = {$move} ({$count})
+team-vote-standing = En cabeza: {$leading} · { $voters ->
+    [one] 1 votante
+   *[other] {$voters} votantes
+  }.
+team-window-closes = La ventana se cierra {$at}.
+team-moved = {$team} juega {$move}, con {$votes} de { $voters ->
+    [one] 1 voto
+   *[other] {$voters} votos
+  }.
+team-window-extended = Nadie votó en la ventana de {$team} en la partida #{$id}: se alarga una vez, hasta {$until}. Una segunda ventana vacía pierde la partida.
+team-credit = {$name} {$played} de {$votes}
+team-credits = La partida #{$id} ha terminado. Votos jugados: {$credits}.
+team-credits-none = La partida #{$id} ha terminado; nadie votó en ella.
+team-error-direct = las partidas por votación se juegan en un canal de un servidor, no en mensajes directos
+team-error-window = la ventana de una partida por votación es de 10 minutos, 1 hora o 1 día
+team-error-limit = este servidor ya tiene {$count} partidas por votación en curso; espera a que termine una
+team-error-channel-busy = este canal ya juega una partida por votación; espera a que termine
+team-error-no-game = en este canal no se juega ninguna partida por votación
+team-error-not-your-turn = en la partida #{$id} le toca a la IA; vota cuando se abra la ventana del canal
+team-error-window-closed = la ventana de la partida #{$id} se cerró antes de que llegara tu voto, así que no cuenta
+team-error-other-side = votaste por el otro bando de la partida #{$id}; cada miembro vota por un solo bando

@@ -474,6 +474,7 @@ fn reminders_sql(now: Timestamp, fraction: f64, servers: Servers) -> Sql {
            AND deadline - $1 <= time_limit * $2
            AND NOT EXISTS (SELECT 1 FROM members m WHERE m.is_bot = 1
                AND m.id = CASE WHEN games.ply % 2 = 0 THEN games.black_id ELSE games.white_id END)
+           AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.game_id = games.id)
            AND ",
     )
     .arg(now)

@@ -76,6 +76,7 @@ mod outbox;
 mod puzzles;
 mod ratings;
 mod settings;
+mod teams;
 mod threads;
 mod tournaments;
 mod vacations;
@@ -120,6 +121,7 @@ pub use rows::{
 pub use servers::Servers;
 pub use sqlite::backup;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};
+pub use teams::{CreditRow, TeamRow, VoteCast, VoteRow};
 pub use tournaments::{NewTournament, TournamentRead, TournamentRow};
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;

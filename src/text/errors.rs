@@ -7,7 +7,8 @@ use std::fmt;
 use crate::engine::LevelError;
 use crate::game::{
     AccessRefusal, Action, ChallengeRefusal, Error, Failure, PlayRefusal, PuzzleRefusal,
-    QueueRefusal, SettingsRefusal, StandingsRefusal, TimeControlError, TournamentRefusal,
+    QueueRefusal, SettingsRefusal, StandingsRefusal, TeamRefusal, TimeControlError,
+    TournamentRefusal,
 };
 use crate::i18n::tr;
 use crate::i18n::Lang;
@@ -256,7 +257,14 @@ impl Refusal for PlayRefusal {
             }
             P::NotOnVacation => tr!(lang, "error-not-on-vacation"),
             P::Puzzle(why) => why.localized(lang, m),
+            P::Team(why) => why.localized(lang, m),
         }
+    }
+}
+
+impl Refusal for TeamRefusal {
+    fn localized(&self, lang: Lang, _: &dyn Markup) -> String {
+        super::teams::team_refusal(lang, self)
     }
 }
 

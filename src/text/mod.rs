@@ -23,6 +23,7 @@ mod help;
 mod markup;
 mod puzzles;
 mod settings;
+mod teams;
 mod threads;
 mod times;
 mod tournaments;
@@ -43,6 +44,7 @@ pub use puzzles::{
     daily_count, daily_post, daily_puzzle, puzzle_card, puzzle_refusal, puzzle_step, puzzle_view,
 };
 pub use settings::{member_settings, server_settings, settings_answer};
+pub use teams::{team_credits, team_game_started, team_moved, voted, window_extended};
 pub use threads::{thread_ended, thread_name, thread_trouble};
 pub use times::{duration, time_control, utc_time};
 pub use tournaments::{

@@ -210,6 +210,24 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
             ..View::default()
         },
         Announced::AiMoved(played) => ai_move(lang, played, now, style),
+        Announced::TeamMoved {
+            game,
+            mv,
+            votes,
+            voters,
+        } => View::text(text::team_moved(lang, &Markdown, game, mv, *votes, *voters)),
+        Announced::TeamWindowExtended { game, until } => {
+            View::text(text::window_extended(lang, &Markdown, game, *until))
+        }
+        Announced::TeamCredits { game: g, credits } => {
+            let mut v = game(lang, g, now, style);
+            let said = text::team_credits(lang, &Markdown, g, credits);
+            v.content = Some(match v.content {
+                Some(c) => format!("{c}\n{said}"),
+                None => said,
+            });
+            v
+        }
         Announced::YourTurn {
             game,
             member,

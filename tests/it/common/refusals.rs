@@ -4,7 +4,7 @@
 
 use breakthrough_bot::game::{
     AccessRefusal, ChallengeRefusal, Error, PlayRefusal, PuzzleRefusal, QueueRefusal,
-    StandingsRefusal,
+    StandingsRefusal, TeamRefusal,
 };
 use breakthrough_bot::rules::MoveError;
 
@@ -42,6 +42,8 @@ nested!(
     StandingsRefusal::Access(AccessRefusal),
     StandingsRefusal::Queue(QueueRefusal),
     PuzzleRefusal::Move(MoveError),
+    TeamRefusal::Move(MoveError),
+    PlayRefusal::Team(TeamRefusal),
 );
 
 impl<T, E: Within<T>> Within<T> for &E {

@@ -20,6 +20,7 @@ mod ratings;
 mod rematch;
 mod settings;
 mod standings;
+mod teams;
 mod threads;
 mod tournament_rounds;
 mod tournaments;
@@ -52,6 +53,7 @@ use ratings::*;
 use rematch::*;
 use settings::*;
 use standings::*;
+use teams::*;
 use threads::*;
 use tournament_rounds::*;
 use tournaments::*;
@@ -214,6 +216,10 @@ fn deadline(game: &Game) -> Timestamp {
 }
 
 on_both_backends! {
+    #[tokio::test] a_vote_game_is_played_by_its_channels_votes_to_its_end_with_credits,
+    #[tokio::test] vote_games_are_refused_with_reasons,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] a_window_closed_by_two_processes_at_once_plays_its_move_once,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] votes_arriving_as_the_window_closes_count_only_before_it,
     #[tokio::test] a_vacation_taken_through_another_process_reaches_the_games_this_one_serves,
     #[tokio::test] a_rated_game_from_challenge_to_result_updates_ratings_as_glicko2_says,
     #[tokio::test] challenges_are_refused_with_reasons_and_change_nothing,

@@ -1,0 +1,438 @@
+//! Vote games: a channel plays one side against the AI, its members voting on each move.
+//!
+//! The channel is a player of an ordinary game row (a member whose id is the channel's), so the
+//! board, the history and `/analyze` work as for any game; its time per move is its turn's
+//! window, and the deadline is when the window closes. While it is open, members of the channel
+//! vote (and change their vote); a vote is written only while the game is still at the ply voted
+//! on and before its deadline, in one statement, so none lands after the close. When the clock's
+//! sweep finds the deadline passed, the move with the most votes is played (a tie: the move that
+//! reached that count first), with the ply check of any move: however many processes close the
+//! same window, and whenever one is killed half-way, the move is played once. A window that
+//! closes empty is extended once; a second empty window loses the game. The end is told with the
+//! voters' credits. Vote games are never rated.
+
+use std::collections::HashMap;
+
+use crate::engine::Level;
+use crate::rules::{BoardSize, Color, Move, MoveText, Position};
+use crate::store::{GameRow, NewGame, VoteCast, VoteRow};
+
+use super::error::{MovedOn, TeamError, TeamRefusal};
+use super::policy::color_or_drawn;
+use super::rows::position_of;
+use super::vacation::turn_deadline;
+use super::{
+    Announcement, ChannelId, EndReason, Error, Game, GameId, Member, Place, Play, Result, Teams,
+    TimeControl, Timestamp,
+};
+
+/// At most this many vote games run at once in a server.
+pub const TEAM_GAMES_PER_SERVER: usize = 3;
+
+/// The windows a vote game's turns may have: from 10 minutes to a day.
+pub const TEAM_WINDOWS: [TimeControl; 3] = [
+    TimeControl::TenMinutes,
+    TimeControl::OneHour,
+    TimeControl::OneDay,
+];
+
+/// A vote game to start: the channel of `place` plays `color` (drawn when `None`) against the AI.
+#[derive(Clone, Debug)]
+pub struct TeamRequest {
+    pub place: Place,
+    /// The channel as the game's player: its id and its name as the front end shows it.
+    pub team: Member,
+    pub by: Member,
+    pub ai: Member,
+    pub level: Level,
+    pub size: BoardSize,
+    pub color: Option<Color>,
+    pub window: TimeControl,
+}
+
+/// A member's vote, counted, and where the vote of their side stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Voted {
+    pub game: Game,
+    pub mv: Move,
+    /// Whether it replaced an earlier vote of theirs in this window.
+    pub changed: bool,
+    pub tally: Tally,
+}
+
+/// The votes of one window: each move voted for with its count, the leading first (a tie: the
+/// move that reached its count first), and how many members voted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub moves: Vec<(Move, u32)>,
+    pub voters: u32,
+}
+
+impl Tally {
+    /// The move with the most votes, if any was cast.
+    pub fn leader(&self) -> Option<(Move, u32)> {
+        self.moves.first().copied()
+    }
+}
+
+/// What closing one window did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// The leading move was played, with its count of the window's voters.
+    Played { game: GameId, mv: Move, votes: u32 },
+    /// No vote: the window was extended once, to the given moment.
+    Extended { game: GameId, until: Timestamp },
+    /// A second empty window: the channel lost.
+    Lost { game: GameId },
+}
+
+/// One voter's part in a finished vote game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Credit {
+    pub member: Member,
+    pub votes: u32,
+    /// How many of their votes were the move played.
+    pub played: u32,
+}
+
+/// Counts `votes` (each legal at the position voted on): by count, then by the moment each move
+/// reached its count (the latest of its votes' moments), then by notation.
+pub fn tally(votes: &[(Move, Timestamp)]) -> Tally {
+    let mut by_move: HashMap<Move, (u32, Timestamp)> = HashMap::new();
+    // Oldest first: a move's count reaches its total at its last vote.
+    let mut sorted: Vec<&(Move, Timestamp)> = votes.iter().collect();
+    sorted.sort_by_key(|(_, at)| *at);
+    for (mv, at) in sorted {
+        let entry = by_move.entry(*mv).or_insert((0, *at));
+        entry.0 += 1;
+        entry.1 = *at;
+    }
+    let mut moves: Vec<(Move, u32, Timestamp)> = by_move
+        .into_iter()
+        .map(|(mv, (count, reached))| (mv, count, reached))
+        .collect();
+    moves.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(a.2.cmp(&b.2))
+            .then(a.0.to_string().cmp(&b.0.to_string()))
+    });
+    Tally {
+        moves: moves.into_iter().map(|(mv, n, _)| (mv, n)).collect(),
+        voters: u32::try_from(votes.len()).unwrap_or(u32::MAX),
+    }
+}
+
+/// The moves of `rows` as they read in `position` (a vote that does not read is left out: none
+/// is written that way).
+fn read_votes(position: &Position, rows: &[VoteRow]) -> Vec<(Move, Timestamp)> {
+    rows.iter()
+        .filter_map(|v| {
+            let text: MoveText = v.notation.parse().ok()?;
+            let mv = text.resolve(position).ok()?;
+            Some((mv, v.voted_at))
+        })
+        .collect()
+}
+
+impl Teams {
+    /// Starts a vote game: the channel of `req.place` plays against the AI, its first window
+    /// opening at once when it has Black (else after the AI's first move, made here).
+    ///
+    /// # Errors
+    ///
+    /// [`TeamRefusal::InDirect`], [`TeamRefusal::Window`], [`TeamRefusal::Limit`] (this many run
+    /// in the server), [`TeamRefusal::ChannelBusy`]; a [`Failure`](super::Failure).
+    pub async fn start(&self, req: TeamRequest) -> Result<Game, TeamError> {
+        if req.place.is_direct() {
+            return Err(TeamRefusal::InDirect.into());
+        }
+        if !TEAM_WINDOWS.contains(&req.window) {
+            return Err(TeamRefusal::Window.into());
+        }
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let (in_server, in_channel) = tx
+            .count_team_games(req.place.guild, req.place.channel)
+            .await?;
+        if in_server >= TEAM_GAMES_PER_SERVER as i64 {
+            return Err(TeamRefusal::Limit(TEAM_GAMES_PER_SERVER).into());
+        }
+        if in_channel > 0 {
+            return Err(TeamRefusal::ChannelBusy.into());
+        }
+        let guild = req.place.guild;
+        tx.upsert_member(guild, req.by.id, req.by.name.as_str(), now)
+            .await?;
+        tx.upsert_member(guild, req.team.id, req.team.name.as_str(), now)
+            .await?;
+        tx.upsert_bot(guild, req.ai.id, req.ai.name.as_str(), now)
+            .await?;
+        let color = color_or_drawn(req.color);
+        let mut players = crate::rules::ByColor::new(req.ai.id, req.ai.id);
+        players[color] = req.team.id;
+        let id = tx
+            .insert_game(&NewGame {
+                guild_id: guild,
+                channel_id: req.place.channel,
+                players,
+                size: req.size,
+                time_limit: req.window,
+                rated: false,
+                position: Position::new(req.size),
+                deadline: turn_deadline(now, req.window, None),
+                created_at: now,
+                ai_level: Some(req.level),
+                ai_auto: false,
+                answers_only: false,
+            })
+            .await?;
+        tx.insert_team(
+            id,
+            color,
+            (guild, ChannelId::new(req.team.id.get())),
+            req.by.id,
+        )
+        .await?;
+        tx.commit().await?;
+        if color == Color::White {
+            // The AI opens; a full queue leaves it to the sweep of games waiting for the AI.
+            if let Err(e) = Play::of(&self.core).ai_reply(id).await {
+                tracing::warn!(game = %id, error = ?e, "the AI could not open a vote game yet");
+            }
+        }
+        Ok(self.game_known(id).await?)
+    }
+
+    /// The vote game channel `channel` plays in, if any.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database fails.
+    pub async fn game_in(&self, channel: ChannelId) -> Result<Option<Game>> {
+        match self.store.team_game_in(channel).await? {
+            Some(id) => Ok(Some(self.game_known(id).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `who`'s vote for `text` in the vote game of channel `place`, at ply `ply` when given (a
+    /// menu's), else the game's present ply. Replaces their earlier vote in this window.
+    ///
+    /// # Errors
+    ///
+    /// [`TeamRefusal::NoTeamGame`], [`TeamRefusal::NotYourTurn`] (the AI is to move),
+    /// [`TeamRefusal::WindowClosed`] (it closed, or the game moved on, before the vote),
+    /// [`TeamRefusal::OtherSide`], [`TeamRefusal::Move`]; a [`Failure`](super::Failure).
+    pub async fn vote(
+        &self,
+        who: &Member,
+        place: Place,
+        ply: Option<u32>,
+        text: &str,
+    ) -> Result<Voted, TeamError> {
+        let syntax: MoveText = text.parse().map_err(crate::rules::MoveError::Parse)?;
+        let Some(id) = self.store.team_game_in(place.channel).await? else {
+            return Err(TeamRefusal::NoTeamGame.into());
+        };
+        let game = self.game_known(id).await?;
+        if ply.is_some_and(|p| p != game.ply) {
+            return Err(TeamRefusal::WindowClosed(id).into());
+        }
+        let team = ChannelId::new(place.channel.get());
+        let to_move = game.players[game.position.turn()].id;
+        if to_move.get() != team.get() {
+            return Err(TeamRefusal::NotYourTurn(id).into());
+        }
+        let mv = syntax
+            .resolve(&game.position)
+            .map_err(crate::rules::MoveError::from)?;
+        let now = self.now();
+        let earlier = self.store.votes(id, game.ply).await?;
+        let changed = earlier.iter().any(|v| v.member_id == who.id);
+        let mut tx = self.store.begin().await?;
+        tx.upsert_member(place.guild, who.id, who.name.as_str(), now)
+            .await?;
+        tx.commit().await?;
+        match self
+            .store
+            .cast_vote(id, game.ply, who.id, &mv.to_string(), now)
+            .await?
+        {
+            VoteCast::Cast => {}
+            VoteCast::Closed => return Err(TeamRefusal::WindowClosed(id).into()),
+            VoteCast::OtherSide => return Err(TeamRefusal::OtherSide(id).into()),
+        }
+        let rows = self.store.votes(id, game.ply).await?;
+        let tally = tally(&read_votes(&game.position, &rows));
+        Ok(Voted {
+            game,
+            mv,
+            changed,
+            tally,
+        })
+    }
+
+    /// The votes so far in the open window of `game`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database fails.
+    pub async fn tally_of(&self, game: &Game) -> Result<Tally> {
+        let rows = self.store.votes(game.id, game.ply).await?;
+        Ok(tally(&read_votes(&game.position, &rows)))
+    }
+
+    /// Closes the window of the overdue vote game of `row` at `now`: plays its leading move,
+    /// extends it once when empty, or loses the game on a second empty window. `None` when
+    /// another process (or a move) got there first. The AI's answer is left to the caller.
+    pub(super) async fn close_window(
+        &self,
+        row: &GameRow,
+        now: Timestamp,
+    ) -> Result<Option<Closed>> {
+        let id = row.id;
+        let ply = row.ply;
+        let position = position_of(row)?;
+        let votes = self.store.votes(id, ply).await?;
+        let tally = tally(&read_votes(&position, &votes));
+        let play = Play::of(&self.core);
+        if let Some((mv, count)) = tally.leader() {
+            let announce = Announcement::TeamMoved {
+                game: id,
+                ply: ply + 1,
+                mv: mv.to_string(),
+                votes: count,
+                voters: tally.voters,
+            };
+            return match play
+                .apply(row.clone(), &position, mv, now, Some(announce))
+                .await
+            {
+                Ok(_) => Ok(Some(Closed::Played {
+                    game: id,
+                    mv,
+                    votes: count,
+                })),
+                Err(Error::Refused(_)) => Ok(None),
+                Err(Error::Failed(f)) => Err(f),
+            };
+        }
+        let extended = self
+            .store
+            .teams(id)
+            .await?
+            .iter()
+            .any(|t| t.extended_ply == Some(i64::from(ply)));
+        if !extended {
+            let until = now + row.time_limit.duration();
+            if !self
+                .store
+                .extend_window(id, ply, row.deadline, until)
+                .await?
+            {
+                return Ok(None);
+            }
+            let mut tx = self.store.begin().await?;
+            let a = Announcement::TeamWindowExtended {
+                game: id,
+                ply,
+                until,
+            };
+            let place = Place {
+                guild: row.guild_id,
+                channel: row.channel_id,
+            };
+            tx.insert_outbox(&a.row(place, now)?).await?;
+            tx.commit().await?;
+            return Ok(Some(Closed::Extended { game: id, until }));
+        }
+        let winner = position.turn().opposite();
+        let announce = Some(Announcement::TimedOut { game: id });
+        match play
+            .end(
+                row,
+                Some(ply),
+                None,
+                Some(winner),
+                EndReason::Timeout,
+                now,
+                announce,
+            )
+            .await
+        {
+            Ok(_) => Ok(Some(Closed::Lost { game: id })),
+            Err(Error::Refused(MovedOn)) => Ok(None),
+            Err(Error::Failed(f)) => Err(f),
+        }
+    }
+
+    /// Tells the end of every vote game over and not yet told, with its voters' credits: once
+    /// each, whatever process gets there first. How many it told.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database fails.
+    pub async fn credit_ended(&self, now: Timestamp) -> Result<usize> {
+        let mut told = 0;
+        for id in self.store.uncredited_team_games().await? {
+            let game = self.game_known(id).await?;
+            let mut tx = self.store.begin().await?;
+            if tx.credit_team_game(id).await? {
+                let a = Announcement::TeamCredits { game: id };
+                tx.insert_outbox(&a.row(game.place, now)?).await?;
+                told += 1;
+            }
+            tx.commit().await?;
+        }
+        Ok(told)
+    }
+
+    /// Each voter of `game`, with how many of their votes were played, most first.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database fails.
+    pub async fn credits(&self, game: &Game) -> Result<Vec<Credit>> {
+        let mut credits = Vec::new();
+        for row in self.store.credits(game.id).await? {
+            let name = self
+                .store
+                .member_name(game.place.guild, row.member_id)
+                .await?
+                .unwrap_or_else(|| row.member_id.to_string());
+            credits.push(Credit {
+                member: Member::new(row.member_id, name),
+                votes: u32::try_from(row.votes).unwrap_or(0),
+                played: u32::try_from(row.played).unwrap_or(0),
+            });
+        }
+        Ok(credits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(s: &str) -> Move {
+        let position = Position::new(BoardSize::DEFAULT);
+        s.parse::<MoveText>().unwrap().resolve(&position).unwrap()
+    }
+
+    fn at(ms: i64) -> Timestamp {
+        Timestamp::from_unix_millis(ms)
+    }
+
+    #[test]
+    fn the_most_voted_move_leads_and_a_tie_goes_to_the_move_that_reached_its_count_first() {
+        let (a, b, c) = (mv("a7-a6"), mv("b7-b6"), mv("c7-c6"));
+        let t = tally(&[(a, at(1)), (b, at(2)), (a, at(3)), (c, at(4)), (b, at(5))]);
+        // a and b have two each; a reached two at 3, b at 5.
+        assert_eq!(t.moves, vec![(a, 2), (b, 2), (c, 1)]);
+        assert_eq!(t.leader(), Some((a, 2)));
+        assert_eq!(t.voters, 5);
+        let t = tally(&[(b, at(1)), (a, at(2))]);
+        assert_eq!(t.leader(), Some((b, 1)));
+        assert_eq!(tally(&[]).leader(), None);
+    }
+}

@@ -1,0 +1,140 @@
+//! Vote games in words: their start, each vote's answer, each window's close, their end with
+//! the voters' credits, and what the vote service refuses.
+
+use crate::game::{Credit, Game, TeamRefusal, Timestamp, Voted};
+use crate::i18n::tr;
+use crate::i18n::Lang;
+
+use super::errors::move_error;
+use super::Markup;
+
+/// `#general plays Black against the AI (level 3), voting on each move: …`
+pub fn team_game_started(lang: Lang, m: &dyn Markup, game: &Game) -> String {
+    let team = game
+        .ai
+        .map(|ai| game.players[ai.color.opposite()].name.clone());
+    let (side, level) = match game.ai {
+        Some(ai) => (ai.color.opposite(), ai.level.to_string()),
+        None => (crate::rules::Color::Black, String::new()),
+    };
+    tr!(
+        lang,
+        "team-started",
+        id = game.id.to_string(),
+        team = team.map_or_else(String::new, |t| m.name(&t)),
+        side = side.name(),
+        level = level,
+        window = super::time_control(lang, game.time)
+    )
+}
+
+/// The answer to a vote: counted (or changed), and the leading moves of the window so far.
+pub fn voted(lang: Lang, m: &dyn Markup, v: &Voted, now: Timestamp) -> String {
+    let counted = if v.changed {
+        tr!(lang, "team-vote-changed", move = v.mv.to_string(), id = v.game.id.to_string())
+    } else {
+        tr!(lang, "team-vote-counted", move = v.mv.to_string(), id = v.game.id.to_string())
+    };
+    let leading = v
+        .tally
+        .moves
+        .iter()
+        .take(3)
+        .map(|(mv, n)| tr!(lang, "team-vote-count", move = mv.to_string(), count = *n))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let standing = tr!(
+        lang,
+        "team-vote-standing",
+        leading = leading,
+        voters = v.tally.voters
+    );
+    let closes = v.game.status.deadline().map_or_else(String::new, |d| {
+        format!(
+            " {}",
+            tr!(lang, "team-window-closes", at = m.within(lang, now, d))
+        )
+    });
+    format!("{counted} {standing}{closes}")
+}
+
+/// `#general plays e7-e6, with 5 of 8 votes.`
+pub fn team_moved(
+    lang: Lang,
+    m: &dyn Markup,
+    game: &Game,
+    mv: &str,
+    votes: u32,
+    voters: u32,
+) -> String {
+    tr!(
+        lang,
+        "team-moved",
+        team = team_name(m, game),
+        move = mv,
+        votes = votes,
+        voters = voters
+    )
+}
+
+/// A window that closed with no vote, extended once.
+pub fn window_extended(lang: Lang, m: &dyn Markup, game: &Game, until: Timestamp) -> String {
+    tr!(
+        lang,
+        "team-window-extended",
+        id = game.id.to_string(),
+        team = team_name(m, game),
+        until = m.moment(until)
+    )
+}
+
+/// The end of a vote game: its voters, each with how many of their votes were played.
+pub fn team_credits(lang: Lang, m: &dyn Markup, game: &Game, credits: &[Credit]) -> String {
+    if credits.is_empty() {
+        return tr!(lang, "team-credits-none", id = game.id.to_string());
+    }
+    let each = credits
+        .iter()
+        .map(|c| {
+            tr!(
+                lang,
+                "team-credit",
+                name = m.name(&c.member.name),
+                played = c.played,
+                votes = c.votes
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    tr!(
+        lang,
+        "team-credits",
+        id = game.id.to_string(),
+        credits = each
+    )
+}
+
+/// The channel's name in a vote game against the AI (its side, the AI's opponent).
+fn team_name(m: &dyn Markup, game: &Game) -> String {
+    match game.ai {
+        Some(ai) => m.name(&game.players[ai.color.opposite()].name),
+        None => String::new(),
+    }
+}
+
+/// What the vote service refuses, in `lang`.
+pub(super) fn team_refusal(lang: Lang, why: &TeamRefusal) -> String {
+    match why {
+        TeamRefusal::InDirect => tr!(lang, "team-error-direct"),
+        TeamRefusal::Window => tr!(lang, "team-error-window"),
+        TeamRefusal::Limit(n) => tr!(lang, "team-error-limit", count = *n),
+        TeamRefusal::ChannelBusy => tr!(lang, "team-error-channel-busy"),
+        TeamRefusal::NoTeamGame => tr!(lang, "team-error-no-game"),
+        TeamRefusal::NotYourTurn(id) => tr!(lang, "team-error-not-your-turn", id = id.to_string()),
+        TeamRefusal::WindowClosed(id) => {
+            tr!(lang, "team-error-window-closed", id = id.to_string())
+        }
+        TeamRefusal::OtherSide(id) => tr!(lang, "team-error-other-side", id = id.to_string()),
+        TeamRefusal::Move(e) => move_error(lang, e),
+    }
+}
