@@ -313,6 +313,9 @@ impl Console {
                         reply
                     }
                     Moved::Puzzle(step) => self.puzzle_step(&step),
+                    Moved::Vote(voted) => {
+                        Reply::private(text::voted(self.lang, &Plain, &voted, g.now()))
+                    }
                 }
             }
             Command::Notify { dm } => {

@@ -17,7 +17,7 @@ use crate::text::Entry;
 
 use super::button::Button;
 use super::commands::taps::{self, Of, Open};
-use super::commands::{analyze, challenge, info, play, puzzle, settings, tournament};
+use super::commands::{analyze, challenge, info, play, puzzle, settings, teams, tournament};
 use super::error::on_error;
 use super::health;
 use super::lang::remember_language;
@@ -54,13 +54,14 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         settings::server_settings(),
         analyze::analyze(),
         tournament::tournament(),
+        teams::team_game(),
         puzzle::puzzle(),
         info::help(),
     ]
 }
 
 /// The commands of a server's own features: offered only where a server added the bot.
-const SERVER_ONLY: &[&str] = &["server-settings", "tournament", "leaderboard"];
+const SERVER_ONLY: &[&str] = &["server-settings", "tournament", "leaderboard", "team-game"];
 
 /// Where each command is offered when registered for all of Discord (Discord reads this of
 /// global commands only): a server's features where a server added the bot; every other

@@ -71,7 +71,7 @@ pub use announce::{Announced, Announcement, Owed};
 pub use error::{
     AccessError, AccessRefusal, ChallengeError, ChallengeRefusal, Error, Failure, InternalError,
     PlayError, PlayRefusal, PuzzleError, PuzzleRefusal, QueueRefusal, SettingsError,
-    SettingsRefusal, StandingsError, StandingsRefusal, TeamError, TeamRefusal, TournamentError,
+    SettingsRefusal, StandingsError, StandingsRefusal, TeamRefusal, TournamentError,
     TournamentRefusal,
 };
 #[cfg(feature = "test-support")]
@@ -99,9 +99,7 @@ pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 pub use standings::Listed;
-pub use teams::{
-    tally, Closed, Credit, Tally, TeamRequest, Voted, TEAM_GAMES_PER_SERVER, TEAM_WINDOWS,
-};
+pub use teams::{Closed, Credit, TeamRequest, Voted};
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
     parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRequest, MAX_ROUNDS,

@@ -13,8 +13,8 @@ use super::vacation::turn_deadline;
 use super::{
     ratings, AccessError, AccessRefusal, Action, Announcement, Core, EndReason, Error, Game,
     GameId, GameRef, GameState, GameStatus, InternalError, Member, MemberId, Place, Play,
-    PlayError, PlayRefusal, Played, PuzzleStep, Puzzles, RatingChange, RatingValue, Result,
-    Timestamp, TournamentState, Tournaments, BOTH_SIDES_MOVED,
+    PlayError, PlayRefusal, Played, PuzzleStep, Puzzles, RatingChange, RatingValue, Result, Teams,
+    Timestamp, TournamentState, Tournaments, Voted, BOTH_SIDES_MOVED,
 };
 
 /// A move's squares run together for prefix matching: `D4xE5` and `d4-e5` both give `d4e5`.
@@ -38,6 +38,8 @@ fn squares_key(text: &str) -> String {
 pub enum Moved {
     Game(Played, Option<AiSlot>),
     Puzzle(PuzzleStep),
+    /// A vote in the vote game of the channel, from a member who plays no game there.
+    Vote(Box<Voted>),
 }
 
 /// How many times an ending is written again after a rating it read changed before the write
@@ -113,6 +115,14 @@ impl Play {
         let puzzles = Puzzles::of(&self.core);
         match self.play_with_slot(who, at, which, text).await {
             Ok((played, slot)) => Ok(Moved::Game(played, slot)),
+            // No game of theirs here: a vote, where the channel plays a vote game.
+            Err(Error::Refused(PlayRefusal::Access(_)))
+                if matches!(which, GameRef::Only)
+                    && self.store.team_game_in(at.channel).await?.is_some() =>
+            {
+                let voted = Teams::of(&self.core).vote(who, at, None, text).await?;
+                Ok(Moved::Vote(Box::new(voted)))
+            }
             Err(e)
                 if matches!(which, GameRef::Only)
                     && puzzles.move_goes_to_puzzle(who.id, &e).await? =>

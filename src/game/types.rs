@@ -358,6 +358,19 @@ impl Game {
     pub fn ai_to_move(&self) -> bool {
         self.is_active() && self.ai.is_some_and(|ai| ai.color == self.position.turn())
     }
+
+    /// The side its channel plays, in a vote game (see [`Teams`](super::Teams)): its player is
+    /// the channel, by the channel's id.
+    pub fn team_side(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.players[c].id.get() == self.place.channel.get())
+    }
+
+    /// Whether the channel's members are voting on its move now, in a vote game.
+    pub fn team_to_move(&self) -> bool {
+        self.is_active() && self.team_side() == Some(self.position.turn())
+    }
 }
 
 /// A move that was played, and the game after it.

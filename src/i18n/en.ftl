@@ -881,7 +881,11 @@ cmd-puzzle-size-daily = { console-value-daily }
 team-started = Game #{$id}: {$team} plays { $side ->
     [black] Black
    *[white] White
-  } against the AI (level {$level}), voting on each move. Vote with /{ -cmd-move } or the Move button; each window lasts {$window}, and the move with the most votes is played when it closes.
+  } against the AI (level {$level}), voting on each move. Vote with /{ -cmd-move } or the Move button; each window lasts { $window ->
+    [minutes] 10 minutes
+    [hour] 1 hour
+   *[day] 1 day
+  }, and the move with the most votes is played when it closes.
 team-vote-counted = Your vote for {$move} in game #{$id} is counted.
 team-vote-changed = Your vote in game #{$id} is now {$move}.
 team-vote-count = {$move} ({$count})
@@ -906,3 +910,23 @@ team-error-no-game = no vote game is played in this channel
 team-error-not-your-turn = in game #{$id} the AI is to move; vote when the channel's window opens
 team-error-window-closed = the window of game #{$id} closed before your vote arrived, so it counts for nothing
 team-error-other-side = you voted for the other side of game #{$id}; a member votes for one side only
+board-team-vote = {$channel}, vote for your move with /{ -cmd-move } or the Move button. {$closes}
+
+-cmd-team-game = team-game
+-opt-window = window
+cmd-team-game-name = { -cmd-team-game }
+cmd-team-game-description = Start a vote game: this channel plays the AI, its members voting on each move
+cmd-team-game-size-name = { -opt-size }
+cmd-team-game-size-description = Board size, columns x rows (default 8x8)
+cmd-team-game-color-name = { -opt-color }
+cmd-team-game-color-description = The channel's side (default random)
+cmd-team-game-color-black-moves-first = { cmd-challenge-color-black-moves-first }
+cmd-team-game-color-white = { cmd-challenge-color-white }
+cmd-team-game-color-random = { cmd-challenge-color-random }
+cmd-team-game-level-name = { -opt-level }
+cmd-team-game-level-description = The AI's strength: 1 beginner to 5 strong (default 3)
+cmd-team-game-window-name = { -opt-window }
+cmd-team-game-window-description = How long each vote lasts (default 1 hour)
+cmd-team-game-window-10-minutes = { cmd-challenge-time-10-minutes }
+cmd-team-game-window-1-hour = { cmd-challenge-time-1-hour }
+cmd-team-game-window-1-day = { cmd-challenge-time-1-day }

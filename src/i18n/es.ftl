@@ -883,7 +883,11 @@ cmd-puzzle-size-daily = { console-value-daily }
 team-started = Partida #{$id}: {$team} juega con { $side ->
     [black] negras
    *[white] blancas
-  } contra la IA (nivel {$level}), votando cada jugada. Vota con /{ -cmd-move } o el botón Mover; cada ventana dura {$window}, y al cerrarse se juega la jugada más votada.
+  } contra la IA (nivel {$level}), votando cada jugada. Vota con /{ -cmd-move } o el botón Mover; cada ventana dura { $window ->
+    [minutes] 10 minutos
+    [hour] 1 hora
+   *[day] 1 día
+  }, y al cerrarse se juega la jugada más votada.
 team-vote-counted = Tu voto por {$move} en la partida #{$id} está contado.
 team-vote-changed = Tu voto en la partida #{$id} es ahora {$move}.
 team-vote-count = {$move} ({$count})
@@ -908,3 +912,23 @@ team-error-no-game = en este canal no se juega ninguna partida por votación
 team-error-not-your-turn = en la partida #{$id} le toca a la IA; vota cuando se abra la ventana del canal
 team-error-window-closed = la ventana de la partida #{$id} se cerró antes de que llegara tu voto, así que no cuenta
 team-error-other-side = votaste por el otro bando de la partida #{$id}; cada miembro vota por un solo bando
+board-team-vote = {$channel}, votad vuestra jugada con /{ -cmd-move } o el botón Mover. {$closes}
+
+-cmd-team-game = partida-equipo
+-opt-window = ventana
+cmd-team-game-name = { -cmd-team-game }
+cmd-team-game-description = Empieza una partida por votación: este canal juega contra la IA, y sus miembros votan cada jugada
+cmd-team-game-size-name = { -opt-size }
+cmd-team-game-size-description = Tamaño del tablero, columnas x filas (por defecto 8x8)
+cmd-team-game-color-name = { -opt-color }
+cmd-team-game-color-description = El bando del canal (por defecto al azar)
+cmd-team-game-color-black-moves-first = { cmd-challenge-color-black-moves-first }
+cmd-team-game-color-white = { cmd-challenge-color-white }
+cmd-team-game-color-random = { cmd-challenge-color-random }
+cmd-team-game-level-name = { -opt-level }
+cmd-team-game-level-description = La fuerza de la IA: de 1 (principiante) a 5 (fuerte); por defecto 3
+cmd-team-game-window-name = { -opt-window }
+cmd-team-game-window-description = Cuánto dura cada votación (por defecto 1 hora)
+cmd-team-game-window-10-minutes = { cmd-challenge-time-10-minutes }
+cmd-team-game-window-1-hour = { cmd-challenge-time-1-hour }
+cmd-team-game-window-1-day = { cmd-challenge-time-1-day }

@@ -121,7 +121,7 @@ pub use rows::{
 pub use servers::Servers;
 pub use sqlite::backup;
 use sqlite::{connect_writer, migrate_sqlite, spawn_checkpointer, sqlite_pool};
-pub use teams::{CreditRow, TeamRow, VoteCast, VoteRow};
+pub use teams::{VoteCast, VoteRow};
 pub use tournaments::{NewTournament, TournamentRead, TournamentRow};
 
 type Shared<T> = std::result::Result<T, Arc<sqlx::Error>>;

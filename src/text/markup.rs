@@ -20,6 +20,11 @@ pub trait Markup {
     fn yes_or_no(&self, lang: Lang, value: bool) -> String;
     /// Whether messages carry buttons (Accept, Rematch, Join) that the words may point to.
     fn has_buttons(&self) -> bool;
+    /// The channel playing a side of a vote game, named `name`: by its name unless the front
+    /// end points to channels better.
+    fn team(&self, _channel: ChannelId, name: &Name) -> String {
+        self.name(name)
+    }
     /// A moment, as its reader is to see it; in plain text, in UTC: `2026-12-01 18:00 UTC`.
     fn moment(&self, at: Timestamp) -> String {
         utc_time(at)

@@ -1,7 +1,7 @@
 //! Vote games in words: their start, each vote's answer, each window's close, their end with
 //! the voters' credits, and what the vote service refuses.
 
-use crate::game::{Credit, Game, TeamRefusal, Timestamp, Voted};
+use crate::game::{Credit, Game, TeamRefusal, TimeControl, Timestamp, Voted};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 
@@ -10,21 +10,23 @@ use super::Markup;
 
 /// `#general plays Black against the AI (level 3), voting on each move: …`
 pub fn team_game_started(lang: Lang, m: &dyn Markup, game: &Game) -> String {
-    let team = game
-        .ai
-        .map(|ai| game.players[ai.color.opposite()].name.clone());
     let (side, level) = match game.ai {
         Some(ai) => (ai.color.opposite(), ai.level.to_string()),
         None => (crate::rules::Color::Black, String::new()),
+    };
+    let window = match game.time {
+        TimeControl::TenMinutes => "minutes",
+        TimeControl::OneHour => "hour",
+        _ => "day",
     };
     tr!(
         lang,
         "team-started",
         id = game.id.to_string(),
-        team = team.map_or_else(String::new, |t| m.name(&t)),
+        team = team_name(m, game),
         side = side.name(),
         level = level,
-        window = super::time_control(lang, game.time)
+        window = window
     )
 }
 
@@ -116,8 +118,8 @@ pub fn team_credits(lang: Lang, m: &dyn Markup, game: &Game, credits: &[Credit])
 
 /// The channel's name in a vote game against the AI (its side, the AI's opponent).
 fn team_name(m: &dyn Markup, game: &Game) -> String {
-    match game.ai {
-        Some(ai) => m.name(&game.players[ai.color.opposite()].name),
+    match game.team_side() {
+        Some(side) => m.team(game.place.channel, &game.players[side].name),
         None => String::new(),
     }
 }

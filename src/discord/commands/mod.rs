@@ -9,4 +9,5 @@ pub(super) mod play;
 pub(super) mod puzzle;
 pub(super) mod settings;
 pub(super) mod taps;
+pub(super) mod teams;
 pub(super) mod tournament;

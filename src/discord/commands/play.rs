@@ -1,6 +1,6 @@
 //! `/move` (with autocomplete of the caller's legal moves), `/board`, `/resign`, `/abort`.
 
-use crate::discord::views::Audience;
+use crate::discord::views::{Audience, Markdown, View};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::params::{game_ref, legal_moves};
@@ -43,6 +43,16 @@ pub async fn play_move(
         }
         Done::Late(Moved::Puzzle(step)) => {
             return reply::answer_move(ctx, &step, Response::Deferred).await
+        }
+        // A vote is answered to its member alone, with the window's leading moves.
+        Done::InTime(Moved::Vote(voted)) => {
+            let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
+            ctx.send(View::text(said).reply(Audience::Caller)).await?;
+            return Ok(());
+        }
+        Done::Late(Moved::Vote(voted)) => {
+            let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
+            return window::note(ctx, said).await;
         }
         Done::Refused => return Ok(()),
     };

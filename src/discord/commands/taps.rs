@@ -15,7 +15,8 @@ use crate::discord::views::puzzle::{board, Board};
 use crate::discord::views::{game_facing, Audience, Markdown, View};
 use crate::discord::{click_lang, click_place, click_public_lang, BotError, Data};
 use crate::game::{
-    AiSlot, BoardStyle, Error, Game, GameId, Member, PlayRefusal, Played, PuzzleRefusal, PuzzleView,
+    AiSlot, BoardStyle, Error, Game, GameId, Member, PlayRefusal, Played, PuzzleRefusal,
+    PuzzleView, TeamRefusal,
 };
 use crate::i18n::tr;
 use crate::rules::Position;
@@ -165,6 +166,9 @@ async fn on_game_target(
     ply: u32,
     value: &str,
 ) -> Result<(), BotError> {
+    if vote_game(data, click, id).await?.is_some() {
+        return on_vote(ctx, data, click, who, ply, value).await;
+    }
     let (played, slot) = match data.games.play.play_chosen(who, id, ply, value).await {
         Ok(done) => done,
         Err(Error::Refused(PlayRefusal::PositionChanged)) => {
@@ -192,6 +196,40 @@ async fn on_game_target(
     }
     post_board(ctx, data, click, &played, slot).await;
     Ok(())
+}
+
+/// The vote game `id`, if the channel tapped in plays it.
+async fn vote_game(
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    id: GameId,
+) -> Result<Option<Game>, BotError> {
+    let game = data.games.teams.game_in(click_place(click).channel).await?;
+    Ok(game.filter(|g| g.id == id))
+}
+
+/// A move chosen at `ply` of the channel's vote game: the member's vote, answered in place of
+/// the menu with the window's leading moves.
+async fn on_vote(
+    ctx: &serenity::Context,
+    data: &Data,
+    click: &serenity::ComponentInteraction,
+    who: &Member,
+    ply: u32,
+    value: &str,
+) -> Result<(), BotError> {
+    let lang = click_lang(click);
+    let said = match data
+        .games
+        .teams
+        .vote(who, click_place(click), Some(ply), value)
+        .await
+    {
+        Ok(voted) => text::voted(lang, &Markdown, &voted, data.games.now()),
+        Err(Error::Refused(why)) => why.localized(lang, &Markdown),
+        Err(e) => return Err(e.into()),
+    };
+    reply::update(ctx, click, View::text(said), Audience::Caller).await
 }
 
 /// A move chosen in the puzzle's `menu`: answered in place of the menu, as a typed one is; a
@@ -283,7 +321,12 @@ async fn now(
     Ok(match of {
         Of::Game(id) => match data.games.play.movable(who.id, id).await {
             Ok(game) => Ok(Now::Game(Box::new(game))),
-            Err(Error::Refused(why)) => Err(why.localized(lang, &Markdown)),
+            // Not a player: a voter, where the channel votes on its move in this game.
+            Err(Error::Refused(why)) => match vote_game(data, click, id).await? {
+                Some(game) if game.team_to_move() => Ok(Now::Game(Box::new(game))),
+                Some(game) => Err(TeamRefusal::NotYourTurn(game.id).localized(lang, &Markdown)),
+                None => Err(why.localized(lang, &Markdown)),
+            },
             Err(e) => return Err(e.into()),
         },
         Of::Puzzle => match data.games.puzzles.puzzle_in_progress(who.id).await? {

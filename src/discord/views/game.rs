@@ -55,12 +55,12 @@ pub fn game_facing(
     embed = embed
         .field(
             tr!(lang, "board-black", piece = render::BLACK_PIECE),
-            mention(game.players.black.id),
+            player(game, Color::Black),
             true,
         )
         .field(
             tr!(lang, "board-white", piece = render::WHITE_PIECE),
-            mention(game.players.white.id),
+            player(game, Color::White),
             true,
         );
     if let Some(mv) = game.last_move {
@@ -87,7 +87,25 @@ pub fn game_facing(
         (true, Color::White) => WHITE_COLOUR,
         (false, _) => END_COLOUR,
     };
-    let (content, ping) = if game.is_active() {
+    let (content, ping) = if game.team_to_move() {
+        // A channel's move is voted on: the channel is told, and no one is pinged.
+        let closes = game.status.deadline().map_or_else(String::new, |d| {
+            tr!(
+                lang,
+                "team-window-closes",
+                at = Markdown.within(lang, now, d)
+            )
+        });
+        (
+            tr!(
+                lang,
+                "board-team-vote",
+                channel = player(game, game.position.turn()),
+                closes = closes
+            ),
+            None,
+        )
+    } else if game.is_active() {
         let id = game.to_move().id;
         (
             tr!(lang, "board-your-move", mention = mention(id)),
@@ -119,6 +137,17 @@ pub fn game_facing(
         components,
         mentions: ping.into_iter().collect(),
         files: picture.into_iter().collect(),
+    }
+}
+
+/// A player as the board names them: a member by mention, the channel of a vote game as the
+/// channel.
+fn player(game: &Game, color: Color) -> String {
+    let id = game.players[color].id;
+    if game.team_side() == Some(color) {
+        format!("<#{id}>")
+    } else {
+        mention(id)
     }
 }
 

@@ -172,6 +172,10 @@ impl Markup for Markdown {
         format!("<#{channel}>")
     }
 
+    fn team(&self, channel: ChannelId, _name: &Name) -> String {
+        format!("<#{channel}>")
+    }
+
     fn strong(&self, text: &str) -> String {
         format!("**{text}**")
     }

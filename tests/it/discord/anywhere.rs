@@ -35,7 +35,7 @@ async fn commands_are_offered_to_members_own_installs_except_a_servers_features(
     ] {
         assert_eq!(offered(name), (json!([0, 1]), json!([0, 1, 2])), "/{name}");
     }
-    for name in ["server-settings", "tournament", "leaderboard"] {
+    for name in ["server-settings", "tournament", "leaderboard", "team-game"] {
         assert_eq!(offered(name), (json!([0]), json!([0])), "/{name}");
     }
     bot.finish();

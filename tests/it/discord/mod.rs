@@ -26,6 +26,7 @@ mod settings;
 mod standings;
 mod startup;
 mod taps;
+mod teams;
 mod threads;
 mod tournament_restarts;
 mod tournaments;

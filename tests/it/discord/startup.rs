@@ -38,6 +38,7 @@ async fn commands_register_in_the_guild_with_their_options() {
             "resign",
             "server-settings",
             "settings",
+            "team-game",
             "tournament",
             "vacation"
         ]
@@ -178,7 +179,7 @@ async fn commands_register_in_spanish_too_within_discords_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_register_globally_without_a_guild() {
     let bot = start_with(false, &[]).await;
-    assert_eq!(bot.fake.commands(None).len(), 21);
+    assert_eq!(bot.fake.commands(None).len(), 22);
     bot.finish();
 }
 

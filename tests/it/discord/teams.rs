@@ -1,0 +1,103 @@
+//! A vote game through the real bot: `/team-game`, votes by `/move` and by taps, answered to
+//! each voter alone, the window's close played by the sweeper, and the AI's answer posted.
+
+use std::time::Duration;
+
+use super::taps::select_of;
+use super::{
+    alice, bob, carol, embed_text, is_ephemeral, set_deadline, start_with, unix_now,
+    InteractionBuilder, CHANNEL_ID,
+};
+use breakthrough_bot::game::GameId;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_plays_the_ai_by_votes_cast_with_move_and_with_taps() {
+    let bot = start_with(true, &[("SWEEP_INTERVAL_SECS", "1")]).await;
+    let started = bot
+        .slash(
+            InteractionBuilder::slash("team-game")
+                .by(&alice())
+                .string("size", "5x5")
+                .integer("color", 0)
+                .integer("level", 1)
+                .integer("window", 0),
+        )
+        .await;
+    assert!(!is_ephemeral(&started), "{started}");
+    let content = started["data"]["content"].as_str().unwrap_or_default();
+    assert!(
+        content.starts_with(&format!(
+            "Game #1: <#{CHANNEL_ID}> plays Black against the AI (level 1)"
+        )),
+        "{content}"
+    );
+    assert!(
+        content.contains("each window lasts 10 minutes"),
+        "{content}"
+    );
+    // The channel is told to vote, and no one is pinged.
+    assert!(content.contains("vote for your move"), "{content}");
+    assert_eq!(
+        started["data"]["allowed_mentions"]["users"],
+        serde_json::json!([])
+    );
+    assert!(started.to_string().contains("game:move:1"), "{started}");
+
+    // Votes by /move, answered privately with the window's standing.
+    let answer = bot.play(&bob(), "a4-a3").await;
+    assert!(is_ephemeral(&answer), "{answer}");
+    let said = answer["data"]["content"].as_str().unwrap();
+    assert!(
+        said.starts_with("Your vote for a4-a3 in game #1 is counted. Leading: a4-a3 (1) · 1 voter. The window closes <t:"),
+        "{said}"
+    );
+    let answer = bot.play(&alice(), "b4-b3").await;
+    assert!(
+        answer["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Leading: a4-a3 (1), b4-b3 (1) · 2 voters"),
+        "{answer}"
+    );
+    // A vote by taps: the Move button opens the menu for the voter alone.
+    let (menu, _) = bot.click(&carol(), "game:move:1").await;
+    assert!(is_ephemeral(&menu), "{menu}");
+    let (id, options) = select_of(&menu["data"]);
+    assert_eq!(id, "move:to:1:0");
+    assert!(options.iter().any(|(_, v)| v == "a4-a3"));
+    let (done, _) = bot.choose(&carol(), &id, "a4-a3").await;
+    let said = done["data"]["content"].as_str().unwrap();
+    assert!(
+        said.starts_with(
+            "Your vote for a4-a3 in game #1 is counted. Leading: a4-a3 (2), b4-b3 (1) · 3 voters."
+        ),
+        "{said}"
+    );
+
+    // The window closes: the sweeper plays the leader, says so, and the AI answers.
+    set_deadline(&bot.db, GameId::new(1), unix_now() - 1).await;
+    let posts = bot.fake.wait_channel_messages(CHANNEL_ID, 2).await;
+    let first = posts[0].body.clone().unwrap_or_default();
+    assert!(
+        first["content"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" plays a4-a3, with 2 of 3 votes.")),
+        "{first}"
+    );
+    let second = posts[1].body.clone().unwrap_or_default();
+    let content = second["content"].as_str().unwrap_or_default();
+    assert!(content.contains("The AI (level 1) played "), "{content}");
+    assert!(content.contains("vote for your move"), "{content}");
+    assert!(embed_text(&second).contains("Last move: "), "{second}");
+    // The next window is open: a vote counts in it, at the new ply.
+    let answer = bot.play(&bob(), "b4-b3").await;
+    assert!(
+        answer["data"]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Your vote for b4-b3 in game #1 is counted.")),
+        "{answer}"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    bot.fake.assert_spec_ok();
+    bot.finish();
+}
