@@ -3,9 +3,11 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::engine::Level;
 use crate::game::{
     AiLevel, BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
-    MemberSettingsChange, Moved, Opponent, Reach, Rematch, ServerSettingsChange, TimeControl,
+    MemberSettingsChange, Moved, Opponent, Reach, Rematch, ServerSettingsChange, TeamRequest,
+    TimeControl,
 };
 use crate::i18n::tr;
 use crate::rules::BoardSize;
@@ -17,6 +19,9 @@ use super::values::{
     side, yes_or_no, PuzzleAsk, Side,
 };
 use super::{is_ai, Console, Reply, AI_NAME, CONSOLE_PLACE};
+
+/// The console's channel as the player of its vote games.
+const CONSOLE_TEAM: &str = "#console";
 
 /// The console's commands, typed after a member's name: `@alice /challenge opponent:@bob 7x7`.
 ///
@@ -131,6 +136,18 @@ pub(super) enum Command {
         #[arg(long, value_name = "3", required = true)]
         days: i64,
     },
+    /// A vote game: the console's channel plays the AI, its members voting with `/move`; `wait`
+    /// closes each window.
+    TeamGame {
+        #[arg(long)]
+        size: Option<BoardSize>,
+        #[arg(long, value_parser = side)]
+        color: Option<Side>,
+        #[arg(long)]
+        level: Option<Level>,
+        #[arg(long)]
+        window: Option<TimeControl>,
+    },
     /// The engine's look back at a game: the summary, then every move's evaluation.
     Analyze {
         #[arg(long, value_parser = game_number, value_name = "12")]
@@ -226,6 +243,29 @@ impl Console {
                         self.challenge_made(&g.challenges.challenge(request).await?, now)
                     }
                 }
+            }
+            Command::TeamGame {
+                size,
+                color,
+                level,
+                window,
+            } => {
+                let request = TeamRequest {
+                    place: CONSOLE_PLACE,
+                    team: Member::new(CONSOLE_PLACE.channel.get(), CONSOLE_TEAM),
+                    by: who.clone(),
+                    ai: member(AI_NAME),
+                    level: level.unwrap_or(Level::DEFAULT),
+                    size: size.unwrap_or(BoardSize::DEFAULT),
+                    color: color.and_then(|Side(c)| c),
+                    window: window.unwrap_or(TimeControl::OneHour),
+                };
+                let game = g.teams.start(request).await?;
+                Reply::public(format!(
+                    "{}\n{}",
+                    text::team_game_started(self.lang, &Plain, &game),
+                    self.board(&game)
+                ))
             }
             Command::Vacation { days } => {
                 let change = g.play.vacation(who, days).await?;

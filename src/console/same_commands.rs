@@ -101,6 +101,11 @@ const CHOICES_BY_CODE: &[(&str, &str, &str)] = &[
         "time",
         "the console takes a time control as 10m, 1h, 1d, 3d or 7d, as its help says, in every language",
     ),
+    (
+        "team-game",
+        "window",
+        "the console takes a window as 10m, 1h or 1d, as its help says, in every language",
+    ),
 ];
 
 /// A value to try for a text option, which could hold anything: (option, value).
@@ -115,7 +120,10 @@ const TEXT_SAMPLES: &[(&str, &str)] = &[
 /// offers them.
 fn console_choices(command: &str, option: &str) -> Vec<String> {
     match (command, option) {
-        ("challenge", "color") => ["black", "white", "random"].map(String::from).to_vec(),
+        ("challenge" | "team-game", "color") => {
+            ["black", "white", "random"].map(String::from).to_vec()
+        }
+        ("team-game", "window") => ["10m", "1h", "1d"].map(String::from).to_vec(),
         ("challenge" | "tournament-create", "time") => {
             TimeControl::ALL.iter().map(ToString::to_string).collect()
         }

@@ -408,6 +408,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } [{ -opt-game }] · /{ -cmd-help }
     /{ -cmd-analyze } [{ -opt-game }] · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
+    /{ -cmd-team-game } [{ -opt-size }] [{ -opt-color }] [{ -opt-level }] [{ -opt-window }] · una partida por votación: este canal juega contra la IA, y sus miembros votan cada jugada con /{ -cmd-move } (ventana de 10m, 1h o 1d; al cerrarse se juega la jugada más votada; nunca puntuable)
     /{ cmd-puzzle-name } [{ -opt-size } o diario] · un problema demostrado por el motor, con /{ -cmd-move }
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
     /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: { $buttons ->

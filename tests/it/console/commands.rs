@@ -337,3 +337,29 @@ fn the_leaderboard_ranks_the_established_then_lists_the_provisional() {
     assert!(out.contains(&page1), "{out}");
     assert!(out.contains(&page2), "{out}");
 }
+
+/// A vote game in the console: the channel plays the AI, members vote with `/move` (each told
+/// alone), and `wait` closes the window: the leader is played, and the AI answers.
+#[test]
+fn a_vote_game_in_the_console_is_played_by_votes_and_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("t.db").display());
+    let out = run_script(
+        &db,
+        "@alice /team-game 5x5 black 1 10m\n@bob /move a4-a3\n@carol /move a4-a3\n\
+         @dave /move b4-b3\n@bob /move a4-a3 \nwait 11m\n@alice /move b4-b3\n",
+        true,
+    );
+    for want in [
+        "Game #1: #console plays Black against the AI (level 1), voting on each move.",
+        "each window lasts 10 minutes",
+        "(to @bob only) Your vote for a4-a3 in game #1 is counted. Leading: a4-a3 (1) · 1 voter.",
+        "(to @dave only) Your vote for b4-b3 in game #1 is counted. Leading: a4-a3 (2), b4-b3 (1) · 3 voters.",
+        "(to @bob only) Your vote in game #1 is now a4-a3.",
+        "#console plays a4-a3, with 2 of 3 votes.",
+        "The AI (level 1) played ",
+        "(to @alice only) Your vote for b4-b3 in game #1 is counted.",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+}
