@@ -358,3 +358,93 @@ pub fn analysis(games: usize, size: BoardSize, level: Level, seed: u64) -> Analy
         games: out,
     }
 }
+
+/// What `bench --windows` measured: how long after their windows closed the channels of vote
+/// games due at once saw their move played and the AI's answer.
+#[derive(Debug, Clone)]
+pub struct WindowsBenchReport {
+    pub games: usize,
+    pub level: Level,
+    pub elapsed: Duration,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+}
+
+impl std::fmt::Display for WindowsBenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        write!(
+            f,
+            "vote games due at once: {}\nAI level: {}\nall closed in: {:.1} ms\nclosed after (move and AI answer) p50: {:.1} ms\np99: {:.1} ms\nmax: {:.1} ms",
+            self.games,
+            self.level,
+            ms(self.elapsed),
+            ms(self.p50),
+            ms(self.p99),
+            ms(self.max)
+        )
+    }
+}
+
+/// Starts `games` vote games on 8x8 against the AI at `level` on a fresh SQLite file, each in a
+/// server of its own with three votes in its window, then closes every window at once as the
+/// clock's sweep does: each channel's move is played, then the AI answers.
+pub async fn windows(games: usize, level: Level) -> anyhow::Result<WindowsBenchReport> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let db = TempDb(std::env::temp_dir().join(format!(
+        "breakthrough-bench-windows-{}-{stamp}.db",
+        std::process::id()
+    )));
+    let store = Store::open(&format!("sqlite://{}", db.0.display())).await?;
+    let service = Services::new(store.clone(), Arc::new(SystemClock), Limits::default());
+    let voters: Vec<Member> = (1..=3)
+        .map(|i| Member::new(i, format!("voter{i}")))
+        .collect();
+    for i in 0..games as u64 {
+        let place = Place::new(10_000 + i, 20_000 + i);
+        service
+            .teams
+            .start(crate::game::TeamRequest {
+                place,
+                team: Member::new(place.channel.get(), format!("#team{i}")),
+                by: voters[0].clone(),
+                ai: Member::new(9, "bot"),
+                level,
+                size: BoardSize::DEFAULT,
+                color: Some(crate::rules::Color::Black),
+                window: TimeControl::OneHour,
+            })
+            .await?;
+        for (voter, mv) in voters.iter().zip(["a7-a6", "b7-b6", "a7-a6"]) {
+            service.teams.vote(voter, place, None, mv).await?;
+        }
+    }
+    let now = service.now() + TimeControl::OneHour.duration() + Duration::from_secs(1);
+    let begin = Instant::now();
+    let mut closed = service.teams.close_windows(now).await?;
+    let elapsed = begin.elapsed();
+    store.close().await;
+    anyhow::ensure!(
+        closed.len() == games,
+        "{} of {games} windows closed",
+        closed.len()
+    );
+    closed.sort();
+    let pick = |q: f64| {
+        closed
+            .get(((closed.len() as f64 * q) as usize).min(closed.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    Ok(WindowsBenchReport {
+        games,
+        level,
+        elapsed,
+        p50: pick(0.50),
+        p99: pick(0.99),
+        max: closed.last().copied().unwrap_or_default(),
+    })
+}

@@ -50,7 +50,10 @@ pub mod engine;
 pub mod pairing;
 pub mod rules;
 
-pub use bench::{analysis as bench_analysis, compare as bench_compare, table as bench_table};
+pub use bench::{
+    analysis as bench_analysis, compare as bench_compare, table as bench_table,
+    windows as bench_windows,
+};
 pub use config::{forget_empty_settings, BotConfig, DatabaseConfig, MISSING_TOKEN};
 pub use console::run as console;
 pub use discord::{commands as discord_commands, locales, serve, Refusals as GatewayRefusals};

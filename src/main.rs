@@ -102,13 +102,18 @@ enum Command {
         /// is judged as `/analyze` does; prints each game's time, the median and the maximum.
         #[arg(long)]
         analyze: bool,
-        /// The AI's level in the games --analyze plays.
-        #[arg(long, default_value_t = Level::DEFAULT, requires = "analyze")]
+        /// The AI's level in the games --analyze or --windows plays.
+        #[arg(long, default_value_t = Level::DEFAULT)]
         level: Level,
         /// Record the bot's metrics while it plays, as a bot with HEALTH_ADDR does: run with and
         /// without to see what they cost.
         #[arg(long, conflicts_with = "analyze")]
         metrics: bool,
+        /// Time closing the windows of this many vote games due at once instead, the AI at
+        /// --level answering each: prints how long after the close each channel saw its move
+        /// and the AI's answer.
+        #[arg(long, value_name = "GAMES", conflicts_with_all = ["analyze", "metrics"])]
+        windows: Option<usize>,
     },
     /// Print the AI's move for the position after MOVEs from the start.
     Bestmove {
@@ -260,6 +265,14 @@ fn main() -> ExitCode {
             None,
             breakthrough_bot::console(db, plain, lang.unwrap_or_else(Lang::from_env), images),
         ),
+        Command::Bench {
+            windows: Some(windows),
+            level,
+            ..
+        } => run_async(None, async move {
+            println!("{}", breakthrough_bot::bench_windows(windows, level).await?);
+            Ok(())
+        }),
         Command::Bench {
             games,
             size,

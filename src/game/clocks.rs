@@ -7,7 +7,7 @@ use super::rows::position_of;
 
 use super::error::MovedOn;
 use super::{
-    Announcement, Closed, EndReason, Error, Place, Play, Result, Teams, Timestamp, TournamentState,
+    Announcement, EndReason, Error, Place, Play, Result, Teams, Timestamp, TournamentState,
     Tournaments, BOTH_SIDES_MOVED,
 };
 
@@ -63,28 +63,10 @@ impl Play {
         announced += Tournaments::of(&self.core).sweep_tournaments(now).await?;
         // Each time-out is written on its own, checked against the ply it was read at: a move
         // that comes in first wins, and the game is left alone.
+        // A vote game's deadline closes its channel's window.
         let teams = Teams::of(&self.core);
+        announced += teams.close_windows(now).await?.len();
         for row in self.store.overdue_games(now, self.servers).await? {
-            // A vote game's deadline closes its channel's window.
-            if !self.store.teams(row.id).await?.is_empty() {
-                match teams.close_window(&row, now).await {
-                    Ok(Some(closed)) => {
-                        announced += 1;
-                        if let Closed::Played { game, .. } = closed {
-                            // The AI answers at once; a full queue leaves it to the sweep of
-                            // games waiting for the AI.
-                            if let Err(e) = self.ai_reply_announced(game).await {
-                                tracing::warn!(game = %game, error = ?e, "the AI could not answer a vote game yet");
-                            }
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(e) => {
-                        tracing::error!(game = %row.id, error = ?e, "could not close a vote game's window")
-                    }
-                }
-                continue;
-            }
             match self.time_out(&row, now).await {
                 Ok(true) => announced += 1,
                 Ok(false) => {}

@@ -282,14 +282,43 @@ impl Teams {
         Ok(tally(&read_votes(&game.position, &rows)))
     }
 
+    /// Closes every window of this service's servers that closed by `now`, one after the other,
+    /// each followed by the AI's answer when a move was played. For each window closed, how long
+    /// after the call began it was done, the AI's answer included: how long its players waited
+    /// beyond the window. A window that cannot be closed is logged and left for the next sweep.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database cannot list the windows.
+    pub async fn close_windows(&self, now: Timestamp) -> Result<Vec<std::time::Duration>> {
+        let started = std::time::Instant::now();
+        let play = Play::of(&self.core);
+        let mut done = Vec::new();
+        for row in self.store.closed_windows(now, self.servers).await? {
+            match self.close_window(&row, now).await {
+                Ok(Some(closed)) => {
+                    if let Closed::Played { game, .. } = closed {
+                        // The AI answers at once; a full queue leaves it to the sweep of games
+                        // waiting for the AI.
+                        if let Err(e) = play.ai_reply_announced(game).await {
+                            tracing::warn!(game = %game, error = ?e, "the AI could not answer a vote game yet");
+                        }
+                    }
+                    done.push(started.elapsed());
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::error!(game = %row.id, error = ?e, "could not close a vote game's window");
+                }
+            }
+        }
+        Ok(done)
+    }
+
     /// Closes the window of the overdue vote game of `row` at `now`: plays its leading move,
     /// extends it once when empty, or loses the game on a second empty window. `None` when
     /// another process (or a move) got there first. The AI's answer is left to the caller.
-    pub(super) async fn close_window(
-        &self,
-        row: &GameRow,
-        now: Timestamp,
-    ) -> Result<Option<Closed>> {
+    async fn close_window(&self, row: &GameRow, now: Timestamp) -> Result<Option<Closed>> {
         let id = row.id;
         let ply = row.ply;
         let position = position_of(row)?;

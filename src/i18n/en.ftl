@@ -389,7 +389,7 @@ help =
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } [{ -opt-game }] · /{ -cmd-help }
     /{ -cmd-analyze } [{ -opt-game }] · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
-    /{ -cmd-team-game } [{ -opt-size }] [{ -opt-color }] [{ -opt-level }] [{ -opt-window }] · a vote game: this channel plays the AI, and its members vote on each move with /{ -cmd-move } (window 10m, 1h or 1d; the most voted move is played when it closes; never rated)
+    /{ -cmd-team-game } [{ -opt-size }] [{ -opt-color }] [{ -opt-level }] [{ -opt-window }] · this channel plays the AI, voting on each move with /{ -cmd-move }
     /{ cmd-puzzle-name } [{ -opt-size } or daily] · a puzzle the engine proved, answered with /{ -cmd-move }
     /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · boards as emoji or pictures, for you or for the server, and a thread for each game
     /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · tournaments: { $buttons ->

@@ -400,17 +400,17 @@ help =
     Jugadas: e7-e6, o d4xe5 para una captura (también valen e7e6 y e7 e6; e6 a secas cuando solo una pieza puede ir allí).
     Comandos:
     /{ -cmd-challenge } [{ -opt-opponent }] [{ -opt-size }] [{ -opt-color }] [{ -opt-time }] [{ -opt-rated }] · desafía a un miembro, o a cualquiera de aquí sin { -opt-opponent }
-    /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA integrada (nivel 1 principiante a 5 fuerte, 3 por defecto; nunca puntuable; también por mensaje directo)
+    /{ -cmd-challenge } { -opt-opponent }:<el bot> [{ -opt-level }] · juega al momento contra la IA (nivel 1 a 5, 3 por defecto; nunca puntuable; también por MD)
     /{ -cmd-accept } [{ -opt-challenger }] · /{ -cmd-decline } [{ -opt-challenger }] · /{ -cmd-cancel } · /{ -cmd-rematch } [{ -opt-game }] { $buttons ->
         [yes] (o el botón Revancha bajo una partida terminada: con los colores cambiados)
        *[no] (con los colores cambiados)
     }
     /{ -cmd-move } { -opt-move }:<e7-e6> [{ -opt-game }] · /{ -cmd-board } [{ -opt-game }] [{ -opt-flip }] · /{ -cmd-resign } [{ -opt-game }] · /{ -cmd-abort } [{ -opt-game }]
     /{ -cmd-vacation } { -opt-days }:<0-21> · /{ -cmd-notify } [{ -opt-dm }] · /{ -cmd-games } [{ -opt-user }] · /{ -cmd-leaderboard } [{ -opt-size }] [{ -opt-page }] · /{ -cmd-rating } [{ -opt-user }] [{ -opt-size }] · /{ -cmd-history } [{ -opt-game }] · /{ -cmd-help }
-    /{ -cmd-analyze } [{ -opt-game }] · el análisis del motor de una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
-    /{ -cmd-team-game } [{ -opt-size }] [{ -opt-color }] [{ -opt-level }] [{ -opt-window }] · una partida por votación: este canal juega contra la IA, y sus miembros votan cada jugada con /{ -cmd-move } (ventana de 10m, 1h o 1d; al cerrarse se juega la jugada más votada; nunca puntuable)
+    /{ -cmd-analyze } [{ -opt-game }] · el motor repasa una partida terminada (o contra la IA): las peores jugadas y dónde se decidió
+    /{ -cmd-team-game } [{ -opt-size }] [{ -opt-color }] [{ -opt-level }] [{ -opt-window }] · el canal vota cada jugada contra la IA
     /{ cmd-puzzle-name } [{ -opt-size } o diario] · un problema demostrado por el motor, con /{ -cmd-move }
-    /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o como imágenes, para ti o para el servidor, y un hilo para cada partida
+    /{ -cmd-settings } [{ -opt-board }] · /{ -cmd-server-settings } [{ -opt-board }] [{ -opt-threads }] · tableros como emoji o imágenes, para ti o el servidor, y un hilo por partida
     /{ -cmd-tournament } { cmd-tournament-create-name } · { cmd-tournament-join-name } · { cmd-tournament-leave-name } · { cmd-tournament-start-name } · { cmd-tournament-standings-name } · { cmd-tournament-pairings-name } · { cmd-tournament-withdraw-name } · { cmd-tournament-cancel-name } · torneos: { $buttons ->
         [yes] quien puede gestionar el servidor crea uno
        *[no] cualquier miembro crea uno

@@ -193,7 +193,16 @@ impl Store {
     /// not read back (a value no version of the bot wrote) is logged and left out, so that one
     /// broken row cannot stop the clocks of every other game.
     pub async fn overdue_games(&self, now: Timestamp, servers: Servers) -> Result<Vec<GameRow>> {
-        let (sql, args) = overdue_sql(now, servers).build()?;
+        self.overdue(now, servers, false).await
+    }
+
+    /// Vote games in `servers` whose window closed at `now`, as [`Store::overdue_games`].
+    pub async fn closed_windows(&self, now: Timestamp, servers: Servers) -> Result<Vec<GameRow>> {
+        self.overdue(now, servers, true).await
+    }
+
+    async fn overdue(&self, now: Timestamp, servers: Servers, teams: bool) -> Result<Vec<GameRow>> {
+        let (sql, args) = overdue_sql(now, servers, teams).build()?;
         let rows = sqlx::query_with(sql, args).fetch_all(&self.read).await?;
         Ok(rows.iter().filter_map(readable_game).collect())
     }
@@ -444,10 +453,20 @@ built_statement!(Both, {
     })
 });
 
-fn overdue_sql(now: Timestamp, servers: Servers) -> Sql {
-    Sql::new(game_select!(
-        "WHERE g.state = 'active' AND g.deadline <= $1 AND "
-    ))
+/// Active games in `servers` whose deadline passed at `now`: vote games (whose deadline closes
+/// a window) or the others.
+fn overdue_sql(now: Timestamp, servers: Servers, teams: bool) -> Sql {
+    Sql::new(if teams {
+        game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= $1
+               AND EXISTS (SELECT 1 FROM teams t WHERE t.game_id = g.id) AND "
+        )
+    } else {
+        game_select!(
+            "WHERE g.state = 'active' AND g.deadline <= $1
+               AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.game_id = g.id) AND "
+        )
+    })
     .arg(now)
     .servers("g.guild_id", servers)
     .push(" ORDER BY g.deadline, g.id")
@@ -455,7 +474,13 @@ fn overdue_sql(now: Timestamp, servers: Servers) -> Sql {
 
 built_statement!(Both, {
     super::statements::for_each_kind_of_servers(|servers| {
-        overdue_sql(Timestamp::from_unix_seconds(0), servers)
+        overdue_sql(Timestamp::from_unix_seconds(0), servers, false)
+    })
+});
+
+built_statement!(Both, {
+    super::statements::for_each_kind_of_servers(|servers| {
+        overdue_sql(Timestamp::from_unix_seconds(0), servers, true)
     })
 });
 

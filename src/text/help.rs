@@ -47,6 +47,7 @@ Commands:
 /move move:<e7-e6> [game] · /board [game] [flip] · /resign [game] · /abort [game]
 /vacation days:<0-21> · /notify [dm] · /games [user] · /leaderboard [size] [page] · /rating [user] [size] · /history [game] · /help
 /analyze [game] · the engine's look back at a finished game (or one against the AI): the worst moves and where it was decided
+/team-game [size] [color] [level] [window] · this channel plays the AI, voting on each move with /move
 /puzzle [size or daily] · a puzzle the engine proved, answered with /move
 /settings [board] · /server-settings [board] [threads] · boards as emoji or pictures, for you or for the server, and a thread for each game
 /tournament create · join · leave · start · standings · pairings · withdraw · cancel · tournaments: \
@@ -63,7 +64,12 @@ fewer games lost on time; Swiss: Buchholz cut-1, Sonneborn-Berger, direct encoun
         // It is a message's content, which Discord takes up to 2000 characters.
         for lang in Lang::all() {
             let help = help(lang, &WithButtons);
-            assert!(help.chars().count() <= 2000, "{}", lang.code());
+            assert!(
+                help.chars().count() <= 2000,
+                "{} {}",
+                lang.code(),
+                help.chars().count()
+            );
         }
     }
 

@@ -270,10 +270,16 @@ async fn the_metrics_count_commands_taps_moves_and_posts_as_prometheus_text() {
     let deadline = Instant::now() + Duration::from_secs(10);
     let (text, m) = loop {
         let (text, m) = metrics(&addr).await;
-        if m.get("breakthrough_interactions_unanswered_total") == Some(&1.0) {
+        // Counted once each answer is in: the fake records a request before it answers.
+        if m.get("breakthrough_interactions_unanswered_total") == Some(&1.0)
+            && m.get("breakthrough_posts_total{outcome=\"2xx\"}") == Some(&1.0)
+        {
             break (text, m);
         }
-        assert!(Instant::now() < deadline, "no unanswered help:\n{text}");
+        assert!(
+            Instant::now() < deadline,
+            "no unanswered help or posted board:\n{text}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let count = |key: &str| {
