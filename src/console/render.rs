@@ -99,10 +99,15 @@ impl Console {
             Announced::AiMoved(played) => self.ai_board(played),
             Announced::TeamMoved {
                 game,
+                ply,
                 mv,
                 votes,
                 voters,
-            } => text::team_moved(self.lang, &Plain, game, mv, *votes, *voters),
+            } => format!(
+                "{}\n{}",
+                text::team_moved(self.lang, &Plain, game, *ply, mv, *votes, *voters),
+                self.board(game)
+            ),
             Announced::TeamWindowExtended { game, until } => {
                 text::window_extended(self.lang, &Plain, game, *until)
             }

@@ -41,11 +41,12 @@ pub(super) enum Work {
 }
 
 /// Who shows the AI's move: the front end that asked for it, in its answer, or the outbox, for a
-/// reply no one waits on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// reply no one waits on, in a post of its own or in the announcement given.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Told {
     ByCaller,
     ByOutbox,
+    In(Announcement),
 }
 
 impl AiSlot {
@@ -334,10 +335,14 @@ impl Play {
         .map_err(|e| engine(e.to_string()))?;
         let mv =
             chosen.ok_or_else(|| engine(format!("no move in game {id} at ply {}", row.ply)))?;
-        let announce = (told == Told::ByOutbox).then(|| Announcement::AiMoved {
-            game: id,
-            ply: game.ply + 1,
-        });
+        let announce = match told {
+            Told::ByCaller => None,
+            Told::ByOutbox => Some(Announcement::AiMoved {
+                game: id,
+                ply: game.ply + 1,
+            }),
+            Told::In(a) => Some(a),
+        };
         // The AI is not held to its clock: a reply delayed by a restart still counts.
         match self
             .apply(row, &game.position, mv, self.now(), announce)

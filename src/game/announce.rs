@@ -228,9 +228,11 @@ pub enum Announced {
     /// A tournament cancelled for want of entrants at its start time.
     TournamentCancelled(Tournament),
     /// A vote game's channel's move `mv`, played at its window's close with `votes` of
-    /// `voters`; the game as it is now (its board follows with the AI's answer).
+    /// `voters`, reaching ply `ply`; the game as it is now, with the AI's answer when it has
+    /// made it (`game.ply` past `ply`).
     TeamMoved {
         game: Game,
+        ply: u32,
         mv: String,
         votes: u32,
         voters: u32,
@@ -288,7 +290,9 @@ impl Announced {
         match self {
             Announced::TimedOut(g) | Announced::Board(g) => Some(g.id),
             Announced::AiMoved(p) => Some(p.game.id),
-            Announced::TeamCredits { game, .. } => Some(game.id),
+            Announced::TeamMoved { game, .. } | Announced::TeamCredits { game, .. } => {
+                Some(game.id)
+            }
             _ => None,
         }
     }
@@ -515,12 +519,13 @@ impl Outbox {
             }
             Announcement::TeamMoved {
                 game,
-                ply: _,
+                ply,
                 ref mv,
                 votes,
                 voters,
             } => Some(Announced::TeamMoved {
                 game: self.game(game).await.map_err(gone)?,
+                ply,
                 mv: mv.clone(),
                 votes,
                 voters,

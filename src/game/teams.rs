@@ -17,6 +17,7 @@ use crate::engine::Level;
 use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::{GameRow, NewGame, VoteCast, VoteRow};
 
+use super::ai::Told;
 use super::error::{MovedOn, TeamError, TeamRefusal};
 use super::policy::color_or_drawn;
 use super::rows::position_of;
@@ -78,8 +79,14 @@ impl Tally {
 /// What closing one window did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Closed {
-    /// The leading move was played, with its count of the window's voters.
-    Played { game: GameId, mv: Move, votes: u32 },
+    /// The leading move was played, with its count of the window's voters; `tell`: its
+    /// announcement, when it is to be queued with the AI's answer (the game goes on).
+    Played {
+        game: GameId,
+        mv: Move,
+        votes: u32,
+        tell: Option<Announcement>,
+    },
     /// No vote: the window was extended once, to the given moment.
     Extended { game: GameId, until: Timestamp },
     /// A second empty window: the channel lost.
@@ -297,11 +304,21 @@ impl Teams {
         for row in self.store.closed_windows(now, self.servers).await? {
             match self.close_window(&row, now).await {
                 Ok(Some(closed)) => {
-                    if let Closed::Played { game, .. } = closed {
-                        // The AI answers at once; a full queue leaves it to the sweep of games
-                        // waiting for the AI.
-                        if let Err(e) = play.ai_reply_announced(game).await {
-                            tracing::warn!(game = %game, error = ?e, "the AI could not answer a vote game yet");
+                    if let Closed::Played {
+                        game,
+                        tell: Some(tell),
+                        ..
+                    } = closed
+                    {
+                        // The AI answers at once, its move written with the post of the
+                        // channel's; else that post goes alone, and the sweep of games waiting
+                        // for the AI tells its answer in a post of its own.
+                        let answered = play.ai_move(game, Told::In(tell.clone())).await;
+                        if !matches!(answered, Ok(Some(_))) {
+                            if let Err(e) = &answered {
+                                tracing::warn!(game = %game, error = ?e, "the AI could not answer a vote game yet");
+                            }
+                            self.tell_alone(&row, &tell, now).await?;
                         }
                     }
                     done.push(started.elapsed());
@@ -333,14 +350,19 @@ impl Teams {
                 votes: count,
                 voters: tally.voters,
             };
-            return match play
-                .apply(row.clone(), &position, mv, now, Some(announce))
-                .await
-            {
+            // A move that ends the game is told with it; any other, with the AI's answer.
+            let ends = position.play(mv).is_ok_and(|p| p.outcome().is_some());
+            let (with_move, tell) = if ends {
+                (Some(announce), None)
+            } else {
+                (None, Some(announce))
+            };
+            return match play.apply(row.clone(), &position, mv, now, with_move).await {
                 Ok(_) => Ok(Some(Closed::Played {
                     game: id,
                     mv,
                     votes: count,
+                    tell,
                 })),
                 Err(Error::Refused(_)) => Ok(None),
                 Err(Error::Failed(f)) => Err(f),
@@ -393,6 +415,18 @@ impl Teams {
             Err(Error::Refused(MovedOn)) => Ok(None),
             Err(Error::Failed(f)) => Err(f),
         }
+    }
+
+    /// Queues `a` about the game of `row` on its own.
+    async fn tell_alone(&self, row: &GameRow, a: &Announcement, now: Timestamp) -> Result<()> {
+        let place = Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        };
+        let mut tx = self.store.begin().await?;
+        tx.insert_outbox(&a.row(place, now)?).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Tells the end of every vote game over and not yet told, with its voters' credits: once

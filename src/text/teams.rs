@@ -60,23 +60,32 @@ pub fn voted(lang: Lang, m: &dyn Markup, v: &Voted, now: Timestamp) -> String {
     format!("{counted} {standing}{closes}")
 }
 
-/// `#general plays e7-e6, with 5 of 8 votes.`
+/// `#general plays e7-e6, with 5 of 8 votes.`, and when the AI has answered (the game is past
+/// `ply`, the channel's move), `The AI (level 3) played d2-d3.`
 pub fn team_moved(
     lang: Lang,
     m: &dyn Markup,
     game: &Game,
+    ply: u32,
     mv: &str,
     votes: u32,
     voters: u32,
 ) -> String {
-    tr!(
+    let said = tr!(
         lang,
         "team-moved",
         team = team_name(m, game),
         move = mv,
         votes = votes,
         voters = voters
-    )
+    );
+    match (game.ai, game.last_move) {
+        (Some(ai), Some(answer)) if game.ply == ply + 1 => format!(
+            "{said} {}",
+            tr!(lang, "ai-played", level = ai.level.to_string(), move = answer.to_string())
+        ),
+        _ => said,
+    }
 }
 
 /// A window that closed with no vote, extended once.

@@ -240,11 +240,20 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
         },
         Announced::AiMoved(played) => ai_move(lang, played, now, style),
         Announced::TeamMoved {
-            game,
+            game: g,
+            ply,
             mv,
             votes,
             voters,
-        } => View::text(text::team_moved(lang, &Markdown, game, mv, *votes, *voters)),
+        } => {
+            let mut v = game(lang, g, now, style);
+            let said = text::team_moved(lang, &Markdown, g, *ply, mv, *votes, *voters);
+            v.content = Some(match v.content {
+                Some(c) => format!("{said}\n{c}"),
+                None => said,
+            });
+            v
+        }
         Announced::TeamWindowExtended { game, until } => {
             View::text(text::window_extended(lang, &Markdown, game, *until))
         }

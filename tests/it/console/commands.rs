@@ -356,8 +356,7 @@ fn a_vote_game_in_the_console_is_played_by_votes_and_wait() {
         "(to @bob only) Your vote for a4-a3 in game #1 is counted. Leading: a4-a3 (1) · 1 voter.",
         "(to @dave only) Your vote for b4-b3 in game #1 is counted. Leading: a4-a3 (2), b4-b3 (1) · 3 voters.",
         "(to @bob only) Your vote in game #1 is now a4-a3.",
-        "#console plays a4-a3, with 2 of 3 votes.",
-        "The AI (level 1) played ",
+        "#console plays a4-a3, with 2 of 3 votes. The AI (level 1) played e2-e3.",
         "(to @alice only) Your vote for b4-b3 in game #1 is counted.",
     ] {
         assert!(out.contains(want), "no {want:?} in:\n{out}");

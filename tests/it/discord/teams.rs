@@ -76,19 +76,20 @@ async fn a_channel_plays_the_ai_by_votes_cast_with_move_and_with_taps() {
 
     // The window closes: the sweeper plays the leader, says so, and the AI answers.
     set_deadline(&bot.db, GameId::new(1), unix_now() - 1).await;
-    let posts = bot.fake.wait_channel_messages(CHANNEL_ID, 2).await;
-    let first = posts[0].body.clone().unwrap_or_default();
+    // One post: the channel's move with its count, the AI's answer, and the board for the next
+    // window.
+    let post = bot.fake.wait_channel_message(CHANNEL_ID).await;
+    let post = post.body.clone().unwrap_or_default();
+    let content = post["content"].as_str().unwrap_or_default();
     assert!(
-        first["content"]
-            .as_str()
-            .is_some_and(|c| c.ends_with(" plays a4-a3, with 2 of 3 votes.")),
-        "{first}"
+        content.starts_with(&format!(
+            "<#{CHANNEL_ID}> plays a4-a3, with 2 of 3 votes. The AI (level 1) played "
+        )),
+        "{content}"
     );
-    let second = posts[1].body.clone().unwrap_or_default();
-    let content = second["content"].as_str().unwrap_or_default();
-    assert!(content.contains("The AI (level 1) played "), "{content}");
     assert!(content.contains("vote for your move"), "{content}");
-    assert!(embed_text(&second).contains("Last move: "), "{second}");
+    assert!(embed_text(&post).contains("Last move: "), "{post}");
+    assert!(post.to_string().contains("game:move:1"), "{post}");
     // The next window is open: a vote counts in it, at the new ply.
     let answer = bot.play(&bob(), "b4-b3").await;
     assert!(
