@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 
 use crate::engine::Level;
 use crate::game::{
-    AiLevel, BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
+    Against, AiLevel, BoardStyle, ChallengeAsk, ChallengeRef, Decision, GameId, GameRef, Member,
     MemberSettingsChange, Moved, Opponent, Reach, Rematch, ServerSettingsChange, TeamRequest,
     TimeControl,
 };
@@ -139,6 +139,9 @@ pub(super) enum Command {
     /// A vote game: the console's channel plays the AI, its members voting with `/move`; `wait`
     /// closes each window.
     TeamGame {
+        /// Another channel to play: the console has one, so it refuses, saying so.
+        #[arg(long)]
+        opponent: Option<String>,
         #[arg(long)]
         size: Option<BoardSize>,
         #[arg(long, value_parser = side)]
@@ -245,6 +248,10 @@ impl Console {
                 }
             }
             Command::TeamGame {
+                opponent: Some(_), ..
+            } => Reply::private(tr!(self.lang, "console-team-channels")),
+            Command::TeamGame {
+                opponent: None,
                 size,
                 color,
                 level,
@@ -254,8 +261,7 @@ impl Console {
                     place: CONSOLE_PLACE,
                     team: Member::new(CONSOLE_PLACE.channel.get(), CONSOLE_TEAM),
                     by: who.clone(),
-                    ai: member(AI_NAME),
-                    level: level.unwrap_or(Level::DEFAULT),
+                    against: Against::Ai(member(AI_NAME), level.unwrap_or(Level::DEFAULT)),
                     size: size.unwrap_or(BoardSize::DEFAULT),
                     color: color.and_then(|Side(c)| c),
                     window: window.unwrap_or(TimeControl::OneHour),

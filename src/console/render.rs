@@ -111,6 +111,11 @@ impl Console {
             Announced::TeamWindowExtended { game, until } => {
                 text::window_extended(self.lang, &Plain, game, *until)
             }
+            Announced::TeamGameStarted(game) => format!(
+                "{}\n{}",
+                text::team_game_started(self.lang, &Plain, game),
+                self.board(game)
+            ),
             Announced::TeamCredits { game, credits } => format!(
                 "{}\n{}",
                 self.board(game),

@@ -141,6 +141,7 @@ const STRING: u64 = 3;
 const INTEGER: u64 = 4;
 const BOOLEAN: u64 = 5;
 const USER: u64 = 6;
+const CHANNEL: u64 = 7;
 
 /// The slash commands as Discord receives them.
 fn slash_commands() -> Vec<Value> {
@@ -537,6 +538,10 @@ fn the_console_reads_every_value_discord_can_send() {
                                 "{at}: Discord refuses {n}, the console read {got:?}"
                             );
                         }
+                    }
+                    Some(CHANNEL) => {
+                        let got = read(lang, command, option, "#east");
+                        assert!(got.is_ok(), "{at}: #east: {got:?}");
                     }
                     Some(USER | STRING) => {
                         let value = sample(option);

@@ -108,6 +108,8 @@ pub enum Announcement {
     },
     /// A vote game is over: its result, and its voters' credits.
     TeamCredits { game: GameId },
+    /// A vote game between two channels started: for the channel that did not start it.
+    TeamGameStarted { game: GameId },
 }
 
 /// The longest a turn told by direct message, or a thread to open on the board's message, waits
@@ -247,6 +249,8 @@ pub enum Announced {
         game: Game,
         credits: Vec<Credit>,
     },
+    /// A vote game between two channels, just started.
+    TeamGameStarted(Game),
 }
 
 impl Announced {
@@ -276,7 +280,8 @@ impl Announced {
             Announced::AiMoved(played) => Some(&played.game),
             Announced::TeamMoved { game, .. }
             | Announced::TeamWindowExtended { game, .. }
-            | Announced::TeamCredits { game, .. } => Some(game),
+            | Announced::TeamCredits { game, .. }
+            | Announced::TeamGameStarted(game) => Some(game),
             Announced::Reminder { game, .. }
             | Announced::YourTurn { game, .. }
             | Announced::Vacation { game, .. }
@@ -535,6 +540,9 @@ impl Outbox {
                 (game.is_active() && game.ply == ply)
                     .then_some(Announced::TeamWindowExtended { game, until })
             }
+            Announcement::TeamGameStarted { game } => Some(Announced::TeamGameStarted(
+                self.game(game).await.map_err(gone)?,
+            )),
             Announcement::TeamCredits { game } => {
                 let game = self.game(game).await.map_err(gone)?;
                 let credits = Teams::of(&self.core).credits(&game).await?;

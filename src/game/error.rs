@@ -254,8 +254,10 @@ pub enum TeamRefusal {
     Window,
     /// The server has this many vote games running already.
     Limit(usize),
-    /// This channel plays a vote game already.
+    /// This channel (or the one it would play) plays a vote game already.
     ChannelBusy,
+    /// A channel cannot play itself.
+    SameChannel,
     /// No vote game is played in this channel.
     NoTeamGame,
     /// The other side of the vote game is to move.

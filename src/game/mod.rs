@@ -99,7 +99,7 @@ pub use settings::{
     BoardStyle, MemberSettings, MemberSettingsChange, ServerSettings, ServerSettingsChange,
 };
 pub use standings::Listed;
-pub use teams::{Credit, TeamRequest, Voted};
+pub use teams::{Against, Credit, TeamRequest, Voted};
 pub use threads::{ThreadRefusal, ThreadTrouble};
 pub use tournaments::{
     parse_starts_in, RoundGames, Table, Tournament, TournamentRef, TournamentRequest, MAX_ROUNDS,

@@ -82,6 +82,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
     };
     let position = position_of(&row)?;
     let away_until = row.players.as_ref().map(|p| p.away_until);
+    let teams = row.players.as_ref().map(|p| p.is_team);
     Ok(Game {
         id,
         place: row_place(&row),
@@ -95,6 +96,7 @@ pub(super) fn game_of(row: GameRow, change: Option<RatingChange>) -> Result<Game
         last_move,
         ai,
         away_until,
+        teams,
         thread_of: row.parent_channel_id,
         answers_only: row.answers_only,
         tournament: match (row.tournament_id, row.tournament_round) {

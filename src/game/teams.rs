@@ -37,18 +37,27 @@ pub const TEAM_WINDOWS: [TimeControl; 3] = [
     TimeControl::OneDay,
 ];
 
-/// A vote game to start: the channel of `place` plays `color` (drawn when `None`) against the AI.
+/// A vote game to start: the channel of `place` plays `color` (drawn when `None`) against the AI
+/// or another channel of its server.
 #[derive(Clone, Debug)]
 pub struct TeamRequest {
     pub place: Place,
     /// The channel as the game's player: its id and its name as the front end shows it.
     pub team: Member,
     pub by: Member,
-    pub ai: Member,
-    pub level: Level,
+    pub against: Against,
     pub size: BoardSize,
     pub color: Option<Color>,
     pub window: TimeControl,
+}
+
+/// Who a channel plays in a vote game.
+#[derive(Clone, Debug)]
+pub enum Against {
+    /// The AI as a member, at a level.
+    Ai(Member, Level),
+    /// Another channel of the same server, as its player (its id and name), voting too.
+    Channel(Member),
 }
 
 /// A member's vote, counted, and where the vote of their side stands.
@@ -168,14 +177,34 @@ impl Teams {
             return Err(TeamRefusal::ChannelBusy.into());
         }
         let guild = req.place.guild;
+        let other = match &req.against {
+            Against::Ai(..) => None,
+            Against::Channel(other) => {
+                if other.id == req.team.id {
+                    return Err(TeamRefusal::SameChannel.into());
+                }
+                let channel = ChannelId::new(other.id.get());
+                if tx.count_team_games(guild, channel).await?.1 > 0 {
+                    return Err(TeamRefusal::ChannelBusy.into());
+                }
+                tx.upsert_member(guild, other.id, other.name.as_str(), now)
+                    .await?;
+                Some(channel)
+            }
+        };
         tx.upsert_member(guild, req.by.id, req.by.name.as_str(), now)
             .await?;
         tx.upsert_member(guild, req.team.id, req.team.name.as_str(), now)
             .await?;
-        tx.upsert_bot(guild, req.ai.id, req.ai.name.as_str(), now)
-            .await?;
+        let (opponent, level) = match &req.against {
+            Against::Ai(ai, level) => {
+                tx.upsert_bot(guild, ai.id, ai.name.as_str(), now).await?;
+                (ai.id, Some(*level))
+            }
+            Against::Channel(other) => (other.id, None),
+        };
         let color = color_or_drawn(req.color);
-        let mut players = crate::rules::ByColor::new(req.ai.id, req.ai.id);
+        let mut players = crate::rules::ByColor::new(opponent, opponent);
         players[color] = req.team.id;
         let id = tx
             .insert_game(&NewGame {
@@ -188,7 +217,7 @@ impl Teams {
                 position: Position::new(req.size),
                 deadline: turn_deadline(now, req.window, None),
                 created_at: now,
-                ai_level: Some(req.level),
+                ai_level: level,
                 ai_auto: false,
                 answers_only: false,
             })
@@ -200,8 +229,16 @@ impl Teams {
             req.by.id,
         )
         .await?;
+        if let Some(channel) = other {
+            tx.insert_team(id, color.opposite(), (guild, channel), req.by.id)
+                .await?;
+            // The other channel hears of it as the first channel does, in the command's answer.
+            let told = Announcement::TeamGameStarted { game: id };
+            tx.insert_outbox(&told.row(Place { guild, channel }, now)?)
+                .await?;
+        }
         tx.commit().await?;
-        if color == Color::White {
+        if color == Color::White && other.is_none() {
             // The AI opens; a full queue leaves it to the sweep of games waiting for the AI.
             if let Err(e) = Play::of(&self.core).ai_reply(id).await {
                 tracing::warn!(game = %id, error = ?e, "the AI could not open a vote game yet");
@@ -350,20 +387,27 @@ impl Teams {
                 votes: count,
                 voters: tally.voters,
             };
-            // A move that ends the game is told with it; any other, with the AI's answer.
+            // A move that ends the game, or of a game between channels, is told with it; any
+            // other, with the AI's answer.
             let ends = position.play(mv).is_ok_and(|p| p.outcome().is_some());
-            let (with_move, tell) = if ends {
+            let told = announce.clone();
+            let (with_move, tell) = if ends || row.ai_level.is_none() {
                 (Some(announce), None)
             } else {
                 (None, Some(announce))
             };
             return match play.apply(row.clone(), &position, mv, now, with_move).await {
-                Ok(_) => Ok(Some(Closed::Played {
-                    game: id,
-                    mv,
-                    votes: count,
-                    tell,
-                })),
+                Ok(_) => {
+                    if tell.is_none() {
+                        self.tell_others(row, &told, now).await?;
+                    }
+                    Ok(Some(Closed::Played {
+                        game: id,
+                        mv,
+                        votes: count,
+                        tell,
+                    }))
+                }
                 Err(Error::Refused(_)) => Ok(None),
                 Err(Error::Failed(f)) => Err(f),
             };
@@ -389,11 +433,9 @@ impl Teams {
                 ply,
                 until,
             };
-            let place = Place {
-                guild: row.guild_id,
-                channel: row.channel_id,
-            };
-            tx.insert_outbox(&a.row(place, now)?).await?;
+            for place in self.team_places(row).await? {
+                tx.insert_outbox(&a.row(place, now)?).await?;
+            }
             tx.commit().await?;
             return Ok(Some(Closed::Extended { game: id, until }));
         }
@@ -411,10 +453,46 @@ impl Teams {
             )
             .await
         {
-            Ok(_) => Ok(Some(Closed::Lost { game: id })),
+            Ok(_) => {
+                self.tell_others(row, &Announcement::TimedOut { game: id }, now)
+                    .await?;
+                Ok(Some(Closed::Lost { game: id }))
+            }
             Err(Error::Refused(MovedOn)) => Ok(None),
             Err(Error::Failed(f)) => Err(f),
         }
+    }
+
+    /// Where the game of `row` is told: its channel, and the other channel playing it, if any.
+    async fn team_places(&self, row: &GameRow) -> Result<Vec<Place>> {
+        let mut places = vec![Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        }];
+        for team in self.store.teams(row.id).await? {
+            if team.channel_id != row.channel_id {
+                places.push(Place {
+                    guild: team.guild_id,
+                    channel: team.channel_id,
+                });
+            }
+        }
+        Ok(places)
+    }
+
+    /// Queues `a`, told in the game's channel with the change, for the other channel playing the
+    /// game of `row`, if any.
+    async fn tell_others(&self, row: &GameRow, a: &Announcement, now: Timestamp) -> Result<()> {
+        let places = self.team_places(row).await?;
+        if places.len() < 2 {
+            return Ok(());
+        }
+        let mut tx = self.store.begin().await?;
+        for place in &places[1..] {
+            tx.insert_outbox(&a.row(*place, now)?).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Queues `a` about the game of `row` on its own.
@@ -439,10 +517,22 @@ impl Teams {
         let mut told = 0;
         for id in self.store.uncredited_team_games().await? {
             let game = self.game_known(id).await?;
+            let mut places = vec![game.place];
+            for color in Color::ALL {
+                match game.team(color) {
+                    Some(channel) if channel != game.place.channel => places.push(Place {
+                        guild: game.place.guild,
+                        channel,
+                    }),
+                    _ => {}
+                }
+            }
             let mut tx = self.store.begin().await?;
             if tx.credit_team_game(id).await? {
                 let a = Announcement::TeamCredits { game: id };
-                tx.insert_outbox(&a.row(game.place, now)?).await?;
+                for place in places {
+                    tx.insert_outbox(&a.row(place, now)?).await?;
+                }
                 told += 1;
             }
             tx.commit().await?;

@@ -270,6 +270,9 @@ pub struct Game {
     /// When each player's latest vacation ends or ended, if they took one: see
     /// [`Game::away_until`].
     pub away_until: ByColor<Option<Timestamp>>,
+    /// Which sides are channels, in a vote game (see [`Teams`](super::Teams)): their player is
+    /// the channel, by the channel's id.
+    pub teams: ByColor<bool>,
     /// While the game lives in a thread of its own (`place.channel`): the channel it started
     /// in, where its result is told.
     pub thread_of: Option<ChannelId>,
@@ -359,17 +362,14 @@ impl Game {
         self.is_active() && self.ai.is_some_and(|ai| ai.color == self.position.turn())
     }
 
-    /// The side its channel plays, in a vote game (see [`Teams`](super::Teams)): its player is
-    /// the channel, by the channel's id.
-    pub fn team_side(&self) -> Option<Color> {
-        Color::ALL
-            .into_iter()
-            .find(|&c| self.players[c].id.get() == self.place.channel.get())
+    /// Whether a channel's members are voting on the move now, in a vote game.
+    pub fn team_to_move(&self) -> bool {
+        self.is_active() && self.teams[self.position.turn()]
     }
 
-    /// Whether the channel's members are voting on its move now, in a vote game.
-    pub fn team_to_move(&self) -> bool {
-        self.is_active() && self.team_side() == Some(self.position.turn())
+    /// The channel playing `color`, in a vote game.
+    pub fn team(&self, color: Color) -> Option<ChannelId> {
+        self.teams[color].then(|| ChannelId::new(self.players[color].id.get()))
     }
 }
 

@@ -906,9 +906,9 @@ team-credits-none = Game #{$id} is over; no one voted in it.
 team-error-direct = vote games are played in a server's channel, not in direct messages
 team-error-window = a vote game's window is 10 minutes, 1 hour or 1 day
 team-error-limit = this server already has {$count} vote games running; wait for one to end
-team-error-channel-busy = this channel already plays a vote game; wait for it to end
+team-error-channel-busy = this channel, or the one it would play, already plays a vote game; wait for it to end
 team-error-no-game = no vote game is played in this channel
-team-error-not-your-turn = in game #{$id} the AI is to move; vote when the channel's window opens
+team-error-not-your-turn = in game #{$id} the other side is to move; vote when your channel's window opens
 team-error-window-closed = the window of game #{$id} closed before your vote arrived, so it counts for nothing
 team-error-other-side = you voted for the other side of game #{$id}; a member votes for one side only
 board-team-vote = {$channel}, vote for your move with /{ -cmd-move } or the Move button. {$closes}
@@ -916,7 +916,9 @@ board-team-vote = {$channel}, vote for your move with /{ -cmd-move } or the Move
 -cmd-team-game = team-game
 -opt-window = window
 cmd-team-game-name = { -cmd-team-game }
-cmd-team-game-description = Start a vote game: this channel plays the AI, its members voting on each move
+cmd-team-game-description = Start a vote game: this channel plays the AI or another channel, its members voting on each move
+cmd-team-game-opponent-name = { -opt-opponent }
+cmd-team-game-opponent-description = Another channel of this server to play; leave empty to play the AI
 cmd-team-game-size-name = { -opt-size }
 cmd-team-game-size-description = Board size, columns x rows (default 8x8)
 cmd-team-game-color-name = { -opt-color }
@@ -931,3 +933,10 @@ cmd-team-game-window-description = How long each vote lasts (default 1 hour)
 cmd-team-game-window-10-minutes = { cmd-challenge-time-10-minutes }
 cmd-team-game-window-1-hour = { cmd-challenge-time-1-hour }
 cmd-team-game-window-1-day = { cmd-challenge-time-1-day }
+team-started-channels = Game #{$id}: {$black} (Black) plays {$white} (White), each channel voting on its moves. Vote with /{ -cmd-move } or the Move button in your channel; each window lasts { $window ->
+    [minutes] 10 minutes
+    [hour] 1 hour
+   *[day] 1 day
+  }, and the move with the most votes is played when it closes. A member votes for one side only.
+team-error-same-channel = a channel cannot play itself; choose another channel of this server, or leave the opponent out to play the AI
+console-team-channels = the console has a single channel, so a vote game here plays the AI; games between channels are played on Discord

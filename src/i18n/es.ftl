@@ -908,9 +908,9 @@ team-credits-none = La partida #{$id} ha terminado; nadie votó en ella.
 team-error-direct = las partidas por votación se juegan en un canal de un servidor, no en mensajes directos
 team-error-window = la ventana de una partida por votación es de 10 minutos, 1 hora o 1 día
 team-error-limit = este servidor ya tiene {$count} partidas por votación en curso; espera a que termine una
-team-error-channel-busy = este canal ya juega una partida por votación; espera a que termine
+team-error-channel-busy = este canal, o el que sería su rival, ya juega una partida por votación; espera a que termine
 team-error-no-game = en este canal no se juega ninguna partida por votación
-team-error-not-your-turn = en la partida #{$id} le toca a la IA; vota cuando se abra la ventana del canal
+team-error-not-your-turn = en la partida #{$id} le toca al otro bando; vota cuando se abra la ventana de tu canal
 team-error-window-closed = la ventana de la partida #{$id} se cerró antes de que llegara tu voto, así que no cuenta
 team-error-other-side = votaste por el otro bando de la partida #{$id}; cada miembro vota por un solo bando
 board-team-vote = {$channel}, votad vuestra jugada con /{ -cmd-move } o el botón Mover. {$closes}
@@ -918,7 +918,9 @@ board-team-vote = {$channel}, votad vuestra jugada con /{ -cmd-move } o el botó
 -cmd-team-game = partida-equipo
 -opt-window = ventana
 cmd-team-game-name = { -cmd-team-game }
-cmd-team-game-description = Empieza una partida por votación: este canal juega contra la IA, y sus miembros votan cada jugada
+cmd-team-game-description = Partida por votación: este canal contra la IA u otro canal; sus miembros votan cada jugada
+cmd-team-game-opponent-name = { -opt-opponent }
+cmd-team-game-opponent-description = Otro canal de este servidor como rival; déjalo vacío para jugar contra la IA
 cmd-team-game-size-name = { -opt-size }
 cmd-team-game-size-description = Tamaño del tablero, columnas x filas (por defecto 8x8)
 cmd-team-game-color-name = { -opt-color }
@@ -933,3 +935,10 @@ cmd-team-game-window-description = Cuánto dura cada votación (por defecto 1 ho
 cmd-team-game-window-10-minutes = { cmd-challenge-time-10-minutes }
 cmd-team-game-window-1-hour = { cmd-challenge-time-1-hour }
 cmd-team-game-window-1-day = { cmd-challenge-time-1-day }
+team-started-channels = Partida #{$id}: {$black} (negras) juega contra {$white} (blancas), y cada canal vota sus jugadas. Vota con /{ -cmd-move } o el botón Mover en tu canal; cada ventana dura { $window ->
+    [minutes] 10 minutos
+    [hour] 1 hora
+   *[day] 1 día
+  }, y al cerrarse se juega la jugada más votada. Cada miembro vota por un solo bando.
+team-error-same-channel = un canal no puede jugar contra sí mismo; elige otro canal de este servidor, o deja el rival vacío para jugar contra la IA
+console-team-channels = la consola tiene un solo canal, así que aquí una partida por votación se juega contra la IA; las partidas entre canales se juegan en Discord

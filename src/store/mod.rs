@@ -47,6 +47,12 @@ macro_rules! game_select {
                     COALESCE(bn.name, 'member ' || g.black_id) AS black_name,
                     COALESCE(wn.name, 'member ' || g.white_id) AS white_name,
                     b.is_bot AS black_is_bot, w.is_bot AS white_is_bot,
+                    CASE WHEN EXISTS (SELECT 1 FROM teams t
+                                      WHERE t.game_id = g.id AND t.color = 'black')
+                         THEN 1 ELSE 0 END AS black_is_team,
+                    CASE WHEN EXISTS (SELECT 1 FROM teams t
+                                      WHERE t.game_id = g.id AND t.color = 'white')
+                         THEN 1 ELSE 0 END AS white_is_team,
                     (SELECT max(ends_at) FROM vacations WHERE member_id = g.black_id)
                         AS black_away_until,
                     (SELECT max(ends_at) FROM vacations WHERE member_id = g.white_id)

@@ -144,6 +144,8 @@ pub struct PlayerRow {
     pub name: String,
     /// Whether they are a bot (the AI).
     pub is_bot: bool,
+    /// Whether they are a channel playing a vote game (see `teams`).
+    pub is_team: bool,
     /// When their latest vacation ends (or ended), if they ever took one.
     pub away_until: Option<Timestamp>,
     /// Whether they get a direct message on their turn.
@@ -158,6 +160,7 @@ impl FromRow<'_, AnyRow> for ByColor<PlayerRow> {
                 id: row.try_get(column("id").as_str())?,
                 name: row.try_get(column("name").as_str())?,
                 is_bot: row.try_get::<Flag, _>(column("is_bot").as_str())?.into(),
+                is_team: row.try_get::<Flag, _>(column("is_team").as_str())?.into(),
                 away_until: row.try_get(column("away_until").as_str())?,
                 notify_dm: row.try_get::<Flag, _>(column("notify_dm").as_str())?.into(),
             })

@@ -4,30 +4,41 @@
 use crate::game::{Credit, Game, TeamRefusal, TimeControl, Timestamp, Voted};
 use crate::i18n::tr;
 use crate::i18n::Lang;
+use crate::rules::Color;
 
 use super::errors::move_error;
 use super::Markup;
 
-/// `#general plays Black against the AI (level 3), voting on each move: …`
+/// `#general plays Black against the AI (level 3), voting on each move: …`, or between two
+/// channels, `#east (Black) plays #west (White), …`.
 pub fn team_game_started(lang: Lang, m: &dyn Markup, game: &Game) -> String {
-    let (side, level) = match game.ai {
-        Some(ai) => (ai.color.opposite(), ai.level.to_string()),
-        None => (crate::rules::Color::Black, String::new()),
-    };
     let window = match game.time {
         TimeControl::TenMinutes => "minutes",
         TimeControl::OneHour => "hour",
         _ => "day",
     };
-    tr!(
-        lang,
-        "team-started",
-        id = game.id.to_string(),
-        team = team_name(m, game),
-        side = side.name(),
-        level = level,
-        window = window
-    )
+    match game.ai {
+        Some(ai) => {
+            let side = ai.color.opposite();
+            tr!(
+                lang,
+                "team-started",
+                id = game.id.to_string(),
+                team = team_name(m, game, side),
+                side = side.name(),
+                level = ai.level.to_string(),
+                window = window
+            )
+        }
+        None => tr!(
+            lang,
+            "team-started-channels",
+            id = game.id.to_string(),
+            black = team_name(m, game, Color::Black),
+            white = team_name(m, game, Color::White),
+            window = window
+        ),
+    }
 }
 
 /// The answer to a vote: counted (or changed), and the leading moves of the window so far.
@@ -74,7 +85,7 @@ pub fn team_moved(
     let said = tr!(
         lang,
         "team-moved",
-        team = team_name(m, game),
+        team = team_name(m, game, mover(ply)),
         move = mv,
         votes = votes,
         voters = voters
@@ -94,7 +105,7 @@ pub fn window_extended(lang: Lang, m: &dyn Markup, game: &Game, until: Timestamp
         lang,
         "team-window-extended",
         id = game.id.to_string(),
-        team = team_name(m, game),
+        team = team_name(m, game, game.position.turn()),
         until = m.moment(until)
     )
 }
@@ -125,11 +136,20 @@ pub fn team_credits(lang: Lang, m: &dyn Markup, game: &Game, credits: &[Credit])
     )
 }
 
-/// The channel's name in a vote game against the AI (its side, the AI's opponent).
-fn team_name(m: &dyn Markup, game: &Game) -> String {
-    match game.team_side() {
-        Some(side) => m.team(game.place.channel, &game.players[side].name),
-        None => String::new(),
+/// The side that made the move reaching ply `ply`: Black moves at even plies.
+fn mover(ply: u32) -> Color {
+    if ply.saturating_sub(1) % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The channel playing `color` in a vote game, as `m` points to it.
+fn team_name(m: &dyn Markup, game: &Game, color: Color) -> String {
+    match game.team(color) {
+        Some(channel) => m.team(channel, &game.players[color].name),
+        None => m.name(&game.players[color].name),
     }
 }
 
@@ -140,6 +160,7 @@ pub(super) fn team_refusal(lang: Lang, why: &TeamRefusal) -> String {
         TeamRefusal::Window => tr!(lang, "team-error-window"),
         TeamRefusal::Limit(n) => tr!(lang, "team-error-limit", count = *n),
         TeamRefusal::ChannelBusy => tr!(lang, "team-error-channel-busy"),
+        TeamRefusal::SameChannel => tr!(lang, "team-error-same-channel"),
         TeamRefusal::NoTeamGame => tr!(lang, "team-error-no-game"),
         TeamRefusal::NotYourTurn(id) => tr!(lang, "team-error-not-your-turn", id = id.to_string()),
         TeamRefusal::WindowClosed(id) => {

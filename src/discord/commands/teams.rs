@@ -7,7 +7,7 @@ use crate::discord::params::{read_size, sizes, Side};
 use crate::discord::views::{Audience, Markdown};
 use crate::discord::{caller, place, public_lang, user_member, BotError, Context};
 use crate::engine::{Level, LevelError};
-use crate::game::{Member, TeamRequest, TimeControl};
+use crate::game::{Against, Member, TeamRequest, TimeControl};
 use crate::rules::Color;
 use crate::text;
 
@@ -32,10 +32,13 @@ impl From<Window> for TimeControl {
     }
 }
 
-/// Start a vote game: this channel plays the AI, its members voting on each move
+/// Start a vote game: this channel plays the AI or another channel, its members voting on each move
 #[poise::command(slash_command, guild_only, rename = "team-game")]
 pub async fn team_game(
     ctx: Context<'_>,
+    #[description = "Another channel of this server to play; leave empty to play the AI"]
+    #[channel_types("Text")]
+    opponent: Option<serenity::PartialChannel>,
     #[description = "Board size, columns x rows (default 8x8)"]
     #[autocomplete = "sizes"]
     size: Option<String>,
@@ -59,14 +62,27 @@ pub async fn team_game(
         None => Level::DEFAULT,
     };
     let here = place(ctx);
-    let me = ctx.serenity_context().cache.current_user().clone();
-    let ai = user_member(&me);
+    let against = match &opponent {
+        Some(channel) => Against::Channel(Member::new(
+            channel.id.get(),
+            format!(
+                "#{}",
+                channel
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| channel.id.to_string())
+            ),
+        )),
+        None => {
+            let me = ctx.serenity_context().cache.current_user().clone();
+            Against::Ai(user_member(&me), level)
+        }
+    };
     let request = TeamRequest {
         place: here,
         team: Member::new(here.channel.get(), channel_name(ctx)),
         by: caller(ctx).await,
-        ai,
-        level,
+        against,
         size: read_size(size)?,
         color,
         window: window.map_or(TimeControl::OneHour, TimeControl::from),

@@ -143,11 +143,9 @@ pub fn game_facing(
 /// A player as the board names them: a member by mention, the channel of a vote game as the
 /// channel.
 fn player(game: &Game, color: Color) -> String {
-    let id = game.players[color].id;
-    if game.team_side() == Some(color) {
-        format!("<#{id}>")
-    } else {
-        mention(id)
+    match game.team(color) {
+        Some(channel) => format!("<#{channel}>"),
+        None => mention(game.players[color].id),
     }
 }
 
@@ -256,6 +254,15 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
         }
         Announced::TeamWindowExtended { game, until } => {
             View::text(text::window_extended(lang, &Markdown, game, *until))
+        }
+        Announced::TeamGameStarted(g) => {
+            let mut v = game(lang, g, now, style);
+            let said = text::team_game_started(lang, &Markdown, g);
+            v.content = Some(match v.content {
+                Some(c) => format!("{said}\n{c}"),
+                None => said,
+            });
+            v
         }
         Announced::TeamCredits { game: g, credits } => {
             let mut v = game(lang, g, now, style);

@@ -102,3 +102,99 @@ async fn a_channel_plays_the_ai_by_votes_cast_with_move_and_with_taps() {
     bot.fake.assert_spec_ok();
     bot.finish();
 }
+
+/// Two channels of the server play each other: the other channel is told of the game, each votes
+/// in its own window, and both see each move with its count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_channels_play_each_other_and_both_see_each_move() {
+    const EAST: u64 = CHANNEL_ID + 1;
+    let bot = start_with(true, &[("SWEEP_INTERVAL_SECS", "1")]).await;
+    let started = bot
+        .slash(
+            InteractionBuilder::slash("team-game")
+                .by(&alice())
+                .channel("opponent", EAST, "east")
+                .string("size", "5x5")
+                .integer("color", 0)
+                .integer("window", 0),
+        )
+        .await;
+    let content = started["data"]["content"].as_str().unwrap_or_default();
+    assert!(
+        content.starts_with(&format!(
+            "Game #1: <#{CHANNEL_ID}> (Black) plays <#{EAST}> (White), each channel voting on its moves."
+        )),
+        "{content}"
+    );
+    // #east hears of it in a post of its own.
+    let told = bot.fake.wait_channel_message(EAST).await;
+    let told = told.body.clone().unwrap_or_default();
+    assert!(
+        told["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Game #1: ")),
+        "{told}"
+    );
+    // #east waits for its window; #general votes.
+    let early = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&bob())
+                .in_channel(EAST)
+                .string("move", "c2-c3"),
+        )
+        .await;
+    assert!(
+        early["data"]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("in game #1 ")),
+        "{early}"
+    );
+    bot.play(&alice(), "a4-a3").await;
+    set_deadline(&bot.db, GameId::new(1), unix_now() - 1).await;
+    for channel in [CHANNEL_ID, EAST] {
+        let post = bot
+            .fake
+            .wait_channel_messages(channel, if channel == EAST { 2 } else { 1 })
+            .await;
+        let post = post.last().and_then(|p| p.body.clone()).unwrap_or_default();
+        let content = post["content"].as_str().unwrap_or_default();
+        assert!(
+            content.starts_with(&format!("<#{CHANNEL_ID}> plays a4-a3, with 1 of 1 vote.")),
+            "{channel}: {content}"
+        );
+        assert!(
+            content.contains(&format!("<#{EAST}>, vote for your move")),
+            "{content}"
+        );
+    }
+    // alice voted for Black: not for White.
+    let other = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&alice())
+                .in_channel(EAST)
+                .string("move", "c2-c3"),
+        )
+        .await;
+    assert_eq!(
+        other["data"]["content"],
+        "you voted for the other side of game #1; a member votes for one side only"
+    );
+    let answer = bot
+        .slash(
+            InteractionBuilder::slash("move")
+                .by(&bob())
+                .in_channel(EAST)
+                .string("move", "c2-c3"),
+        )
+        .await;
+    assert!(
+        answer["data"]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Your vote for c2-c3 in game #1 is counted.")),
+        "{answer}"
+    );
+    bot.fake.assert_spec_ok();
+    bot.finish();
+}

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use breakthrough_bot::engine::Level;
 use breakthrough_bot::game::{
-    Announcement, Clock, EndReason, Game, Member, Place, Services, TeamRefusal, TeamRequest,
-    TimeControl, Timestamp,
+    Against, Announcement, Clock, EndReason, Game, Member, Place, Services, TeamRefusal,
+    TeamRequest, TimeControl, Timestamp,
 };
 use breakthrough_bot::rules::Color;
 use breakthrough_bot::store::Store;
@@ -24,8 +24,7 @@ fn team_request(color: Color) -> TeamRequest {
         place: PLACE,
         team: the_channel(),
         by: alice(),
-        ai: the_ai(),
-        level: Level::new(1).expect("level 1"),
+        against: Against::Ai(the_ai(), Level::new(1).expect("level 1")),
         size: "5x5".parse().expect("size"),
         color: Some(color),
         window: TimeControl::TenMinutes,
@@ -294,4 +293,73 @@ pub(super) async fn votes_arriving_as_the_window_closes_count_only_before_it(b: 
     }
     let moves = w.store.moves(g.id).await.unwrap();
     assert_eq!(moves[0].notation, "a4-a3");
+}
+
+/// Two channels of one server play each other: each votes in its own window, a member votes for
+/// one side only, and both channels hear of every move.
+pub(super) async fn two_channels_of_a_server_play_each_other_by_votes(b: Backend) {
+    let w = world(b).await;
+    let east = Place::new(PLACE.guild.get(), 21);
+    let mut req = team_request(Color::Black);
+    req.against = Against::Channel(Member::new(21, "#east"));
+    let g = w
+        .games
+        .teams
+        .start(req)
+        .await
+        .expect("a game between channels");
+    assert!(g.ai.is_none());
+    assert_eq!(g.team(Color::White).map(|c| c.get()), Some(21));
+    assert!(owed(&w)
+        .await
+        .contains(&Announcement::TeamGameStarted { game: g.id }));
+    // Black's window is #general's: #east waits.
+    vote(&w, &alice(), "a4-a3").await;
+    refused!(
+        w.games.teams.vote(&bob(), east, None, "c2-c3").await,
+        TeamRefusal::NotYourTurn(id) if id == g.id
+    );
+    let after = close(&w, &g).await;
+    assert_eq!(after.ply, 1);
+    let told = owed(&w)
+        .await
+        .into_iter()
+        .filter(|a| matches!(a, Announcement::TeamMoved { ply: 1, .. }))
+        .count();
+    assert_eq!(told, 2, "both channels hear of the move");
+    // alice voted for Black: she cannot vote for White.
+    refused!(
+        w.games.teams.vote(&alice(), east, None, "c2-c3").await,
+        TeamRefusal::OtherSide(id) if id == g.id
+    );
+    vote_in(&w, &bob(), east, "c2-c3").await;
+    let after = close(&w, &g).await;
+    assert_eq!(after.ply, 2);
+    let moves = w.store.moves(g.id).await.unwrap();
+    assert_eq!(
+        moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect::<Vec<_>>(),
+        ["a4-a3", "c2-c3"]
+    );
+    // Neither channel can start another, nor a channel play itself.
+    let mut busy = team_request(Color::Black);
+    busy.place = Place::new(PLACE.guild.get(), 22);
+    busy.team = Member::new(22, "#west");
+    busy.against = Against::Channel(Member::new(21, "#east"));
+    refused!(
+        w.games.teams.start(busy.clone()).await,
+        TeamRefusal::ChannelBusy
+    );
+    busy.against = Against::Channel(Member::new(22, "#west"));
+    refused!(w.games.teams.start(busy).await, TeamRefusal::SameChannel);
+}
+
+async fn vote_in(w: &World, who: &Member, place: Place, mv: &str) {
+    w.games
+        .teams
+        .vote(who, place, None, mv)
+        .await
+        .unwrap_or_else(|e| panic!("{:?} votes {mv}: {e}", who.name));
 }

@@ -134,6 +134,8 @@ pub struct InteractionBuilder {
     subcommand: Vec<String>,
     options: Vec<Value>,
     resolved_users: Vec<TestUser>,
+    /// Channels of channel options, with their names, for `data.resolved.channels`.
+    resolved_channels: Vec<(u64, String)>,
     user: TestUser,
     guild_id: Option<u64>,
     channel_id: u64,
@@ -159,6 +161,7 @@ impl InteractionBuilder {
             subcommand: Vec::new(),
             options: Vec::new(),
             resolved_users: Vec::new(),
+            resolved_channels: Vec::new(),
             user: TestUser::new(100_000_000_000_000_001, "tester"),
             guild_id: Some(GUILD_ID),
             channel_id: CHANNEL_ID,
@@ -302,6 +305,13 @@ impl InteractionBuilder {
 
     pub fn number(self, name: &str, value: f64) -> Self {
         self.option(name, 10, json!(value))
+    }
+
+    /// A channel option: a text channel of the server, named `channel_name`, which goes into
+    /// `data.resolved.channels`.
+    pub fn channel(mut self, name: &str, id: u64, channel_name: &str) -> Self {
+        self.resolved_channels.push((id, channel_name.to_string()));
+        self.option(name, 7, json!(id.to_string()))
     }
 
     /// A user option; the user (and, in a guild, the member) goes into `data.resolved`.
@@ -465,6 +475,16 @@ impl InteractionBuilder {
                     resolved["members"] = Value::Object(members);
                 }
                 data["resolved"] = resolved;
+            }
+            if !self.resolved_channels.is_empty() {
+                let mut channels = Map::new();
+                for (id, name) in &self.resolved_channels {
+                    channels.insert(
+                        id.to_string(),
+                        json!({"id": id.to_string(), "name": name, "type": 0, "permissions": "0"}),
+                    );
+                }
+                data["resolved"]["channels"] = Value::Object(channels);
             }
             p["data"] = data;
         }
