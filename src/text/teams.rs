@@ -138,7 +138,7 @@ pub fn team_credits(lang: Lang, m: &dyn Markup, game: &Game, credits: &[Credit])
 
 /// The side that made the move reaching ply `ply`: Black moves at even plies.
 fn mover(ply: u32) -> Color {
-    if ply.saturating_sub(1) % 2 == 0 {
+    if ply.saturating_sub(1).is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
