@@ -316,6 +316,16 @@ impl Teams {
         })
     }
 
+    /// The latest message known to show the board of vote game `game`: the post its window's
+    /// votes are counted on.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`](super::Failure) when the database fails.
+    pub async fn board_message(&self, game: GameId) -> Result<Option<super::MessageId>> {
+        Ok(self.store.game_message(game).await?)
+    }
+
     /// The votes so far in the open window of `game`.
     ///
     /// # Errors

@@ -940,3 +940,7 @@ team-started-channels = Game #{$id}: {$black} (Black) plays {$white} (White), ea
   }, and the move with the most votes is played when it closes. A member votes for one side only.
 team-error-same-channel = a channel cannot play itself; choose another channel of this server, or leave the opponent out to play the AI
 console-team-channels = the console has a single channel, so a vote game here plays the AI; games between channels are played on Discord
+team-votes-so-far = { $count ->
+    [one] 1 vote so far.
+   *[other] {$count} votes so far.
+  }

@@ -942,3 +942,7 @@ team-started-channels = Partida #{$id}: {$black} (negras) juega contra {$white} 
   }, y al cerrarse se juega la jugada más votada. Cada miembro vota por un solo bando.
 team-error-same-channel = un canal no puede jugar contra sí mismo; elige otro canal de este servidor, o deja el rival vacío para jugar contra la IA
 console-team-channels = la consola tiene un solo canal, así que aquí una partida por votación se juega contra la IA; las partidas entre canales se juegan en Discord
+team-votes-so-far = { $count ->
+    [one] 1 voto hasta ahora.
+   *[other] {$count} votos hasta ahora.
+  }

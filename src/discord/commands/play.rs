@@ -48,11 +48,26 @@ pub async fn play_move(
         Done::InTime(Moved::Vote(voted)) => {
             let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
             ctx.send(View::text(said).reply(Audience::Caller)).await?;
+            reply::votes_shown(
+                &ctx.serenity_context().http,
+                ctx.data(),
+                public_lang(ctx),
+                &voted,
+            )
+            .await;
             return Ok(());
         }
         Done::Late(Moved::Vote(voted)) => {
             let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
-            return window::note(ctx, said).await;
+            window::note(ctx, said).await?;
+            reply::votes_shown(
+                &ctx.serenity_context().http,
+                ctx.data(),
+                public_lang(ctx),
+                &voted,
+            )
+            .await;
+            return Ok(());
         }
         Done::Refused => return Ok(()),
     };

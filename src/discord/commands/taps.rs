@@ -219,17 +219,23 @@ async fn on_vote(
     value: &str,
 ) -> Result<(), BotError> {
     let lang = click_lang(click);
-    let said = match data
+    let voted = match data
         .games
         .teams
         .vote(who, click_place(click), Some(ply), value)
         .await
     {
-        Ok(voted) => text::voted(lang, &Markdown, &voted, data.games.now()),
-        Err(Error::Refused(why)) => why.localized(lang, &Markdown),
+        Ok(voted) => voted,
+        Err(Error::Refused(why)) => {
+            let said = why.localized(lang, &Markdown);
+            return reply::update(ctx, click, View::text(said), Audience::Caller).await;
+        }
         Err(e) => return Err(e.into()),
     };
-    reply::update(ctx, click, View::text(said), Audience::Caller).await
+    let said = text::voted(lang, &Markdown, &voted, data.games.now());
+    reply::update(ctx, click, View::text(said), Audience::Caller).await?;
+    reply::votes_shown(&ctx.http, data, click_public_lang(click), &voted).await;
+    Ok(())
 }
 
 /// A move chosen in the puzzle's `menu`: answered in place of the menu, as a typed one is; a

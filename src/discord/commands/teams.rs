@@ -102,7 +102,14 @@ pub async fn team_game(
         Some(c) => format!("{started}\n{c}"),
         None => started,
     });
-    ctx.send(v.reply(Audience::Channel)).await?;
+    let sent = ctx.send(v.reply(Audience::Channel)).await?;
+    // The post the window's votes are counted on.
+    match sent.message().await {
+        Ok(message) => {
+            crate::discord::reply::board_shown(ctx.data(), game.id, Some(message.id)).await
+        }
+        Err(e) => tracing::warn!(error = %e, "could not read back a vote game's board"),
+    }
     Ok(())
 }
 

@@ -240,6 +240,37 @@ pub(in crate::discord) fn puzzle_step(lang: Lang, step: &PuzzleStep, style: Boar
     v
 }
 
+/// After a vote: the count of votes so far on the post of the game's board, if one is known.
+/// Best effort: the next vote counts again, and the window's close posts the next board. Only in
+/// a game against the AI, whose one channel holds its board's post.
+pub(in crate::discord) async fn votes_shown(
+    http: &serenity::Http,
+    data: &Data,
+    lang: Lang,
+    voted: &game::Voted,
+) {
+    let game = &voted.game;
+    if game.ai.is_none() {
+        return;
+    }
+    let message = match data.games.teams.board_message(game.id).await {
+        Ok(Some(message)) => message,
+        Ok(None) => return,
+        Err(e) => {
+            warn!(error = ?e, "could not read a vote game's board message");
+            return;
+        }
+    };
+    let content = views::team_call(lang, game, data.games.now(), voted.tally.voters);
+    let edit = serenity::EditMessage::new().content(content);
+    let edited = serenity::ChannelId::new(game.place.channel.get())
+        .edit_message(http, serenity::MessageId::new(message.get()), edit)
+        .await;
+    if let Err(e) = edited {
+        warn!(error = %e, game = %game.id, "could not count the votes on a vote game's board");
+    }
+}
+
 /// After a move that finished a daily puzzle: its count on the day's post, if there is one.
 pub(in crate::discord) async fn daily_counted(
     http: &serenity::Http,

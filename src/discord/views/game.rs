@@ -89,22 +89,7 @@ pub fn game_facing(
     };
     let (content, ping) = if game.team_to_move() {
         // A channel's move is voted on: the channel is told, and no one is pinged.
-        let closes = game.status.deadline().map_or_else(String::new, |d| {
-            tr!(
-                lang,
-                "team-window-closes",
-                at = Markdown.within(lang, now, d)
-            )
-        });
-        (
-            tr!(
-                lang,
-                "board-team-vote",
-                channel = player(game, game.position.turn()),
-                closes = closes
-            ),
-            None,
-        )
+        (team_call(lang, game, now, 0), None)
     } else if game.is_active() {
         let id = game.to_move().id;
         (
@@ -137,6 +122,29 @@ pub fn game_facing(
         components,
         mentions: ping.into_iter().collect(),
         files: picture.into_iter().collect(),
+    }
+}
+
+/// What a vote game's board says while a channel votes: who votes, how many have so far
+/// (`voters`), and when the window closes.
+pub fn team_call(lang: Lang, game: &Game, now: Timestamp, voters: u32) -> String {
+    let closes = game.status.deadline().map_or_else(String::new, |d| {
+        tr!(
+            lang,
+            "team-window-closes",
+            at = Markdown.within(lang, now, d)
+        )
+    });
+    let call = tr!(
+        lang,
+        "board-team-vote",
+        channel = player(game, game.position.turn()),
+        closes = closes
+    );
+    if voters == 0 {
+        call
+    } else {
+        format!("{call} {}", tr!(lang, "team-votes-so-far", count = voters))
     }
 }
 

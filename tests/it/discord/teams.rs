@@ -74,6 +74,31 @@ async fn a_channel_plays_the_ai_by_votes_cast_with_move_and_with_taps() {
         "{said}"
     );
 
+    // The board's post counts the votes so far, edited in place.
+    let edits = bot
+        .fake
+        .wait_for_n(
+            "three edits of the board's post",
+            3,
+            Duration::from_secs(10),
+            |r| {
+                r.method == "PATCH"
+                    && r.path
+                        .starts_with(&format!("/channels/{CHANNEL_ID}/messages/"))
+            },
+        )
+        .await;
+    let last = edits
+        .last()
+        .and_then(|r| r.body.clone())
+        .unwrap_or_default();
+    assert!(
+        last["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("vote for your move") && c.ends_with("3 votes so far.")),
+        "{last}"
+    );
+    assert!(edits.iter().all(|r| r.status == 200), "{edits:?}");
     // The window closes: the sweeper plays the leader, says so, and the AI answers.
     set_deadline(&bot.db, GameId::new(1), unix_now() - 1).await;
     // One post: the channel's move with its count, the AI's answer, and the board for the next
