@@ -47,12 +47,19 @@ impl Standings {
     pub async fn own_games(&self, member: MemberId) -> Result<Vec<Listed>> {
         let mut games = self.games_of(member, None).await?;
         games.sort_by_key(|g| (g.to_move().id != member, g.status.deadline()));
-        let mut listed = Vec::with_capacity(games.len());
-        for game in games {
-            let message = self.store.game_message(game.id).await?;
-            listed.push(Listed { game, message });
-        }
-        Ok(listed)
+        let messages: std::collections::HashMap<_, _> = self
+            .store
+            .active_game_messages(member)
+            .await?
+            .into_iter()
+            .collect();
+        Ok(games
+            .into_iter()
+            .map(|game| Listed {
+                message: messages.get(&game.id).copied(),
+                game,
+            })
+            .collect())
     }
 
     /// The move list of a game, asked for from `at`: as [`Core::find_game`](crate::game::Core::find_game), a game from

@@ -197,6 +197,18 @@ impl Store {
         .await?)
     }
 
+    /// The latest message known to show the board of each of `member`'s games in progress that
+    /// has one, in every server.
+    pub async fn active_game_messages(&self, member: MemberId) -> Result<Vec<(GameId, MessageId)>> {
+        Ok(sqlx::query_as(statement!(
+            "SELECT m.game_id, m.message_id FROM game_messages m JOIN games g ON g.id = m.game_id
+             WHERE g.state = 'active' AND (g.black_id = $1 OR g.white_id = $1)"
+        ))
+        .bind(member)
+        .fetch_all(&self.read)
+        .await?)
+    }
+
     /// Records `message` as the latest to show game `game`'s board.
     pub async fn set_game_message(
         &self,
