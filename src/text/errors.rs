@@ -264,7 +264,22 @@ impl Refusal for PlayRefusal {
 
 impl Refusal for TeamRefusal {
     fn localized(&self, lang: Lang, _: &dyn Markup) -> String {
-        super::teams::team_refusal(lang, self)
+        match self {
+            TeamRefusal::InDirect => tr!(lang, "team-error-direct"),
+            TeamRefusal::Window => tr!(lang, "team-error-window"),
+            TeamRefusal::Limit(n) => tr!(lang, "team-error-limit", count = *n),
+            TeamRefusal::ChannelBusy => tr!(lang, "team-error-channel-busy"),
+            TeamRefusal::SameChannel => tr!(lang, "team-error-same-channel"),
+            TeamRefusal::NoTeamGame => tr!(lang, "team-error-no-game"),
+            TeamRefusal::NotYourTurn(id) => {
+                tr!(lang, "team-error-not-your-turn", id = id.to_string())
+            }
+            TeamRefusal::WindowClosed(id) => {
+                tr!(lang, "team-error-window-closed", id = id.to_string())
+            }
+            TeamRefusal::OtherSide(id) => tr!(lang, "team-error-other-side", id = id.to_string()),
+            TeamRefusal::Move(e) => move_error(lang, e),
+        }
     }
 }
 

@@ -1,12 +1,11 @@
 //! Vote games in words: their start, each vote's answer, each window's close, their end with
 //! the voters' credits, and what the vote service refuses.
 
-use crate::game::{Credit, Game, TeamRefusal, TimeControl, Timestamp, Voted};
+use crate::game::{Credit, Game, TimeControl, Timestamp, Voted};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::rules::Color;
 
-use super::errors::move_error;
 use super::Markup;
 
 /// `#general plays Black against the AI (level 3), voting on each move: …`, or between two
@@ -150,23 +149,5 @@ fn team_name(m: &dyn Markup, game: &Game, color: Color) -> String {
     match game.team(color) {
         Some(channel) => m.team(channel, &game.players[color].name),
         None => m.name(&game.players[color].name),
-    }
-}
-
-/// What the vote service refuses, in `lang`.
-pub(super) fn team_refusal(lang: Lang, why: &TeamRefusal) -> String {
-    match why {
-        TeamRefusal::InDirect => tr!(lang, "team-error-direct"),
-        TeamRefusal::Window => tr!(lang, "team-error-window"),
-        TeamRefusal::Limit(n) => tr!(lang, "team-error-limit", count = *n),
-        TeamRefusal::ChannelBusy => tr!(lang, "team-error-channel-busy"),
-        TeamRefusal::SameChannel => tr!(lang, "team-error-same-channel"),
-        TeamRefusal::NoTeamGame => tr!(lang, "team-error-no-game"),
-        TeamRefusal::NotYourTurn(id) => tr!(lang, "team-error-not-your-turn", id = id.to_string()),
-        TeamRefusal::WindowClosed(id) => {
-            tr!(lang, "team-error-window-closed", id = id.to_string())
-        }
-        TeamRefusal::OtherSide(id) => tr!(lang, "team-error-other-side", id = id.to_string()),
-        TeamRefusal::Move(e) => move_error(lang, e),
     }
 }
