@@ -244,6 +244,21 @@ impl Store {
 }
 
 impl WriteTx {
+    /// Locks server `guild` to the end of this transaction, by writing its settings row as it
+    /// was (or with the defaults if it had none): what is counted under it against a server's
+    /// limit cannot be counted at the same time by another transaction (PostgreSQL; SQLite's
+    /// writes are one at a time anyway).
+    pub(super) async fn lock_server(&mut self, guild: GuildId) -> Result<()> {
+        sqlx::query(statement!(
+            "INSERT INTO server_settings (guild_id) VALUES ($1)
+             ON CONFLICT (guild_id) DO UPDATE SET board = server_settings.board"
+        ))
+        .bind(guild)
+        .execute(self.tx.conn())
+        .await?;
+        Ok(())
+    }
+
     /// Whether `member` gets a direct message on their turn.
     pub async fn notifies_dm(&mut self, member: MemberId) -> Result<bool> {
         Ok(sqlx::query_scalar::<_, Flag>(statement!(

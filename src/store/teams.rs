@@ -78,12 +78,14 @@ impl WriteTx {
         Ok(())
     }
 
-    /// Vote games in progress in server `guild`, and in channel `channel` of it.
+    /// Vote games in progress in server `guild`, and in channel `channel` of it, counted under a
+    /// lock on the server held to the end of this transaction (see [`WriteTx::lock_server`]).
     pub async fn count_team_games(
         &mut self,
         guild: GuildId,
         channel: ChannelId,
     ) -> Result<(i64, i64)> {
+        self.lock_server(guild).await?;
         Ok(sqlx::query_as(statement!(
             "SELECT count(DISTINCT t.game_id),
                     count(DISTINCT CASE WHEN t.channel_id = $2 THEN t.game_id END)

@@ -258,13 +258,7 @@ impl WriteTx {
     /// other and both be created past the server's limit. SQLite's writes are one at a time
     /// anyway.
     pub async fn count_live_tournaments(&mut self, guild: GuildId) -> Result<i64> {
-        sqlx::query(statement!(
-            "INSERT INTO server_settings (guild_id) VALUES ($1)
-             ON CONFLICT (guild_id) DO UPDATE SET board = server_settings.board"
-        ))
-        .bind(guild)
-        .execute(self.tx.conn())
-        .await?;
+        self.lock_server(guild).await?;
         Ok(sqlx::query_scalar(statement!(
             "SELECT count(*) FROM tournaments WHERE guild_id = $1 AND state IN ('open', 'running')"
         ))

@@ -347,7 +347,8 @@ fn a_vote_game_in_the_console_is_played_by_votes_and_wait() {
     let out = run_script(
         &db,
         "@alice /team-game 5x5 black 1 10m\n@bob /move a4-a3\n@carol /move a4-a3\n\
-         @dave /move b4-b3\n@bob /move a4-a3 \nwait 11m\n@alice /move b4-b3\n",
+         @dave /move b4-b3\n@bob /move a4-a3 \nwait 11m\n@alice /move b4-b3\n\
+         @carol /team-game opponent:#east\n",
         true,
     );
     for want in [
@@ -358,6 +359,8 @@ fn a_vote_game_in_the_console_is_played_by_votes_and_wait() {
         "(to @bob only) Your vote in game #1 is now a4-a3.",
         "#console plays a4-a3, with 2 of 3 votes. The AI (level 1) played e2-e3.",
         "(to @alice only) Your vote for b4-b3 in game #1 is counted.",
+        "(to @carol only) the console has a single channel, so a vote game here plays the AI; \
+         games between channels are played on Discord",
     ] {
         assert!(out.contains(want), "no {want:?} in:\n{out}");
     }

@@ -219,6 +219,7 @@ on_both_backends! {
     #[tokio::test] a_vote_game_is_played_by_its_channels_votes_to_its_end_with_credits,
     #[tokio::test] vote_games_are_refused_with_reasons,
     #[tokio::test] two_channels_of_a_server_play_each_other_by_votes,
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)] vote_games_started_at_once_keep_to_the_servers_limit,
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)] a_window_closed_by_two_processes_at_once_plays_its_move_once,
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)] votes_arriving_as_the_window_closes_count_only_before_it,
     #[tokio::test] a_vacation_taken_through_another_process_reaches_the_games_this_one_serves,

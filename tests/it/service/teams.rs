@@ -363,3 +363,27 @@ async fn vote_in(w: &World, who: &Member, place: Place, mv: &str) {
         .await
         .unwrap_or_else(|e| panic!("{:?} votes {mv}: {e}", who.name));
 }
+
+/// Vote games started at once in six channels of a server: three start, three are refused with
+/// the limit, on PostgreSQL's many writers too.
+pub(super) async fn vote_games_started_at_once_keep_to_the_servers_limit(b: Backend) {
+    let w = world(b).await;
+    let starts = (30..36).map(|channel| {
+        let mut req = team_request(Color::Black);
+        req.place = Place::new(PLACE.guild.get(), channel);
+        req.team = Member::new(channel, format!("#c{channel}"));
+        let games = w.games.clone();
+        tokio::spawn(async move { games.teams.start(req).await })
+    });
+    let mut started = 0;
+    for done in futures_util::future::join_all(starts).await {
+        match done.expect("the task") {
+            Ok(_) => started += 1,
+            Err(e) => assert!(
+                crate::is_refusal!(e, TeamRefusal::Limit(3)),
+                "wrong refusal: {e:?}"
+            ),
+        }
+    }
+    assert_eq!(started, 3);
+}
