@@ -256,8 +256,8 @@ pub(super) async fn a_window_closed_by_two_processes_at_once_plays_its_move_once
     other.close().await;
 }
 
-/// Votes sent as the window closes: those that arrive before the close count; every one after
-/// it is refused, and the move played is the leader of the votes counted.
+/// Votes sent as the window closes: those that arrive before the close count; every one for that
+/// window after it is refused, and the move played is the leader of the votes counted.
 pub(super) async fn votes_arriving_as_the_window_closes_count_only_before_it(b: Backend) {
     let w = world(b).await;
     let g = w
@@ -280,9 +280,11 @@ pub(super) async fn votes_arriving_as_the_window_closes_count_only_before_it(b: 
     assert!(before.iter().all(Result::is_ok));
     w.clock.set(deadline(&g));
     let now: Timestamp = w.clock.now();
+    // Votes for the window at ply 0, as a menu of it casts them: a vote typed without a ply
+    // after the close goes to the next window instead.
     let late = voters[5..]
         .iter()
-        .map(|m| w.games.teams.vote(m, PLACE, None, "e4-e3"));
+        .map(|m| w.games.teams.vote(m, PLACE, Some(0), "e4-e3"));
     let (late, swept) = tokio::join!(
         futures_util::future::join_all(late),
         w.games.play.sweep(now)
