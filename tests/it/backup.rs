@@ -19,11 +19,15 @@ fn bot() -> Command {
     Command::new(env!("CARGO_BIN_EXE_breakthrough-bot"))
 }
 
-/// Plays games between alice and bob on `games` until `stop`, counting each move once the
+/// Plays games of alice's, each against a new opponent (a slow backup must not bring her to the
+/// limit of challenges to one member), on `games` until `stop`, counting each move once the
 /// service has acknowledged it.
 async fn play_on(games: Services, played: Arc<AtomicUsize>, stop: Arc<AtomicUsize>) {
-    let (alice, bob) = (Member::new(1, "alice"), Member::new(2, "bob"));
+    let alice = Member::new(1, "alice");
+    let mut opponents = 2u64..;
     while stop.load(Ordering::SeqCst) == 0 {
+        let n = opponents.next().unwrap_or(2);
+        let bob = Member::new(n, format!("bob{n}"));
         let c = games
             .challenges
             .challenge(ChallengeRequest {
