@@ -161,14 +161,13 @@ async fn two_channels_play_each_other_and_both_see_each_move() {
         "{told}"
     );
     // #east waits for its window; #general votes.
-    let early = bot
-        .slash(
-            InteractionBuilder::slash("move")
-                .by(&bob())
-                .in_channel(EAST)
-                .string("move", "c2-c3"),
-        )
-        .await;
+    let east_votes = |who| {
+        InteractionBuilder::slash("move")
+            .by(who)
+            .in_channel(EAST)
+            .string("move", "c2-c3")
+    };
+    let early = bot.slash(east_votes(&bob())).await;
     assert!(
         early["data"]["content"]
             .as_str()
@@ -194,26 +193,12 @@ async fn two_channels_play_each_other_and_both_see_each_move() {
         );
     }
     // alice voted for Black: not for White.
-    let other = bot
-        .slash(
-            InteractionBuilder::slash("move")
-                .by(&alice())
-                .in_channel(EAST)
-                .string("move", "c2-c3"),
-        )
-        .await;
+    let other = bot.slash(east_votes(&alice())).await;
     assert_eq!(
         other["data"]["content"],
         "you voted for the other side of game #1; a member votes for one side only"
     );
-    let answer = bot
-        .slash(
-            InteractionBuilder::slash("move")
-                .by(&bob())
-                .in_channel(EAST)
-                .string("move", "c2-c3"),
-        )
-        .await;
+    let answer = bot.slash(east_votes(&bob())).await;
     assert!(
         answer["data"]["content"]
             .as_str()
