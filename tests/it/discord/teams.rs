@@ -8,6 +8,7 @@ use super::{
     alice, bob, carol, embed_text, is_ephemeral, set_deadline, start_with, unix_now,
     InteractionBuilder, CHANNEL_ID,
 };
+use crate::common::fake_discord::TestUser;
 use breakthrough_bot::game::GameId;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,12 +162,12 @@ async fn two_channels_play_each_other_and_both_see_each_move() {
         "{told}"
     );
     // #east waits for its window; #general votes.
-    let east_votes = |who| {
+    fn east_votes(who: &TestUser) -> InteractionBuilder {
         InteractionBuilder::slash("move")
             .by(who)
             .in_channel(EAST)
             .string("move", "c2-c3")
-    };
+    }
     let early = bot.slash(east_votes(&bob())).await;
     assert!(
         early["data"]["content"]
