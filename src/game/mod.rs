@@ -24,7 +24,9 @@
 //! (`puzzles`: positions the engine proved, solved by members, and the daily puzzle),
 //! [`Settings`] (`settings`: how members and servers want games shown; `languages`: each
 //! channel's, for posts that answer no command), [`Threads`] (`threads`: games in threads of
-//! their own) and [`Outbox`] (`announce`: the announcements and who hears each). The core's
+//! their own), [`Teams`] (`teams`: vote games, a channel voting on its moves) and [`Outbox`]
+//! (`announce`: the announcements and who hears each; `outbox`: which are due, and what became of
+//! each). The core's
 //! helpers are in `access` (which game a command means, and whether its member may act on it
 //! from where they are) and `rows` (store rows read into the values above); `services` builds
 //! the set. Beside them: `error` (each service's refusals, and the failures), `policy` (what a challenge means: against the
@@ -43,6 +45,7 @@ mod error;
 mod languages;
 #[cfg(feature = "test-support")]
 mod manual_clock;
+mod outbox;
 mod play;
 mod policy;
 mod puzzles;
