@@ -55,6 +55,7 @@ mod rows;
 mod services;
 mod settings;
 mod standings;
+mod tally;
 mod teams;
 mod threads;
 mod tournaments;
