@@ -7,7 +7,7 @@ use crate::store::{
 
 use super::ai::AiSlot;
 use super::error::MovedOn;
-use super::rows::{game_of, position_of, row_place};
+use super::rows::{game_of, position_of, row_place, told_in};
 use super::standings::rating_now;
 use super::vacation::turn_deadline;
 use super::{
@@ -290,7 +290,9 @@ impl Play {
             None => {
                 let mut queued = Vec::new();
                 if let Some(a) = &announce {
-                    queued.push(a.row(row_place(&row), now)?);
+                    for place in told_in(&row) {
+                        queued.push(a.row(place, now)?);
+                    }
                 }
                 // The next mover asked to be told their turn by direct message.
                 let next_mover = &row.players[next.turn()];
@@ -367,7 +369,10 @@ impl Play {
         let plies = row.ply + u32::from(last.is_some());
         let rated_result = row.rated && plies >= BOTH_SIDES_MOVED;
         let mut announce = match announce {
-            Some(a) => vec![a.row(row_place(row), now)?],
+            Some(a) => told_in(row)
+                .into_iter()
+                .map(|place| a.row(place, now))
+                .collect::<Result<_>>()?,
             None => Vec::new(),
         };
         // A game in a thread of its own tells its result in the channel it started in too.

@@ -6,8 +6,8 @@ use crate::rules::{BoardSize, Color, Move, MoveText, Position};
 use crate::store::GameRow;
 
 use super::{
-    corrupt, AiPlayer, Core, Game, GameState, GameStatus, GuildId, Member, MemberId, Name, Place,
-    RatingChange, Result, TournamentTag,
+    corrupt, AiPlayer, ChannelId, Core, Game, GameState, GameStatus, GuildId, Member, MemberId,
+    Name, Place, RatingChange, Result, TournamentTag,
 };
 
 /// Where the game of `row` is played.
@@ -16,6 +16,22 @@ pub(super) fn row_place(row: &GameRow) -> Place {
         guild: row.guild_id,
         channel: row.channel_id,
     }
+}
+
+/// Where what a change of the game of `row` announces is told: its channel, and in a vote game
+/// between two channels, the other channel too.
+pub(super) fn told_in(row: &GameRow) -> Vec<Place> {
+    let mut places = vec![row_place(row)];
+    for player in [&row.players.black, &row.players.white] {
+        let channel = ChannelId::new(player.id.get());
+        if player.is_team && channel != row.channel_id {
+            places.push(Place {
+                guild: row.guild_id,
+                channel,
+            });
+        }
+    }
+    places
 }
 
 /// The stored position of a game.

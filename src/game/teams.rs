@@ -18,7 +18,7 @@ use crate::store::{GameRow, NewGame, VoteCast};
 use super::ai::Told;
 use super::error::{MovedOn, TeamError, TeamRefusal};
 use super::policy::color_or_drawn;
-use super::rows::position_of;
+use super::rows::{position_of, told_in};
 use super::tally::{read_votes, tally, Tally};
 use super::vacation::turn_deadline;
 use super::{
@@ -345,24 +345,18 @@ impl Teams {
             // A move that ends the game, or of a game between channels, is told with it; any
             // other, with the AI's answer.
             let ends = position.play(mv).is_ok_and(|p| p.outcome().is_some());
-            let told = announce.clone();
             let (with_move, tell) = if ends || row.ai_level.is_none() {
                 (Some(announce), None)
             } else {
                 (None, Some(announce))
             };
             return match play.apply(row.clone(), &position, mv, now, with_move).await {
-                Ok(_) => {
-                    if tell.is_none() {
-                        self.tell_others(row, &told, now).await?;
-                    }
-                    Ok(Some(Closed::Played {
-                        game: id,
-                        mv,
-                        votes: count,
-                        tell,
-                    }))
-                }
+                Ok(_) => Ok(Some(Closed::Played {
+                    game: id,
+                    mv,
+                    votes: count,
+                    tell,
+                })),
                 Err(Error::Refused(_)) => Ok(None),
                 Err(Error::Failed(f)) => Err(f),
             };
@@ -388,7 +382,7 @@ impl Teams {
                 ply,
                 until,
             };
-            for place in self.team_places(row).await? {
+            for place in told_in(row) {
                 tx.insert_outbox(&a.row(place, now)?).await?;
             }
             tx.commit().await?;
@@ -408,46 +402,10 @@ impl Teams {
             )
             .await
         {
-            Ok(_) => {
-                self.tell_others(row, &Announcement::TimedOut { game: id }, now)
-                    .await?;
-                Ok(Some(Closed::Lost { game: id }))
-            }
+            Ok(_) => Ok(Some(Closed::Lost { game: id })),
             Err(Error::Refused(MovedOn)) => Ok(None),
             Err(Error::Failed(f)) => Err(f),
         }
-    }
-
-    /// Where the game of `row` is told: its channel, and the other channel playing it, if any.
-    async fn team_places(&self, row: &GameRow) -> Result<Vec<Place>> {
-        let mut places = vec![Place {
-            guild: row.guild_id,
-            channel: row.channel_id,
-        }];
-        for team in self.store.teams(row.id).await? {
-            if team.channel_id != row.channel_id {
-                places.push(Place {
-                    guild: team.guild_id,
-                    channel: team.channel_id,
-                });
-            }
-        }
-        Ok(places)
-    }
-
-    /// Queues `a`, told in the game's channel with the change, for the other channel playing the
-    /// game of `row`, if any.
-    async fn tell_others(&self, row: &GameRow, a: &Announcement, now: Timestamp) -> Result<()> {
-        let places = self.team_places(row).await?;
-        if places.len() < 2 {
-            return Ok(());
-        }
-        let mut tx = self.store.begin().await?;
-        for place in &places[1..] {
-            tx.insert_outbox(&a.row(*place, now)?).await?;
-        }
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Queues `a` about the game of `row` on its own.
