@@ -1,10 +1,11 @@
-//! `/team-game`: a vote game, this channel against the AI. Votes come through `/move` and the
-//! Move button (see `play` and `taps`).
+//! `/team-game`: a vote game, this channel against the AI or another channel. Votes come through
+//! `/move` and the Move button (see `play` and `taps`).
 
 use poise::serenity_prelude as serenity;
 
 use crate::discord::params::{read_size, sizes, Side};
-use crate::discord::views::{Audience, Markdown};
+use crate::discord::reply::{self, Linked};
+use crate::discord::views::Markdown;
 use crate::discord::{caller, place, public_lang, user_member, BotError, Context};
 use crate::engine::{Level, LevelError};
 use crate::game::{Against, Member, TeamRequest, TimeControl};
@@ -87,29 +88,10 @@ pub async fn team_game(
         color,
         window: window.map_or(TimeControl::OneHour, TimeControl::from),
     };
-    let games = &ctx.data().games;
-    let game = games.teams.start(request).await?;
-    let lang = public_lang(ctx);
-    let started = text::team_game_started(lang, &Markdown, &game);
-    let mut v = crate::discord::reply::pictures::public_board(
-        games,
-        lang,
-        &game,
-        crate::discord::reply::pictures::attachment_limit(ctx),
-    )
-    .await;
-    v.content = Some(match v.content {
-        Some(c) => format!("{started}\n{c}"),
-        None => started,
-    });
-    let sent = ctx.send(v.reply(Audience::Channel)).await?;
-    // The post the window's votes are counted on.
-    match sent.message().await {
-        Ok(message) => {
-            crate::discord::reply::board_shown(ctx.data(), game.id, Some(message.id)).await
-        }
-        Err(e) => tracing::warn!(error = %e, "could not read back a vote game's board"),
-    }
+    let game = ctx.data().games.teams.start(request).await?;
+    let started = text::team_game_started(public_lang(ctx), &Markdown, &game);
+    // Recorded: the post the window's votes are counted on.
+    reply::reply_board_saying(ctx, &game, Linked::Record, Some(started)).await;
     Ok(())
 }
 

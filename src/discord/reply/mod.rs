@@ -67,8 +67,21 @@ pub(in crate::discord) enum Linked {
 /// change. A reply Discord does not take goes to the outbox instead ([`board_owed`]). With
 /// [`Linked::Record`], the reply's message is read back and recorded.
 pub(in crate::discord) async fn reply_board(ctx: Context<'_>, game: &game::Game, linked: Linked) {
+    reply_board_saying(ctx, game, linked, None).await;
+}
+
+/// [`reply_board`], with `said` on a line above the board's own words.
+pub(in crate::discord) async fn reply_board_saying(
+    ctx: Context<'_>,
+    game: &game::Game,
+    linked: Linked,
+    said: Option<String>,
+) {
     let limit = pictures::attachment_limit(ctx);
-    let v = pictures::public_board(&ctx.data().games, public_lang(ctx), game, limit).await;
+    let mut v = pictures::public_board(&ctx.data().games, public_lang(ctx), game, limit).await;
+    if let Some(said) = said {
+        v = v.said_above(said);
+    }
     match ctx.send(v.reply(Audience::Channel)).await {
         Ok(reply) => {
             let message = sent_message(&reply, linked).await;

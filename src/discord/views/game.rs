@@ -252,34 +252,17 @@ pub fn announcement(lang: Lang, a: &Announced, now: Timestamp, style: BoardStyle
             votes,
             voters,
         } => {
-            let mut v = game(lang, g, now, style);
             let said = text::team_moved(lang, &Markdown, g, *ply, mv, *votes, *voters);
-            v.content = Some(match v.content {
-                Some(c) => format!("{said}\n{c}"),
-                None => said,
-            });
-            v
+            game(lang, g, now, style).said_above(said)
         }
         Announced::TeamWindowExtended { game, until } => {
             View::text(text::window_extended(lang, &Markdown, game, *until))
         }
         Announced::TeamGameStarted(g) => {
-            let mut v = game(lang, g, now, style);
-            let said = text::team_game_started(lang, &Markdown, g);
-            v.content = Some(match v.content {
-                Some(c) => format!("{said}\n{c}"),
-                None => said,
-            });
-            v
+            game(lang, g, now, style).said_above(text::team_game_started(lang, &Markdown, g))
         }
         Announced::TeamCredits { game: g, credits } => {
-            let mut v = game(lang, g, now, style);
-            let said = text::team_credits(lang, &Markdown, g, credits);
-            v.content = Some(match v.content {
-                Some(c) => format!("{c}\n{said}"),
-                None => said,
-            });
-            v
+            game(lang, g, now, style).said_below(text::team_credits(lang, &Markdown, g, credits))
         }
         Announced::YourTurn {
             game,

@@ -87,6 +87,24 @@ impl View {
         self.files.iter().map(|f| f.bytes.len()).sum()
     }
 
+    /// With `said` on a line of its own above its content.
+    pub fn said_above(mut self, said: String) -> View {
+        self.content = Some(match self.content {
+            Some(c) => format!("{said}\n{c}"),
+            None => said,
+        });
+        self
+    }
+
+    /// With `said` on a line of its own below its content.
+    pub fn said_below(mut self, said: String) -> View {
+        self.content = Some(match self.content {
+            Some(c) => format!("{c}\n{said}"),
+            None => said,
+        });
+        self
+    }
+
     pub fn reply(self, to: Audience) -> poise::CreateReply {
         fill!(
             poise::CreateReply::default().ephemeral(to == Audience::Caller),
