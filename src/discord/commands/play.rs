@@ -8,7 +8,7 @@ use crate::discord::reply::answer_ai;
 use crate::discord::reply::{self, Linked, Response};
 use crate::discord::window::{self, Done};
 use crate::discord::{caller, place, private_lang, public_lang, views, BotError, Context, Data};
-use crate::game::{AiSlot, GameId, GameRef, Member, Moved, Played};
+use crate::game::{AiSlot, GameId, GameRef, Member, Moved, Played, Voted};
 use crate::i18n::tr;
 use crate::text;
 
@@ -44,31 +44,8 @@ pub async fn play_move(
         Done::Late(Moved::Puzzle(step)) => {
             return reply::answer_move(ctx, &step, Response::Deferred).await
         }
-        // A vote is answered to its member alone, with the window's leading moves.
-        Done::InTime(Moved::Vote(voted)) => {
-            let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
-            ctx.send(View::text(said).reply(Audience::Caller)).await?;
-            reply::votes_shown(
-                &ctx.serenity_context().http,
-                ctx.data(),
-                public_lang(ctx),
-                &voted,
-            )
-            .await;
-            return Ok(());
-        }
-        Done::Late(Moved::Vote(voted)) => {
-            let said = text::voted(private_lang(ctx), &Markdown, &voted, games.now());
-            window::note(ctx, said).await?;
-            reply::votes_shown(
-                &ctx.serenity_context().http,
-                ctx.data(),
-                public_lang(ctx),
-                &voted,
-            )
-            .await;
-            return Ok(());
-        }
+        Done::InTime(Moved::Vote(voted)) => return answer_vote(ctx, &voted, false).await,
+        Done::Late(Moved::Vote(voted)) => return answer_vote(ctx, &voted, true).await,
         Done::Refused => return Ok(()),
     };
     if let Some(slot) = slot.filter(|_| played.game.ai_to_move()) {
@@ -79,6 +56,20 @@ pub async fn play_move(
         None => Linked::Not,
     };
     reply::reply_board(ctx, &played.game, linked).await;
+    Ok(())
+}
+
+/// A vote is answered to its member alone, with the window's leading moves (completing the
+/// response deferred when it was `late`), and counted on the board's post.
+async fn answer_vote(ctx: Context<'_>, voted: &Voted, late: bool) -> Result<(), BotError> {
+    let said = text::voted(private_lang(ctx), &Markdown, voted, ctx.data().games.now());
+    if late {
+        window::note(ctx, said).await?;
+    } else {
+        ctx.send(View::text(said).reply(Audience::Caller)).await?;
+    }
+    let http = &ctx.serenity_context().http;
+    reply::votes_shown(http, ctx.data(), public_lang(ctx), voted).await;
     Ok(())
 }
 
