@@ -429,21 +429,13 @@ impl Teams {
     pub async fn credit_ended(&self, now: Timestamp) -> Result<usize> {
         let mut told = 0;
         for id in self.store.uncredited_team_games().await? {
-            let game = self.game_known(id).await?;
-            let mut places = vec![game.place];
-            for color in Color::ALL {
-                match game.team(color) {
-                    Some(channel) if channel != game.place.channel => places.push(Place {
-                        guild: game.place.guild,
-                        channel,
-                    }),
-                    _ => {}
-                }
-            }
+            let Some(row) = self.store.game(id).await? else {
+                continue;
+            };
             let mut tx = self.store.begin().await?;
             if tx.credit_team_game(id).await? {
                 let a = Announcement::TeamCredits { game: id };
-                for place in places {
+                for place in told_in(&row) {
                     tx.insert_outbox(&a.row(place, now)?).await?;
                 }
                 told += 1;
