@@ -31,10 +31,16 @@ fn team_request(color: Color) -> TeamRequest {
     }
 }
 
+/// `who`'s vote for `mv` in the vote game of `PLACE`, counted.
 async fn vote(w: &World, who: &Member, mv: &str) -> breakthrough_bot::game::Voted {
+    vote_in(w, who, PLACE, mv).await
+}
+
+/// `who`'s vote for `mv` in the vote game of `place`, counted.
+async fn vote_in(w: &World, who: &Member, place: Place, mv: &str) -> breakthrough_bot::game::Voted {
     w.games
         .teams
-        .vote(who, PLACE, None, mv)
+        .vote(who, place, None, mv)
         .await
         .unwrap_or_else(|e| panic!("{:?} votes {mv}: {e}", who.name))
 }
@@ -356,14 +362,6 @@ pub(super) async fn two_channels_of_a_server_play_each_other_by_votes(b: Backend
     );
     busy.against = Against::Channel(Member::new(22, "#west"));
     refused!(w.games.teams.start(busy).await, TeamRefusal::SameChannel);
-}
-
-async fn vote_in(w: &World, who: &Member, place: Place, mv: &str) {
-    w.games
-        .teams
-        .vote(who, place, None, mv)
-        .await
-        .unwrap_or_else(|e| panic!("{:?} votes {mv}: {e}", who.name));
 }
 
 /// Vote games started at once in six channels of a server: three start, three are refused with
